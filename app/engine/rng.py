@@ -1,0 +1,85 @@
+"""The deal shuffle, written out so that a deal code deals the same cards forever.
+
+``random.Random`` is not used: Python does not promise to keep its sequences. SplitMix64
+(Steele, Lea & Flood, 2014) is tiny, fully specified and passes BigCrush; bounded integers are
+drawn by rejection so every permutation is equally likely; the shuffle is Fisher–Yates.
+
+Version 1 of the dealing algorithm (the ``1`` in ``HM1``/``SH1``) is exactly:
+
+* seed = ``GAME_SALT[game] << 40 | number`` (the variant does not enter: ``SH1-C1-X`` and
+  ``SH1-C4-X`` shuffle the same cards);
+* cards start as deck 1 then deck 2, each ♠ ♥ ♦ ♣ and ace → king;
+* for i from n − 1 down to 1: swap ``cards[i]`` with ``cards[j]``, ``j = bounded(i + 1)``.
+
+>>> SplitMix64(0).next()  # the reference value for seed 0
+16294208416658607535
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+from typing import Final, TypeVar
+
+from app.engine.cards import Card, fresh_decks
+from app.engine.codes import DealCode, GameId
+
+_MASK64: Final = (1 << 64) - 1
+_T = TypeVar("_T")
+
+GAME_SALT: Final[dict[GameId, int]] = {"HM": 0x484D, "SH": 0x5348}
+"""ASCII of the game letters, so the two games never share a seed."""
+
+DECKS: Final[dict[GameId, int]] = {"HM": 2, "SH": 1}
+
+
+class SplitMix64:
+    """SplitMix64: a 64-bit state advanced by the golden-ratio increment, then mixed."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def bounded(self, bound: int) -> int:
+        """A uniform integer in ``0 … bound − 1``, without modulo bias (rejection sampling).
+
+        >>> rng = SplitMix64(7)
+        >>> all(0 <= rng.bounded(3) < 3 for _ in range(100))
+        True
+        """
+        if not 0 < bound <= 1 << 64:
+            raise ValueError(f"bound must be in 1 … 2^64, not {bound}")
+        limit = (1 << 64) - (1 << 64) % bound  # largest multiple of bound that fits
+        while True:
+            value = self.next()
+            if value < limit:
+                return value % bound
+
+
+def shuffle(items: MutableSequence[_T], rng: SplitMix64) -> None:
+    """Fisher–Yates in place, from the end, one bounded draw per position."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.bounded(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def seed_for(code: DealCode) -> int:
+    """The generator's seed for a code: game salt and number; the variant is left out."""
+    return GAME_SALT[code.game] << 40 | code.number
+
+
+def shuffled_cards(code: DealCode) -> list[Card]:
+    """The shuffled cards ``c[0 …]`` that the game's deal lays out (104 for HM, 52 for SH)."""
+    if code.version != 1:
+        raise ValueError(f"no dealing algorithm for version {code.version}")
+    cards = fresh_decks(DECKS[code.game])
+    shuffle(cards, SplitMix64(seed_for(code)))
+    return cards
