@@ -123,6 +123,19 @@ class Game(ABC, Generic[P, M]):
         self.undo_floor = 0  # moves before this index can no longer be undone
         self.clock = Clock()
 
+    @classmethod
+    def starting_from(cls, code: DealCode, start: P) -> Self:
+        """A game that starts from a given position instead of the deal (seeds and tests).
+
+        Such a game cannot be saved: its record would replay from the deal.
+        """
+        game = cls(code)
+        game._positions[0] = start
+        game.custom_start = True
+        return game
+
+    custom_start = False
+
     # --- what each game supplies -------------------------------------------------------------
 
     @classmethod
@@ -243,6 +256,8 @@ class Game(ABC, Generic[P, M]):
 
     def to_record(self) -> dict[str, Any]:
         """A compact JSON-compatible snapshot; :meth:`from_record` rebuilds the exact game."""
+        if self.custom_start:
+            raise RecordError("a game started from a custom position has no record")
         return {
             "v": RECORD_VERSION,
             "code": str(self.code),

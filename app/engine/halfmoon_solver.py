@@ -1,0 +1,205 @@
+"""An exact Half Moon solver: depth-first search over removals with memoised dead positions.
+
+Only ranks matter in Half Moon (suits never do), and a pile only ever loses its top card, so a
+position is fully described by the twelve pile heights and the multiset of reserve ranks. That
+key makes identical cards interchangeable: the two 5♠ of the reserve, or a 5♠ and a 5♥, are one
+choice, not two, and positions reached in different orders are searched once.
+
+One dominance rule cuts the branching further: when a pile shows a card of rank r, taking a
+rank-r card from the reserve instead is never better. The position after taking the pile's card
+has every card the other position has playable (the reserve keeps a card of the same rank in
+place of the pile's), plus the card uncovered beneath it; any winning line from the other
+position can be copied move for move, using the kept reserve card where it used the pile's.
+
+A tool for tests, analysis and the browser tests; never offered in the game screens.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Final
+
+from app.engine.cards import JACK, KING, QUEEN
+from app.engine.halfmoon import PILES, PLACES, Position, Removal, remove
+from app.engine.solving import SolveResult, Verdict
+
+DEFAULT_BUDGET: Final = 200_000
+"""Positions expanded before the solver answers *undecided*."""
+
+Source = int
+"""A pile 0 … 11, or ``_RESERVE + rank`` for "a reserve card of that rank"."""
+_RESERVE: Final = 100
+_PAIRS: Final = tuple((r, 11 - r) for r in range(1, 6))
+_CLASS: Final = (0, *(min(r, 11 - r) - 1 for r in range(1, 11)), 5, 5, 5)
+"""Rank → class: 0 … 4 for the pairs A+10 … 5+6, 5 for the faces."""
+_CLASS_RANKS: Final = (*_PAIRS, (JACK, QUEEN, KING))
+
+
+class _OutOfBudgetError(Exception):
+    pass
+
+
+def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult[Removal]:
+    """Decide whether ``position`` can be cleared, with a winning line when it can.
+
+    >>> from app.engine.codes import DealCode
+    >>> from app.engine.halfmoon import deal
+    >>> result = solve(deal(DealCode.parse("HM1-N-AAAAAAB")))
+    >>> result.verdict.value, len(result.line)
+    ('won', 48)
+    """
+    search = _Search(position, budget)
+    try:
+        won = search.run()
+    except _OutOfBudgetError:
+        return SolveResult(Verdict.UNDECIDED, nodes=search.nodes)
+    if not won:
+        return SolveResult(Verdict.NO_WIN, nodes=search.nodes)
+    return SolveResult(Verdict.WON, _to_removals(position, search.line), search.nodes)
+
+
+class _Search:
+    def __init__(self, position: Position, budget: int) -> None:
+        self.piles = [tuple(card.rank for card in pile) for pile in position.piles]
+        self.heights = [len(pile) for pile in self.piles]
+        self.reserve = [0] * 14  # reserve cards by rank
+        for card in position.reserve:
+            if card is not None:
+                self.reserve[card.rank] += 1
+        self.left = sum(self.heights) + sum(self.reserve)
+        # Cards of each class (the five complementary pairs, the faces) left in each pile and
+        # in all; see _is_blocked.
+        self.in_pile = [[0] * 6 for _ in range(PILES)]
+        self.in_all = [0] * 6
+        for p, pile in enumerate(self.piles):
+            for rank in pile:
+                self.in_pile[p][_CLASS[rank]] += 1
+                self.in_all[_CLASS[rank]] += 1
+        for rank, n in enumerate(self.reserve):
+            if n:
+                self.in_all[_CLASS[rank]] += n
+        self.budget = budget
+        self.nodes = 0
+        self.dead: set[tuple[int, ...]] = set()
+        self.line: list[tuple[Source, ...]] = []
+
+    def run(self) -> bool:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 1000))
+        try:
+            return self._dfs()
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _sources(self, tops: list[list[int]], rank: int) -> list[Source]:
+        if tops[rank]:
+            return tops[rank]
+        return [_RESERVE + rank] if self.reserve[rank] else []
+
+    def _moves(self) -> list[tuple[Source, ...]]:
+        tops: list[list[int]] = [[] for _ in range(14)]
+        for p in range(PILES):
+            h = self.heights[p]
+            if h:
+                tops[self.piles[p][h - 1]].append(p)
+        forced = self._forced(tops)
+        if forced is not None:
+            return [forced]
+        moves: list[tuple[Source, ...]] = []
+        for a, b in _PAIRS:
+            for x in self._sources(tops, a):
+                for y in self._sources(tops, b):
+                    moves.append((x, y))
+        for j in self._sources(tops, JACK):
+            for q in self._sources(tops, QUEEN):
+                for k in self._sources(tops, KING):
+                    moves.append((j, q, k))
+        # Uncover pile cards first: moves that take more cards from piles go first.
+        moves.sort(key=lambda m: -sum(s < _RESERVE for s in m))
+        return moves
+
+    def _forced(self, tops: list[list[int]]) -> tuple[Source, ...] | None:
+        """A removal that cannot hurt, if there is one: it is then the only one tried.
+
+        When every card left of a class is playable, removing them all at once is safe: they
+        pair only among themselves, stay playable until removed, and taking them now only
+        uncovers cards sooner. So one removal of that class is made without branching.
+        """
+        for k, ranks in enumerate(_CLASS_RANKS):
+            left = self.in_all[k]
+            if left and left == sum(len(tops[r]) + self.reserve[r] for r in ranks):
+                return tuple(self._sources(tops, r)[0] for r in ranks)
+        return None
+
+    def _take(self, move: tuple[Source, ...], delta: int) -> None:
+        for s in move:
+            if s < _RESERVE:
+                if delta < 0:
+                    self.heights[s] -= 1
+                    k = _CLASS[self.piles[s][self.heights[s]]]
+                else:
+                    k = _CLASS[self.piles[s][self.heights[s]]]
+                    self.heights[s] += 1
+                self.in_pile[s][k] += delta
+            else:
+                k = _CLASS[s - _RESERVE]
+                self.reserve[s - _RESERVE] += delta
+            self.in_all[k] += delta
+        self.left += delta * len(move)
+
+    def _is_blocked(self) -> bool:
+        """Can some pile never be cleared, whatever the order? (a cheap necessary test)
+
+        Two cards of one pile are never playable together, so every removal takes at most one
+        card of a class from a given pile. With n removals of a class left, a pile holding more
+        than n cards of that class can never be cleared (Hall's condition for the matching).
+        """
+        for k in range(6):
+            n = self.in_all[k] // (3 if k == 5 else 2)
+            for counts in self.in_pile:
+                if counts[k] > n:
+                    return True
+        return False
+
+    def _dfs(self) -> bool:
+        if self.left == 0:
+            return True
+        key = (*self.heights, *self.reserve)
+        if key in self.dead or self._is_blocked():
+            return False
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudgetError
+        for move in self._moves():
+            self._take(move, -1)
+            self.line.append(move)
+            if self._dfs():
+                return True
+            self.line.pop()
+            self._take(move, +1)
+        self.dead.add(key)
+        return False
+
+
+def _to_removals(position: Position, line: list[tuple[Source, ...]]) -> tuple[Removal, ...]:
+    """Turn rank-level moves into removals of real places, replaying them as it goes."""
+    removals = []
+    for move in line:
+        places = []
+        for s in move:
+            if s < _RESERVE:
+                places.append(s)
+            else:
+                places.append(
+                    next(
+                        p
+                        for p in range(PILES, PLACES)
+                        if p not in places
+                        and (card := position.top(p)) is not None
+                        and card.rank == s - _RESERVE
+                    )
+                )
+        removal = tuple(sorted(places))
+        position = remove(position, removal)
+        removals.append(removal)
+    return tuple(removals)

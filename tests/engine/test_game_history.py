@@ -1,0 +1,149 @@
+"""The history both games share: bounded undo, redo, restart, clock, records."""
+
+import pytest
+
+from app.engine.codes import DealCode
+from app.engine.game import UNDO_LIMIT, Clock, Game, IllegalMoveError, RecordError
+
+
+class Counter(Game[int, int]):
+    """A toy game: the position is a number, a move adds 1 or 2; 300 ends it."""
+
+    game_id = "HM"
+    slug = "counter"
+    title = "Counter"
+
+    @classmethod
+    def deal(cls, code):
+        return 0
+
+    @classmethod
+    def apply(cls, position, move):
+        if move not in (1, 2):
+            raise IllegalMoveError("add 1 or 2")
+        return position + move
+
+    @classmethod
+    def encode_move(cls, move):
+        return str(move)
+
+    @classmethod
+    def decode_move(cls, text):
+        if text not in ("1", "2"):
+            raise RecordError(f"bad move {text!r}")
+        return int(text)
+
+    def is_over(self):
+        return self.position >= 300
+
+
+CODE = DealCode.parse("HM1-N-AAAAAAB")
+
+
+def test_undo_reaches_back_exactly_the_last_hundred_actions():
+    game = Counter(CODE)
+    game.replay([1] * 150, now=0)
+    undone = 0
+    while game.undo(now=0):
+        undone += 1
+    assert undone == UNDO_LIMIT == 100
+    assert game.position == 50 and game.move_count == 50
+    game.play(2, now=0)  # a new branch: the floor stays where it was
+    assert game.undo(now=0) and not game.undo(now=0)
+    assert game.position == 50
+
+
+def test_redo_after_undo_and_redo_stack_cleared_by_a_new_move():
+    game = Counter(CODE)
+    game.replay([1, 2, 2], now=0)
+    game.undo(now=0)
+    game.undo(now=0)
+    assert game.redo_stack == [2, 2]
+    assert game.redo(now=0) and game.position == 3 and game.redo_stack == [2]
+    game.play(1, now=0)
+    assert game.redo_stack == [] and not game.redo(now=0)
+
+
+def test_an_illegal_move_changes_nothing():
+    game = Counter(CODE)
+    game.play(1, now=0)
+    with pytest.raises(IllegalMoveError):
+        game.play(5, now=0)
+    assert (game.position, game.moves) == (1, [1])
+
+
+def test_record_round_trip_keeps_moves_redo_floor_and_clock():
+    game = Counter(CODE)
+    game.replay([1] * 120 + [2], now=1_000)
+    game.undo(now=4_000)
+    record = game.to_record()
+    assert record == {
+        "v": 1,
+        "code": "HM1-N-AAAAAAB",
+        "moves": ".".join(["1"] * 120),
+        "redo": "2",
+        "floor": 21,
+        "sel": "",
+        "clock": [0, 1_000],
+    }
+    again = Counter.from_record(record)
+    assert again.to_record() == record
+    assert again.position == 120 and again.redo_stack == [2] and again.undo_floor == 21
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"v": 2}, "unknown record version"),
+        ({"code": "HM1-N-AAAAAAZ9"}, "bad deal code"),
+        ({"code": "hm1-n-aaaaaab"}, "not a canonical"),
+        ({"code": "SH1-C4-AAAAAAB"}, "not a canonical Counter code"),
+        ({"moves": "1.3"}, "bad move"),
+        ({"moves": 12}, "moves must be text"),
+        ({"floor": 5}, "undo floor 5 is impossible"),
+        ({"floor": -1}, "undo floor"),
+        ({"sel": "x"}, "keeps no selection"),
+        ({"clock": [1]}, "the clock must be"),
+        ({"clock": [-5, None]}, "the clock must be"),
+        ({"extra": 1}, "exactly the fields"),
+    ],
+)
+def test_a_tampered_record_is_refused_clearly(change, says):
+    game = Counter(CODE)
+    game.replay([1, 1], now=0)
+    record = game.to_record() | change
+    with pytest.raises(RecordError, match=says):
+        Counter.from_record(record)
+
+
+def test_a_record_must_be_an_object_and_bounded():
+    with pytest.raises(RecordError):
+        Counter.from_record([1, 2])
+    game = Counter(CODE)
+    record = game.to_record() | {"moves": ".".join(["1"] * 6000)}
+    with pytest.raises(RecordError, match="at most 5000 moves"):
+        Counter.from_record(record)
+
+
+def test_games_from_a_custom_start_have_no_record():
+    game = Counter.starting_from(CODE, 10)
+    assert game.position == 10
+    with pytest.raises(RecordError):
+        game.to_record()
+
+
+def test_clock_runs_while_open_and_stops_at_the_end():
+    game = Counter(CODE)
+    game.play(1, now=1_000)
+    game.replay([2] * 149, now=1_500)
+    assert game.position == 299 and game.clock.is_running
+    game.play(1, now=3_000)
+    assert game.is_over() and not game.clock.is_running
+    assert game.clock.elapsed(10_000) == 2_000
+    game.undo(now=5_000)  # play resumes
+    assert game.clock.elapsed(6_000) == 3_000
+
+
+def test_clock_list_round_trip():
+    clock = Clock(1234, None)
+    assert Clock.from_list(clock.to_list()) == clock
