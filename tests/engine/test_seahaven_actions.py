@@ -1,0 +1,252 @@
+"""SPEC §3 Controls: single tap, double tap, drag, selection — what the web layer calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.cards import Card
+from app.engine.codes import DealCode
+from app.engine.game import RecordError
+from app.engine.seahaven import (
+    ActionResult,
+    Move,
+    Outcome,
+    Reason,
+    Seahaven,
+    decode_move,
+    encode_move,
+)
+from tests.engine.test_seahaven_rules import EXAMPLE
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def game() -> Seahaven:
+    return Seahaven.from_position(EXAMPLE)
+
+
+def columns(g: Seahaven) -> list[str]:
+    return [" ".join(map(str, column)) for column in g.position.columns]
+
+
+def moved(text: str) -> ActionResult:
+    return ActionResult(Outcome.MOVED, decode_move(text))
+
+
+# --- single tap ------------------------------------------------------------------------------
+
+
+def test_tap_sends_a_top_card_to_its_foundation():
+    g = game()
+    assert g.tap("column-9", card("6D"), now=0) == moved("iD")
+    assert g.position.foundations == (1, 5, 6, 4)
+    assert g.score == 160
+    assert g.move_count == 1
+
+
+def test_tap_on_a_card_that_cannot_go_home_selects_it_with_its_run():
+    g = game()
+    assert g.tap("column-2", card("5S"), now=0) == ActionResult(Outcome.SELECTED)
+    assert g.selection_text() == "column-2:5S"
+    assert [str(c) for c in g.selected_cards()] == ["5S", "4S", "3S", "2S"]
+    assert g.move_count == 0
+
+
+def test_tapping_the_selection_again_deselects_it():
+    g = game()
+    g.tap("column-2", card("9S"))
+    assert g.tap("column-2", card("9S")) == ActionResult(Outcome.DESELECTED)
+    assert g.selection is None
+
+
+def test_tapping_a_destination_moves_the_selection_there():
+    g = game()
+    g.tap("column-2", card("9S"), now=0)
+    assert g.tap("column-1", card("10S"), now=0) == moved("ba8")
+    assert columns(g)[:2] == ["5C 10S 9S 8S 7S 6S 5S 4S 3S 2S", "6C"]
+    assert g.selection is None
+
+
+def test_tapping_any_card_of_another_column_targets_that_column():
+    g = game()
+    g.tap("column-2", card("9S"), now=0)
+    assert g.tap("column-1", card("5C"), now=0) == moved("ba8")
+
+
+def test_a_refused_destination_clears_the_selection_and_says_why():
+    g = game()
+    g.tap("column-3", card("KH"))
+    result = g.tap("column-5", None)
+    assert result == ActionResult(Outcome.REFUSED, reason=Reason.GROUP_TOO_LARGE, limit=4)
+    assert result.message == "That group needs more free cells: at most 4 cards can move now"
+    assert g.selection is None
+    assert g.position == EXAMPLE
+
+
+def test_a_selection_moves_into_an_empty_cell_or_onto_a_foundation():
+    g = game()
+    g.tap("column-1", card("10S"))
+    assert g.tap("cell-4", None, now=0) == moved("an")
+    assert g.tap("foundation-D", card("5D")) == ActionResult(Outcome.SELECTED)
+    assert g.tap("column-9", card("6D"), now=0) == moved("Di")
+
+
+def test_tapping_a_buried_card_is_refused():
+    g = game()
+    result = g.tap("column-2", card("6C"))
+    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NOT_MOVABLE)
+    assert result.message == "Only the top card or a run of the same suit can move"
+    assert g.selection is None
+
+
+def test_tapping_an_empty_place_without_a_selection_does_nothing():
+    g = game()
+    assert g.tap("column-5", None) == ActionResult(Outcome.IGNORED)
+    assert g.tap("cell-4", None) == ActionResult(Outcome.IGNORED)
+    assert g.position == EXAMPLE
+
+
+def test_a_stale_tap_changes_nothing():
+    g = game()
+    g.tap("column-2", card("9S"))
+    assert g.tap("column-1", card("JS"), now=0) == ActionResult(Outcome.STALE)
+    assert g.tap("column-5", card("KS")) == ActionResult(Outcome.STALE)
+    assert g.tap("cell-4", card("2H")) == ActionResult(Outcome.STALE)
+    assert g.tap("cell-1", None) == ActionResult(Outcome.STALE)
+    assert g.selection_text() == "column-2:9S"
+    assert g.position == EXAMPLE
+
+
+def test_tapping_another_card_of_the_selected_column_starts_afresh():
+    g = game()
+    g.tap("column-2", card("9S"))
+    assert g.tap("column-2", card("4S")) == ActionResult(Outcome.SELECTED)
+    assert g.selection_text() == "column-2:4S"
+
+
+def test_a_tapped_top_card_goes_home_even_when_something_else_was_selected_in_its_column():
+    g = game()
+    g.tap("column-2", card("3S"))
+    assert g.tap("column-2", card("2S"), now=0) == moved("bS")
+
+
+# --- double tap ------------------------------------------------------------------------------
+
+
+def test_double_tap_prefers_the_foundation():
+    g = game()
+    assert g.auto("column-2", card("2S"), now=0) == moved("bS")
+
+
+def test_double_tap_then_the_longest_column_that_accepts():
+    g = game()
+    assert g.auto("column-1", card("10S"), now=0) == moved("ag")
+
+
+def test_double_tap_moves_a_king_with_its_run_to_an_empty_column():
+    g = game()
+    assert g.auto("column-4", card("KD"), now=0) == moved("de4")
+
+
+def test_double_tap_then_an_empty_cell():
+    g = game()
+    assert g.auto("column-10", card("8D"), now=0) == moved("jn")
+
+
+def test_double_tap_on_a_run_that_is_too_large_names_the_limit():
+    g = game()
+    result = g.auto("column-3", card("KH"))
+    assert result == ActionResult(Outcome.REFUSED, reason=Reason.GROUP_TOO_LARGE, limit=4)
+    assert g.position == EXAMPLE
+
+
+def test_double_tap_with_nowhere_to_go_says_so():
+    g = game()
+    g.play(Move(0, 1, 13), now=0)  # 10S fills the last free cell
+    result = g.auto("column-10", card("8D"))
+    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NO_DESTINATION)
+    assert result.message == "No foundation, column or cell can take this card now"
+    assert g.move_count == 1
+
+
+def test_double_tap_on_a_buried_card_is_refused():
+    g = game()
+    assert g.auto("column-2", card("6C")) == ActionResult(
+        Outcome.REFUSED, reason=Reason.NOT_MOVABLE
+    )
+
+
+def test_double_tap_never_also_selects():
+    g = game()
+    g.auto("column-3", card("KH"))
+    assert g.selection is None
+
+
+# --- drag ------------------------------------------------------------------------------------
+
+
+def test_drag_moves_the_run_from_the_named_card():
+    g = game()
+    assert g.move("column-2", card("9S"), "column-1", now=0) == moved("ba8")
+
+
+def test_drag_of_a_buried_card_is_refused():
+    g = game()
+    assert g.move("column-2", card("6C"), "column-5") == ActionResult(
+        Outcome.REFUSED, reason=Reason.NOT_MOVABLE
+    )
+
+
+def test_drag_onto_its_own_place_is_ignored():
+    g = game()
+    assert g.move("column-2", card("9S"), "column-2") == ActionResult(Outcome.IGNORED)
+
+
+def test_drag_of_a_card_that_is_gone_is_stale():
+    g = game()
+    assert g.move("column-2", card("KS"), "column-5") == ActionResult(Outcome.STALE)
+
+
+def test_drag_from_a_foundation_takes_its_top_card():
+    g = game()
+    assert g.move("foundation-S", card("AS"), "column-2", now=0) == moved("Sb")
+    assert g.score == 140
+
+
+# --- selection in records --------------------------------------------------------------------
+
+
+def test_selection_survives_a_record_round_trip():
+    g = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
+    g.tap("column-1", card("8D"))
+    record = g.to_record()
+    assert record["sel"] == "column-1:8D"
+    assert Seahaven.from_record(record).selection == (0, card("8D"))
+
+
+@pytest.mark.parametrize(
+    "sel", ["column-1:5C", "column-1", "cell-3:9H", "column-11:8D", "cell-1:9H", "x:y:z"]
+)
+def test_an_impossible_selection_in_a_record_is_refused(sel: str):
+    record = Seahaven(DealCode.parse("SH1-C2-AAAAAJ2")).to_record()
+    record["sel"] = sel
+    with pytest.raises(RecordError):
+        Seahaven.from_record(record)
+
+
+def test_a_game_from_a_custom_board_has_no_record():
+    with pytest.raises(RecordError, match="custom board"):
+        game().to_record()
+
+
+def test_every_position_change_clears_the_selection():
+    g = game()
+    g.tap("column-2", card("9S"))
+    g.play(Move(8, 1, 16), now=0)
+    assert g.selection is None
+    g.tap("column-2", card("9S"))
+    g.undo(now=0)
+    assert g.selection is None
+    assert encode_move(g.redo_stack[-1]) == "iD"
