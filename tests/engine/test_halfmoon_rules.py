@@ -30,9 +30,7 @@ CODE = DealCode.parse("HM1-N-AAAAAAB")
 def table(piles, reserve=(None,) * 8):
     """A position from short texts: piles as space-separated cards bottom → top."""
     piles = list(piles) + [""] * (12 - len(piles))
-    return position_from_data(
-        {"piles": [p.split() for p in piles], "reserve": list(reserve)}
-    )
+    return position_from_data({"piles": [p.split() for p in piles], "reserve": list(reserve)})
 
 
 def game_on(position):
