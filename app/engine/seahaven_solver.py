@@ -42,7 +42,7 @@ from app.engine.seahaven import (
 )
 from app.engine.solving import SolveResult, Verdict
 
-SOLVE_BUDGET: Final = 200_000
+SOLVE_BUDGET: Final = 100_000
 """Default node budget of :func:`solve`: a few seconds at most."""
 
 _CELL: Final = -1
