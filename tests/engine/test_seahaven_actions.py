@@ -250,3 +250,24 @@ def test_every_position_change_clears_the_selection():
     g.undo(now=0)
     assert g.selection is None
     assert encode_move(g.redo_stack[-1]) == "iD"
+
+
+# --- SPEC §3 Controls and End ----------------------------------------------------------------
+
+
+def test_no_card_goes_home_by_itself():
+    g = game()
+    g.move("column-1", card("10S"), "column-7", now=0)
+    assert g.position.foundations == EXAMPLE.foundations
+    assert g.position.columns[1][-1] == card("2S")  # could go home, stays until played
+    assert g.move_count == 1
+
+
+def test_the_clock_stops_when_the_game_is_lost():
+    g = Seahaven(DealCode.parse("SH1-C1-AAAAAAC"))
+    assert g.move("column-2", card("QS"), "column-9", now=1_000) == moved("bi")
+    assert g.is_lost()
+    assert not g.clock.is_running
+    assert g.clock.elapsed(9_000) == 0
+    g.undo(now=2_000)
+    assert g.is_lost()  # the deal itself is already lost
