@@ -16,7 +16,19 @@ _python() {
 ensure_venv() {  # ensure_venv EXTRAS   e.g. ensure_venv test
   local extras=$1 stamp=.venv/.installed-$1
   if [ ! -x .venv/bin/python ]; then
-    "$(_python)" -m venv .venv
+    local python
+    python=$(_python)
+    if ! "$python" -m venv .venv; then
+      # Debian splits venv out of its Python; install it when we may (root, apt).
+      rm -rf .venv
+      if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && apt-get install -y -qq python3-venv
+        "$python" -m venv .venv
+      else
+        echo "python3 -m venv failed: install python3-venv (apt-get install python3-venv)" >&2
+        exit 1
+      fi
+    fi
   fi
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
