@@ -257,7 +257,7 @@ class Game(ABC, Generic[P, M]):
     def to_record(self) -> dict[str, Any]:
         """A compact JSON-compatible snapshot; :meth:`from_record` rebuilds the exact game."""
         if self.custom_start:
-            raise RecordError("a game started from a custom position has no record")
+            raise RecordError("a game started from a custom board has no record")
         return {
             "v": RECORD_VERSION,
             "code": str(self.code),

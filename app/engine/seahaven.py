@@ -575,24 +575,18 @@ class Seahaven(Game[Position, Move]):
     slug: ClassVar[str] = "seahaven"
     title: ClassVar[str] = "Seahaven Towers"
 
-    def __init__(self, code: DealCode, start: Position | None = None) -> None:
+    def __init__(self, code: DealCode) -> None:
         self._selection: Selection | None = None
         super().__init__(code)
-        self.custom_start = start is not None
-        if start is not None:
-            start.check()
-            if len(start.cells) != code.cells:
-                raise ValueError(f"{code} has {code.cells} cells, the position {len(start.cells)}")
-            self._positions[0] = start
         self._lost_cache: dict[Position, bool] = {}
 
     @classmethod
     def from_position(cls, position: Position | Mapping[str, Any]) -> Seahaven:
-        """A game that starts from a given board (tests, seeds). Its record is refused: records
-        rebuild games from deal codes only."""
+        """A game that starts from a given board (tests, seeds), through
+        :meth:`Game.starting_from`: its record is refused, records rebuild games from deal codes."""
         start = position if isinstance(position, Position) else Position.from_dict(position)
         start.check()
-        return cls(DealCode("SH", 1, f"C{len(start.cells)}", 0), start)
+        return cls.starting_from(DealCode("SH", 1, f"C{len(start.cells)}", 0), start)
 
     # --- rules -------------------------------------------------------------------------------
 
@@ -644,12 +638,6 @@ class Seahaven(Game[Position, Move]):
 
     def max_group(self, target_is_empty_column: bool = False) -> int:
         return max_group(self.position, target_is_empty_column)
-
-    def to_record(self) -> dict[str, Any]:
-        """:raises RecordError: for games started from a custom board (tests only)."""
-        if self.custom_start:
-            raise RecordError("a game started from a custom board has no record")
-        return super().to_record()
 
     # --- selection ---------------------------------------------------------------------------
 
