@@ -70,10 +70,6 @@ def parse_place(name: str) -> PlaceIndex:
     )
 
 
-def all_place_names() -> list[str]:
-    return [place_name(i) for i in range(PLACES)]
-
-
 class Position(NamedTuple):
     """The table: each pile bottom → top, and the reserve slots (``None`` once emptied)."""
 

@@ -20,6 +20,7 @@ from app.engine.halfmoon import (
     parse_place,
     place_name,
     position_from_data,
+    position_to_data,
     remove,
 )
 from app.engine.rng import shuffled_cards
@@ -414,6 +415,13 @@ def test_clock_stops_when_stuck_and_resumes_after_undo():
     assert game.clock.elapsed(60_000) == 1_000
     game.undo(now=60_000)
     assert game.clock.elapsed(61_000) == 2_000
+
+
+def test_positions_round_trip_through_seed_data():
+    position = deal(CODE)
+    data = position_to_data(position)
+    assert data["piles"][0] == [str(c) for c in shuffled_cards(CODE)[:8]]
+    assert position_from_data(data) == position
 
 
 def test_a_deal_is_the_position_a_code_gives():
