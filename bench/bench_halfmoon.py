@@ -65,10 +65,10 @@ def bench_rebuild(repeats: int = 200) -> list[float]:
     return timings
 
 
-def bench_solver(deals: int, budget: int) -> tuple[Counter[str], list[float]]:
+def bench_solver(first: int, deals: int, budget: int) -> tuple[Counter[str], list[float]]:
     verdicts: Counter[str] = Counter()
     seconds = []
-    for number in range(deals):
+    for number in range(first, first + deals):
         start = time.perf_counter()
         result = solve(deal(DealCode("HM", 1, "N", number)), budget)
         seconds.append(time.perf_counter() - start)
@@ -78,6 +78,7 @@ def bench_solver(deals: int, budget: int) -> tuple[Counter[str], list[float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--first", type=int, default=0, help="first deal number")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     args = parser.parse_args()
@@ -89,10 +90,11 @@ def main() -> None:
     )
     rebuild = bench_rebuild()
     print(f"rebuild of a won game's record (48 moves): median {statistics.median(rebuild):.3f} ms")
-    verdicts, seconds = bench_solver(args.deals, args.budget)
+    verdicts, seconds = bench_solver(args.first, args.deals, args.budget)
     decided = (verdicts["won"] + verdicts["no win"]) / args.deals
     print(
-        f"solver, deals 0…{args.deals - 1}, budget {args.budget}: {dict(verdicts)}; "
+        f"solver, deals {args.first}…{args.first + args.deals - 1}, budget {args.budget}: "
+        f"{dict(verdicts)}; "
         f"decided {decided:.1%}; mean {statistics.mean(seconds):.3f} s, "
         f"median {statistics.median(seconds) * 1e3:.1f} ms, max {max(seconds):.2f} s"
     )
