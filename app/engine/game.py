@@ -16,6 +16,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 from app.engine.codes import DealCode, DealCodeError, GameId
@@ -29,6 +30,25 @@ MAX_RECORD_MOVES: Final = 5000
 
 P = TypeVar("P")
 M = TypeVar("M")
+
+
+class Outcome(Enum):
+    """What one player action did, in both games (each uses the members that apply to it)."""
+
+    SELECTED = "selected"
+    DESELECTED = "deselected"
+    REPLACED = "replaced"
+    """Half Moon: a face card took the place of the selected card of its rank."""
+    REMOVED = "removed"
+    """Half Moon: a pair or a triple left the game."""
+    MOVED = "moved"
+    """Seahaven: a card or a run moved."""
+    REFUSED = "refused"
+    """The rules refused; the selection was cleared and a reason is given."""
+    IGNORED = "ignored"
+    """Nothing to act on (an empty place): nothing changed."""
+    STALE = "stale"
+    """The card is not where the player saw it (another tab played): nothing changed."""
 
 
 class IllegalMoveError(ValueError):

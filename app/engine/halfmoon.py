@@ -20,7 +20,14 @@ from typing import Any, ClassVar, Final, NamedTuple
 
 from app.engine.cards import JACK, KING, QUEEN, Card
 from app.engine.codes import DealCode
-from app.engine.game import Game, IllegalMoveError, RecordError, UnknownPlaceError, now_ms
+from app.engine.game import (
+    Game,
+    IllegalMoveError,
+    Outcome,
+    RecordError,
+    UnknownPlaceError,
+    now_ms,
+)
 from app.engine.rng import shuffled_cards
 
 PlaceIndex = int
@@ -211,23 +218,9 @@ class Refusal(Enum):
     NEED_JACK_QUEEN_KING = "You need a jack, a queen and a king"
 
 
-class TapOutcome(Enum):
-    SELECTED = "selected"
-    DESELECTED = "deselected"
-    REPLACED = "replaced"
-    """A face card took the place of the selected card of its rank."""
-    REMOVED = "removed"
-    REFUSED = "refused"
-    """The cards do not combine; the selection was cleared."""
-    IGNORED = "ignored"
-    """Not a playable card (an empty place): nothing changed."""
-    STALE = "stale"
-    """The card is not at that place any more (another tab played): nothing changed."""
-
-
 @dataclass(frozen=True, slots=True)
 class TapResult:
-    outcome: TapOutcome
+    outcome: Outcome
     removal: Removal | None = None
     cards: tuple[Card, ...] = ()
     """The cards removed, or the cards of a refused combination."""
@@ -318,11 +311,11 @@ class HalfMoon(Game[Position, Removal]):
         index = parse_place(place) if isinstance(place, str) else _check_index(place)
         top = self.position.top(index)
         if top is None:
-            return TapResult(TapOutcome.IGNORED)
+            return TapResult(Outcome.IGNORED)
         if top != card:
-            return TapResult(TapOutcome.STALE)
+            return TapResult(Outcome.STALE)
         result = self._decide(index, card)
-        if result.outcome is TapOutcome.REMOVED:
+        if result.outcome is Outcome.REMOVED:
             assert result.removal is not None
             self.play(result.removal, now)
         else:
@@ -334,34 +327,34 @@ class HalfMoon(Game[Position, Removal]):
         selection = self.selection
         if index in selection:
             self.selection = tuple(p for p in selection if p != index)
-            return TapResult(TapOutcome.DESELECTED)
+            return TapResult(Outcome.DESELECTED)
         if not selection:
             self.selection = (index,)
-            return TapResult(TapOutcome.SELECTED)
+            return TapResult(Outcome.SELECTED)
         chosen = self.selected_cards()
         if not chosen[0].is_face:  # a number card waits for its complement
             if is_pair(chosen[0], card):
                 return TapResult(
-                    TapOutcome.REMOVED, tuple(sorted((selection[0], index))), (chosen[0], card)
+                    Outcome.REMOVED, tuple(sorted((selection[0], index))), (chosen[0], card)
                 )
             self.selection = ()
             return TapResult(
-                TapOutcome.REFUSED, cards=(chosen[0], card), refusal=Refusal.SUM_NOT_ELEVEN
+                Outcome.REFUSED, cards=(chosen[0], card), refusal=Refusal.SUM_NOT_ELEVEN
             )
         if not card.is_face:
             self.selection = ()
             return TapResult(
-                TapOutcome.REFUSED, cards=(*chosen, card), refusal=Refusal.NEED_JACK_QUEEN_KING
+                Outcome.REFUSED, cards=(*chosen, card), refusal=Refusal.NEED_JACK_QUEEN_KING
             )
         same_rank = [p for p, c in zip(selection, chosen, strict=True) if c.rank == card.rank]
         if same_rank:
             self.selection = tuple(index if p == same_rank[0] else p for p in selection)
-            return TapResult(TapOutcome.REPLACED)
+            return TapResult(Outcome.REPLACED)
         if len(selection) == 2:
             removal = tuple(sorted((*selection, index)))
-            return TapResult(TapOutcome.REMOVED, removal, (*chosen, card))
+            return TapResult(Outcome.REMOVED, removal, (*chosen, card))
         self.selection = (*selection, index)
-        return TapResult(TapOutcome.SELECTED)
+        return TapResult(Outcome.SELECTED)
 
     # --- selection in records ----------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Final, NamedTuple
 
 from app.engine.cards import ACE, KING, SUITS, Card, CardParseError, Suit, iter_cards
 from app.engine.codes import DealCode, DealCodeError, GameId
-from app.engine.game import Game, IllegalMoveError, RecordError, UnknownPlaceError
+from app.engine.game import Game, IllegalMoveError, Outcome, RecordError, UnknownPlaceError
 from app.engine.rng import shuffled_cards
 
 Place = int
@@ -532,16 +532,6 @@ def deal_position(code: DealCode) -> Position:
 
 
 # --- the game ------------------------------------------------------------------------------
-
-
-class Outcome(Enum):
-    MOVED = "moved"
-    SELECTED = "selected"
-    DESELECTED = "deselected"
-    REFUSED = "refused"
-    STALE = "stale"
-    """The card the player saw is no longer there (another tab, a double submit): nothing done."""
-    IGNORED = "ignored"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from app.engine.codes import MAX_NUMBER, DealCode
 from app.engine.halfmoon import (
     PLACES,
     HalfMoon,
-    TapOutcome,
+    Outcome,
     is_pair,
     is_triple,
     legal_removals,
@@ -26,7 +26,7 @@ def play_taps(code, places):
     for i, place in enumerate(places):
         card = game.position.top(place)
         if card is None:
-            assert game.tap(place, fresh_decks(1)[0], now=i).outcome is TapOutcome.IGNORED
+            assert game.tap(place, fresh_decks(1)[0], now=i).outcome is Outcome.IGNORED
             continue
         game.tap(place, card, now=i)
     return game

@@ -12,9 +12,9 @@ from app.engine.halfmoon import (
     WON_MOVES,
     WON_SCORE,
     HalfMoon,
+    Outcome,
     Position,
     Refusal,
-    TapOutcome,
     deal,
     legal_removals,
     parse_place,
@@ -102,9 +102,9 @@ def test_playable_cards_are_pile_tops_and_every_reserve_card():
 def test_the_five_pairs_summing_to_eleven_are_removed(a, b):
     """ "Beş tür çift vardır: As ile 10, 2 ile 9, 3 ile 8, 4 ile 7, 5 ile 6. Kart türü önemli değildir"."""
     game = game_on(table([a, b]))
-    assert tap(game, "pile-1", a).outcome is TapOutcome.SELECTED
+    assert tap(game, "pile-1", a).outcome is Outcome.SELECTED
     result = tap(game, "pile-2", b)
-    assert result.outcome is TapOutcome.REMOVED
+    assert result.outcome is Outcome.REMOVED
     assert result.removal == (0, 1)
     assert game.position.count(0) == game.position.count(1) == 0
     assert game.score == 10
@@ -114,9 +114,9 @@ def test_ace_counts_one():
     """ "As (1 değerindedir)": ace + 10 = 11, ace + ace is not."""
     game = game_on(table(["AS", "10S", "AH"]))
     tap(game, "pile-1", "AS")
-    assert tap(game, "pile-3", "AH").outcome is TapOutcome.REFUSED
+    assert tap(game, "pile-3", "AH").outcome is Outcome.REFUSED
     tap(game, "pile-1", "AS")
-    assert tap(game, "pile-2", "10S").outcome is TapOutcome.REMOVED
+    assert tap(game, "pile-2", "10S").outcome is Outcome.REMOVED
 
 
 def test_jack_queen_king_of_any_suits_form_a_triple():
@@ -125,7 +125,7 @@ def test_jack_queen_king_of_any_suits_form_a_triple():
     tap(game, "pile-1", "JS")
     tap(game, "pile-2", "QD")
     result = tap(game, "pile-3", "KC")
-    assert result.outcome is TapOutcome.REMOVED
+    assert result.outcome is Outcome.REMOVED
     assert [str(c) for c in result.cards] == ["JS", "QD", "KC"]
     assert game.score == 15
 
@@ -145,7 +145,7 @@ def test_cards_combine_from_any_sources():
     assert set(legal_removals(position)) == {(0, 1), (0, 12), (1, 13), (12, 13)}
     game = game_on(position)
     tap(game, "reserve-1", "7H")
-    assert tap(game, "reserve-2", "4H").outcome is TapOutcome.REMOVED
+    assert tap(game, "reserve-2", "4H").outcome is Outcome.REMOVED
 
 
 def test_removed_cards_leave_and_emptied_places_stay_empty():
@@ -157,7 +157,7 @@ def test_removed_cards_leave_and_emptied_places_stay_empty():
     assert game.position.top(1) == Card.parse("2C")
     assert game.position.cards_left == 2
     # An empty place is not playable: tapping it changes nothing.
-    assert tap(game, "pile-1", "5S").outcome is TapOutcome.IGNORED
+    assert tap(game, "pile-1", "5S").outcome is Outcome.IGNORED
 
 
 def test_a_removal_that_is_not_a_pair_or_triple_is_illegal():
@@ -174,7 +174,7 @@ def test_first_tap_selects_the_card():
     """ "İlk karta dokunulur: kart seçilir"."""
     game = game_on(table(["5S", "6D"]))
     result = tap(game, "pile-1", "5S")
-    assert result.outcome is TapOutcome.SELECTED
+    assert result.outcome is Outcome.SELECTED
     assert game.selection == (0,)
     assert game.score == 0 and game.move_count == 0
 
@@ -184,9 +184,9 @@ def test_tapping_the_selected_card_again_deselects_it():
     game = game_on(table(["JS", "QD", "KC"]))
     tap(game, "pile-1", "JS")
     tap(game, "pile-2", "QD")
-    assert tap(game, "pile-2", "QD").outcome is TapOutcome.DESELECTED
+    assert tap(game, "pile-2", "QD").outcome is Outcome.DESELECTED
     assert game.selection == (0,)
-    assert tap(game, "pile-1", "JS").outcome is TapOutcome.DESELECTED
+    assert tap(game, "pile-1", "JS").outcome is Outcome.DESELECTED
     assert game.selection == ()
 
 
@@ -196,7 +196,7 @@ def test_triple_is_removed_only_on_the_third_tap_in_any_order():
         game = game_on(table(["JS", "QD", "KC"]))
         cards = {"pile-1": "JS", "pile-2": "QD", "pile-3": "KC"}
         outcomes = [tap(game, place, cards[place]).outcome for place in order]
-        assert outcomes == [TapOutcome.SELECTED, TapOutcome.SELECTED, TapOutcome.REMOVED]
+        assert outcomes == [Outcome.SELECTED, Outcome.SELECTED, Outcome.REMOVED]
 
 
 def test_the_app_never_picks_the_third_card():
@@ -214,7 +214,7 @@ def test_two_number_cards_not_summing_to_eleven_clear_the_selection():
     game = game_on(table(["5S", "AH"]))
     tap(game, "pile-1", "5S")
     result = tap(game, "pile-2", "AH")
-    assert result.outcome is TapOutcome.REFUSED
+    assert result.outcome is Outcome.REFUSED
     assert result.refusal is Refusal.SUM_NOT_ELEVEN
     assert game.selection == ()
     assert game.position.cards_left == 2
@@ -225,7 +225,7 @@ def test_number_card_then_face_card_clears_the_selection():
     game = game_on(table(["5S", "KH"]))
     tap(game, "pile-1", "5S")
     result = tap(game, "pile-2", "KH")
-    assert (result.outcome, result.refusal) == (TapOutcome.REFUSED, Refusal.SUM_NOT_ELEVEN)
+    assert (result.outcome, result.refusal) == (Outcome.REFUSED, Refusal.SUM_NOT_ELEVEN)
     assert game.selection == ()
 
 
@@ -234,7 +234,7 @@ def test_face_card_then_number_card_clears_the_selection():
     tap(game, "pile-1", "JH")
     tap(game, "pile-2", "QS")
     result = tap(game, "pile-3", "5S")
-    assert (result.outcome, result.refusal) == (TapOutcome.REFUSED, Refusal.NEED_JACK_QUEEN_KING)
+    assert (result.outcome, result.refusal) == (Outcome.REFUSED, Refusal.NEED_JACK_QUEEN_KING)
     assert game.selection == ()
 
 
@@ -242,7 +242,7 @@ def test_two_face_cards_of_the_same_rank_do_not_combine_the_second_is_selected()
     """ "Aynı değerde iki resimli kart (iki R♥) birleştirilmez: ikinci kart seçili kart olur"."""
     game = game_on(table(["KH", "KH"]))
     tap(game, "pile-1", "KH")
-    assert tap(game, "pile-2", "KH").outcome is TapOutcome.REPLACED
+    assert tap(game, "pile-2", "KH").outcome is Outcome.REPLACED
     assert game.selection == (1,)
 
 
@@ -251,9 +251,9 @@ def test_same_rank_face_replaces_in_place_keeping_the_other():
     game = game_on(table(["JC", "QH", "JD", "KS"]))
     tap(game, "pile-1", "JC")
     tap(game, "pile-2", "QH")
-    assert tap(game, "pile-3", "JD").outcome is TapOutcome.REPLACED
+    assert tap(game, "pile-3", "JD").outcome is Outcome.REPLACED
     assert [str(c) for c in game.selected_cards()] == ["JD", "QH"]
-    assert tap(game, "pile-4", "KS").outcome is TapOutcome.REMOVED
+    assert tap(game, "pile-4", "KS").outcome is Outcome.REMOVED
     assert game.position.top(0) == Card.parse("JC")
 
 
@@ -292,7 +292,7 @@ def test_a_stale_tap_changes_nothing():
     game = game_on(table(["5S", "6D"]))
     tap(game, "pile-1", "5S")
     before = (game.position, game.selection)
-    assert tap(game, "pile-2", "6H").outcome is TapOutcome.STALE
+    assert tap(game, "pile-2", "6H").outcome is Outcome.STALE
     assert (game.position, game.selection) == before
 
 

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 from app.engine.codes import DealCode
-from app.engine.halfmoon import WON_MOVES, WON_SCORE, HalfMoon, TapOutcome, deal, place_name
+from app.engine.halfmoon import WON_MOVES, WON_SCORE, HalfMoon, Outcome, deal, place_name
 from app.engine.halfmoon_solver import solve
 from app.engine.solving import Verdict
 
@@ -18,8 +18,8 @@ def test_a_solver_line_replayed_through_taps_wins_with_48_moves_and_520_points()
     game = HalfMoon(code)
     for removal in result.line:
         outcomes = [game.tap(place_name(p), game.position.top(p), now=0).outcome for p in removal]
-        assert outcomes[-1] is TapOutcome.REMOVED
-        assert all(o is TapOutcome.SELECTED for o in outcomes[:-1])
+        assert outcomes[-1] is Outcome.REMOVED
+        assert all(o is Outcome.SELECTED for o in outcomes[:-1])
     assert game.is_won()
     assert (game.move_count, game.score) == (WON_MOVES, WON_SCORE) == (48, 520)
 
