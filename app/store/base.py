@@ -1,0 +1,120 @@
+"""The store interface: sessions and their games, read and changed atomically.
+
+A tap costs one read and one write: :meth:`Store.change_game` reads the session and the game
+together and writes the game back in one transaction (SQLite ``BEGIN IMMEDIATE``; Redis, later,
+``WATCH``/``MULTI`` or a script). Everything stored is plain data — JSON-compatible records —
+so a store never imports the engine or the web layer.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+GAME_STATES = frozenset({"playing", "won", "stuck", "lost"})
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or used (bad configuration, unreadable file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionData:
+    """One player's session: the form token and the remembered settings."""
+
+    token: str
+    """Per-session form token every POST must echo (alongside the Origin checks)."""
+    move_errors: bool = False
+    placement_help: bool = False
+    lang: str | None = None
+    """The chosen interface language; ``None`` follows the browser's Accept-Language."""
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "token": self.token,
+            "move_errors": self.move_errors,
+            "placement_help": self.placement_help,
+            "lang": self.lang,
+        }
+
+    @classmethod
+    def from_data(cls, data: Any) -> SessionData | None:
+        """The session in ``data``, or ``None`` when it is not a session's shape (start anew)."""
+        if not isinstance(data, dict):
+            return None
+        token, lang = data.get("token"), data.get("lang")
+        move_errors, help_ = data.get("move_errors"), data.get("placement_help")
+        if (
+            not isinstance(token, str)
+            or not token
+            or not isinstance(move_errors, bool)
+            or not isinstance(help_, bool)
+            or not (lang is None or isinstance(lang, str))
+        ):
+            return None
+        return cls(token, move_errors, help_, lang)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as stored: its record plus what lists and screens need without replaying it."""
+
+    code: str
+    record: dict[str, Any]
+    """``Game.to_record()``; the engine rebuilds (and checks) the game from it."""
+    state: str = "playing"
+    """``playing``, ``won``, ``stuck`` or ``lost`` — kept so a verdict is not searched again."""
+    score: int = 0
+    moves: int = 0
+    updated_ms: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Game-specific cached facts (Seahaven's lost verdict), JSON-compatible."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A line of the home page's "continue" list."""
+
+    code: str
+    state: str
+    score: int
+    moves: int
+    updated_ms: int
+
+
+Change = Callable[[SessionData | None, StoredGame | None], tuple[StoredGame | None, T]]
+"""Given the session and the game as stored now, the game to write (``None``: write nothing)
+and a result for the caller. Raising aborts the change and writes nothing."""
+
+
+class Store(ABC):
+    """Sessions keyed by an opaque id; games keyed by (session id, canonical deal code)."""
+
+    @abstractmethod
+    def load(
+        self, sid: str, code: str | None = None
+    ) -> tuple[SessionData | None, StoredGame | None]:
+        """The session and (when ``code`` is given) its game for that code, in one read."""
+
+    @abstractmethod
+    def save_session(self, sid: str, session: SessionData) -> None:
+        """Create or replace a session."""
+
+    @abstractmethod
+    def change_game(self, sid: str, code: str, change: Change[T]) -> T:
+        """Read session and game, let ``change`` decide, write its game: atomically.
+
+        Concurrent changes of one game are applied one at a time, each seeing the previous
+        one's result; when ``change`` raises or returns no game, nothing is written.
+        """
+
+    @abstractmethod
+    def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
+        """The session's games still being played, most recently changed first."""
+
+    def close(self) -> None:  # noqa: B027  (optional for stores holding nothing)
+        """Release connections and files."""
