@@ -1,5 +1,5 @@
 # Shortcuts; the scripts are the real commands (they need nothing but bash and Python 3.11).
-.PHONY: test lint bench solve
+.PHONY: test lint bench solve messages
 
 test:
 	bash scripts/test
@@ -13,3 +13,11 @@ bench:
 
 solve:
 	.venv/bin/python -m app.engine.solve $(CODE)
+
+# Interface texts: extract from code and templates, merge into the catalogs (then translate
+# the new or fuzzy entries; tests/web/test_languages.py fails until every text is translated).
+messages:
+	.venv/bin/pybabel extract -F babel.cfg -k N_ -k pgettext:1c,2 --no-location --omit-header \
+		--sort-output -o app/locales/messages.pot .
+	.venv/bin/pybabel update -i app/locales/messages.pot -d app/locales \
+		--ignore-obsolete

@@ -1,0 +1,60 @@
+"""The application: wiring only — state, middleware, error handlers, routers.
+
+Run it with ``bash scripts/run`` (or ``uvicorn app.main:app``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
+
+from app.config import Config
+from app.store import Store, open_store
+from app.web import error_pages, halfmoon, home, settings, static
+from app.web.assets import Assets
+from app.web.middleware import BodyLimit, SecurityHeaders
+from app.web.render import Renderer
+
+
+def create_app(config: Config | None = None, store: Store | None = None) -> FastAPI:
+    """The application; ``store`` replaces the configured one (tests pass a memory store)."""
+    config = config or Config.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        app.state.store.close()
+
+    app = FastAPI(
+        title="Half Moon & Seahaven Towers",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=lifespan,
+    )
+    app.state.store = store or open_store(config.store)
+    app.state.assets = Assets()
+    app.state.renderer = Renderer(app.state.assets)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(SecurityHeaders)
+    error_pages.install(app)
+    for module in (home, settings, halfmoon, static):
+        app.include_router(module.router)
+    return app
+
+
+_app: FastAPI | None = None
+
+
+def __getattr__(name: str) -> FastAPI:
+    """``app.main:app`` for uvicorn, built on first use so importing this module opens no store."""
+    global _app
+    if name != "app":
+        raise AttributeError(name)
+    if _app is None:
+        _app = create_app()
+    return _app

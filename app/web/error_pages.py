@@ -1,0 +1,143 @@
+"""Exception handlers: every refusal becomes a page (or an htmx notice) in the player's language."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.i18n import LANGUAGES, N_, choose_language, translations
+from app.store import SessionData, Store
+from app.web.errors import (
+    CARD_HELP,
+    PLACE_HELP,
+    PlayerError,
+    Text,
+    invalid_field,
+    missing_field,
+    unknown_field,
+)
+from app.web.htmx import is_htmx, vary_on_htmx
+from app.web.play import Redirect, ensure_session
+from app.web.render import Renderer
+from app.web.sessions import Player, set_cookie
+
+log = logging.getLogger(__name__)
+
+FIELD_HELP: Final = {"place": PLACE_HELP, "card": CARD_HELP}
+"""What each form field accepts, said after a refusal."""
+
+
+def render_error(request: Request, error: PlayerError) -> Response:
+    renderer: Renderer = request.app.state.renderer
+    player = Player.from_request(request)
+    session = _session(request, player)
+    lang = choose_language(
+        session.lang if session else None, request.headers.get("accept-language")
+    )
+    t = translations(lang)
+    context: dict[str, Any] = {
+        "lang": lang,
+        "languages": LANGUAGES,
+        "token": session.token if session else "",
+        "session": session,
+        "here": request.url.path if request.method == "GET" else "/",
+        "status": error.status,
+        "title": error.title(t),
+        "detail": error.detail(t),
+        "links": [(url, label(t)) for url, label in error.links],
+        "oob": True,
+    }
+    if is_htmx(request):  # only the notice: the board on screen stays as it was
+        html = renderer.blocks("pages/error.html", ["status"], context, t)
+    else:
+        context["oob"] = False
+        html = renderer.page("pages/error.html", context, t)
+    headers = {"Cache-Control": "no-store", **error.headers}
+    response = HTMLResponse(html, error.status, headers=headers)
+    set_cookie(response, player, request)
+    return vary_on_htmx(response)
+
+
+def _session(request: Request, player: Player) -> SessionData | None:
+    """The player's session, so the page speaks their language and offers the switch.
+
+    A GET without a session gets one (as any page does); a failing store never turns an
+    error page into a crash.
+    """
+    try:
+        store: Store = request.app.state.store
+        session, _ = store.load(player.sid)
+        if session is None and request.method == "GET":
+            session = ensure_session(store, player, None)
+        return session
+    except Exception:  # an error page never raises
+        log.exception("could not read the session for an error page")
+        return None
+
+
+def _validation_problems(error: RequestValidationError) -> list[Text]:
+    problems: list[Text] = []
+    for item in error.errors():
+        loc = [str(part) for part in item.get("loc", ()) if part not in ("body", "query", "path")]
+        name = loc[-1] if loc else "?"
+        kind = item.get("type", "")
+        if kind == "missing":
+            problems.append(missing_field(name))
+        elif kind == "extra_forbidden":
+            problems.append(unknown_field(name))
+        else:
+            problems.append(invalid_field(name, FIELD_HELP.get(name)))
+    return problems or [invalid_field("?", None)]
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on the application."""
+
+    @app.exception_handler(PlayerError)
+    async def player_error(request: Request, error: PlayerError) -> Response:
+        return render_error(request, error)
+
+    @app.exception_handler(Redirect)
+    async def redirect(request: Request, error: Redirect) -> Response:
+        return RedirectResponse(error.url, error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation(request: Request, error: RequestValidationError) -> Response:
+        return render_error(request, PlayerError.bad_input(_validation_problems(error)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 405:
+            allowed = (error.headers or {}).get("Allow", "GET")
+            return render_error(request, PlayerError.method_not_allowed(allowed))
+        if error.status_code == 404:
+            return render_error(request, PlayerError.not_found())
+        return render_error(
+            request,
+            PlayerError(
+                error.status_code,
+                lambda t: t.gettext(N_("Request refused")),
+                lambda t: t.gettext(N_("The request could not be handled.")),
+                [("/", lambda t: t.gettext(N_("Home")))],
+            ),
+        )
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, error: Exception) -> Response:
+        log.exception("unhandled error", exc_info=error)
+        return render_error(
+            request,
+            PlayerError(
+                500,
+                lambda t: t.gettext(N_("Something went wrong")),
+                lambda t: t.gettext(
+                    N_("The server failed to answer; your game was not changed. Try again.")
+                ),
+                [("/", lambda t: t.gettext(N_("Home")))],
+            ),
+        )

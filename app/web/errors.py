@@ -1,0 +1,139 @@
+"""Everything a player can get wrong, answered with a clear page (or, for htmx, a notice).
+
+Never a 500 for bad input: every refusal is a :class:`PlayerError` with a status, a title and
+a sentence that says what was wrong and what is accepted, in the player's language. With htmx
+the answer carries only an out-of-band notice, so the board on screen stays as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from babel.support import NullTranslations
+
+from app.i18n import N_
+
+Text = Callable[[NullTranslations], str]
+"""A message translated when the player's language is known."""
+
+
+def _text(message: str, **values: object) -> Text:
+    return lambda t: t.gettext(message) % values if values else t.gettext(message)
+
+
+PLACE_HELP = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
+CARD_HELP = N_("A card is written rank then suit: AS, 10D, JC (suits S, H, D, C).")
+CODE_HELP = N_(
+    "A deal code looks like HM1-N-AAAAAAB (Half Moon) or SH1-C4-AAAAAJ2 (Seahaven Towers, "
+    "C4, C2 or C1 cells): the game, the version 1, the variant, then 7 characters A–Z or 2–7."
+)
+
+
+@dataclass(slots=True)
+class PlayerError(Exception):
+    """A request refused for a reason the player (or the client's author) can fix."""
+
+    status: int
+    title: Text
+    detail: Text
+    links: list[tuple[str, Text]] = field(default_factory=list)
+    """Ways on: (URL, label)."""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def not_found(cls) -> PlayerError:
+        return cls(
+            404,
+            _text(N_("Page not found")),
+            _text(N_("There is nothing at this address.")),
+            [("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def invalid_code(cls, text: str, new_game_url: str) -> PlayerError:
+        return cls(
+            404,
+            _text(N_("No such deal")),
+            lambda t: (
+                t.gettext(N_("“%(code)s” is not a deal code.")) % {"code": text[:64]}
+                + " "
+                + t.gettext(CODE_HELP)
+            ),
+            [(new_game_url, _text(N_("New game"))), ("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def bad_input(cls, problems: list[Text]) -> PlayerError:
+        return cls(
+            422,
+            _text(N_("That request was not understood")),
+            lambda t: " ".join(problem(t) for problem in problems),
+            [("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def forbidden_origin(cls) -> PlayerError:
+        return cls(
+            403,
+            _text(N_("Move refused")),
+            _text(N_("Moves can only be made from this site’s own pages.")),
+            [("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def expired_form(cls, page_url: str) -> PlayerError:
+        return cls(
+            403,
+            _text(N_("This page has expired")),
+            _text(
+                N_(
+                    "The form was made for another session (perhaps an old tab). "
+                    "Reload the page and play on."
+                )
+            ),
+            [(page_url, _text(N_("Reload")))],
+        )
+
+    @classmethod
+    def method_not_allowed(cls, allowed: str) -> PlayerError:
+        return cls(
+            405,
+            _text(N_("Method not allowed")),
+            lambda t: (
+                t.gettext(N_("This address accepts only %(methods)s.")) % {"methods": allowed}
+            ),
+            [("/", _text(N_("Home")))],
+            {"Allow": allowed},
+        )
+
+    @classmethod
+    def too_large(cls, limit: int) -> PlayerError:
+        return cls(
+            413,
+            _text(N_("Request too large")),
+            lambda t: (
+                t.gettext(N_("A request may carry at most %(bytes)s bytes.")) % {"bytes": limit}
+            ),
+            [("/", _text(N_("Home")))],
+        )
+
+
+def unknown_field(name: str) -> Text:
+    return lambda t: (
+        t.gettext(N_("The field “%(field)s” is not accepted here.")) % {"field": name[:40]}
+    )
+
+
+def missing_field(name: str) -> Text:
+    return lambda t: t.gettext(N_("The field “%(field)s” is missing.")) % {"field": name[:40]}
+
+
+def invalid_field(name: str, accepted: str | None) -> Text:
+    def say(t: NullTranslations) -> str:
+        text = t.gettext(N_("The field “%(field)s” has a value that is not accepted.")) % {
+            "field": name[:40]
+        }
+        return f"{text} {t.gettext(accepted)}" if accepted else text
+
+    return say

@@ -1,0 +1,169 @@
+"""Half Moon's pages: the arc board and the tap route (SPEC §2, issue "Play Half Moon")."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Final
+
+from babel.support import NullTranslations
+from fastapi import Form, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
+from app.engine.cards import Card
+from app.engine.game import Outcome
+from app.engine.games import AnyGame
+from app.engine.halfmoon import (
+    PILES,
+    PLACES,
+    HalfMoon,
+    Refusal,
+    TapResult,
+    parse_place,
+    place_name,
+)
+from app.i18n import N_, card_name, cards_text, place_label
+from app.store import SessionData
+from app.web.play import STALE, Action, Said, Screen, act, game_router, notice
+from app.web.views import CardView, clock_text
+
+REFUSALS: Final = {
+    Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
+    Refusal.NEED_JACK_QUEEN_KING: ("jqk", notice("jqk", N_("You need a jack, a queen and a king"))),
+}
+"""The documents' own messages (*Move errors* on): notice key and text."""
+
+
+class HalfMoonScreen(Screen):
+    slug: ClassVar = "half-moon"
+    game: ClassVar = HalfMoon
+    template: ClassVar = "pages/half_moon.html"
+    name: ClassVar = N_("Half Moon")
+
+    def state(self, game: AnyGame) -> str:
+        assert isinstance(game, HalfMoon)
+        return "won" if game.is_won() else "stuck" if game.is_stuck() else "playing"
+
+    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> dict[str, Any]:
+        assert isinstance(game, HalfMoon)
+        position = game.position
+        dimmed = game.dimmed() if session.placement_help else frozenset()
+        places = []
+        for index in range(PLACES):
+            kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
+            count = position.count(index)
+            label = place_label(kind, number, count, t)
+            card = position.top(index)
+            view = CardView.of(card, t) if card is not None else None
+            places.append(
+                {
+                    "id": place_name(index),
+                    "kind": kind,
+                    "count": count,
+                    "label": label,
+                    "card": view,
+                    "spoken": f"{view.name}, {label}" if view else label,
+                    "selected": index in game.selection,
+                    "dimmed": index in dimmed,
+                }
+            )
+        state = self.state(game)
+        return {
+            "game": self.slug,
+            "code": str(game.code),
+            "state": state,
+            "score": game.score,
+            "moves": game.move_count,
+            "places": places,
+            "ending": self.ending(game, t),
+            "placement_help": session.placement_help,
+        }
+
+    def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
+        assert isinstance(game, HalfMoon)
+        if game.is_won():
+            return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
+                "score": game.score,
+                "time": clock_text(game.clock.elapsed_ms),
+            }
+        if game.is_stuck():
+            return t.gettext(
+                N_(
+                    "No moves left: no pair sums to 11 and there is no jack–queen–king triple "
+                    "to remove. Undo, or start a new game."
+                )
+            )
+        return None
+
+
+SCREEN = HalfMoonScreen()
+router = game_router(SCREEN)
+
+
+class TapForm(BaseModel):
+    """``POST /half-moon/{code}/tap``: the card the player saw at a place."""
+
+    model_config = ConfigDict(extra="forbid")
+    place: str = Field(max_length=16)
+    card: str = Field(max_length=8)
+    token: str = Field(max_length=64)
+
+    @field_validator("place")
+    @classmethod
+    def _place(cls, value: str) -> str:
+        return place_name(parse_place(value))
+
+    @field_validator("card")
+    @classmethod
+    def _card(cls, value: str) -> str:
+        return str(Card.parse(value))
+
+
+def _tap(form: TapForm) -> Action:
+    def action(game: AnyGame, session: SessionData, now: int) -> Said:
+        assert isinstance(game, HalfMoon)
+        card = Card.parse(form.card)
+        if game.position.top(parse_place(form.place)) != card:
+            return Said(False, STALE, "stale")
+        return said_for(game.tap(form.place, card, now), card, session)
+
+    return action
+
+
+def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
+    """The announcement of one tap; a refusal explains itself only with *Move errors* on."""
+    outcome = result.outcome
+    if outcome is Outcome.REMOVED:
+        points = 10 if len(result.cards) == 2 else 15
+        return Said(
+            True,
+            lambda t: (
+                t.gettext(N_("Removed %(cards)s: %(points)s points."))
+                % {"cards": cards_text(result.cards, t), "points": points}
+            ),
+        )
+    if outcome is Outcome.REFUSED:
+        assert result.refusal is not None
+        key, explained = REFUSALS[result.refusal]
+        if session.move_errors:
+            return Said(True, explained, key)
+        return Said(True, lambda t: t.gettext(N_("Selection cleared.")))
+    messages = {
+        Outcome.SELECTED: N_("%(card)s selected."),
+        Outcome.DESELECTED: N_("%(card)s no longer selected."),
+        Outcome.REPLACED: N_("%(card)s selected instead."),
+    }
+    message = messages[outcome]
+    return Said(True, lambda t: t.gettext(message) % {"card": card_name(card, t)})
+
+
+@router.post("/{code}/tap", dependencies=[SameOrigin])
+def tap(
+    code: str,
+    form: Annotated[TapForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    return act(request, renderer, store, player, SCREEN, code, form.token, _tap(form))

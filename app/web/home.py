@@ -1,0 +1,73 @@
+"""The home page: pick a game, continue a game in progress, or type a deal code."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.dependencies import PlayerDep, RendererDep, StoreDep
+from app.engine.codes import DealCode, DealCodeError
+from app.engine.games import game_for_code
+from app.i18n import LANGUAGES, translations
+from app.web.errors import PlayerError
+from app.web.htmx import vary_on_htmx
+from app.web.play import NO_STORE, SCREENS, Screen, ensure_session, language
+from app.web.sessions import set_cookie
+
+router = APIRouter()
+
+
+@router.get("/", name="home")
+def home(request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep) -> Response:
+    session, _ = store.load(player.sid)
+    session = ensure_session(store, player, session)
+    lang = language(request, session)
+    t = translations(lang)
+    games = [
+        {
+            "code": game.code,
+            "url": f"/{screen.slug}/{game.code}",
+            "name": t.gettext(screen.name),
+            "score": game.score,
+            "moves": game.moves,
+        }
+        for game in store.recent_games(player.sid, 10)
+        if (screen := _screen_for(game.code)) is not None
+    ]
+    context = {
+        "lang": lang,
+        "languages": LANGUAGES,
+        "token": session.token,
+        "session": session,
+        "here": "/",
+        "games": games,
+        "screens": [{"slug": s.slug, "name": t.gettext(s.name)} for s in SCREENS.values()],
+        "code": "",
+        "problem": None,
+    }
+    response = HTMLResponse(renderer.page("pages/home.html", context, t), headers=NO_STORE)
+    set_cookie(response, player, request)
+    return vary_on_htmx(response)
+
+
+@router.get("/play", name="play-code")
+def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response:
+    """The home page's code box: the deal's canonical URL, or a page that says what is wrong."""
+    try:
+        parsed = DealCode.parse(code)
+    except DealCodeError:
+        raise PlayerError.invalid_code(code, "/") from None
+    screen = _screen_for(str(parsed))
+    if screen is None:
+        raise PlayerError.invalid_code(code, "/")
+    return RedirectResponse(screen.url(parsed), 303)
+
+
+def _screen_for(code: str) -> Screen | None:
+    try:
+        slug = game_for_code(DealCode.parse(code)).slug
+    except DealCodeError:
+        return None
+    return SCREENS.get(slug)

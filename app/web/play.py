@@ -1,0 +1,352 @@
+"""What both games' screens share: codes in URLs, loading and saving, acting, answering.
+
+A game route does three things: parse its form (pydantic), call :func:`act` with a function
+that applies one engine action, and let :func:`act` answer — the board fragment plus
+out-of-band info bar and live region for htmx, a 303 back to the page without it.
+"""
+
+from __future__ import annotations
+
+import hmac
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Final
+from urllib.parse import quote
+
+from babel.support import NullTranslations
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
+from app.engine.codes import DealCode, DealCodeError
+from app.engine.game import RecordError, now_ms
+from app.engine.games import AnyGame
+from app.i18n import LANGUAGES, N_, choose_language, translations
+from app.store import SessionData, Store, StoredGame
+from app.web.errors import PlayerError, Text
+from app.web.htmx import is_htmx, vary_on_htmx
+from app.web.render import Renderer
+from app.web.sessions import Player, new_token, set_cookie
+
+NO_STORE: Final = {"Cache-Control": "no-store"}
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What one action did: whether to save, what to announce, what to show after a redirect."""
+
+    changed: bool
+    message: Text | None = None
+    """Announced in the live region (htmx answers)."""
+    notice: str | None = None
+    """Key of :data:`NOTICES` shown on the page after a no-JavaScript redirect."""
+
+
+NOTICES: dict[str, Text] = {}
+"""Notices that survive a redirect as ``?n=key``: only known keys, never free text."""
+
+
+def notice(key: str, message: str) -> Text:
+    """Register a notice key and return its text."""
+
+    def say(t: NullTranslations) -> str:
+        return t.gettext(message)
+
+    NOTICES[key] = say
+    return say
+
+
+STALE = notice(
+    "stale",
+    N_("That card is no longer there (the game moved on in another tab). Here is the board now."),
+)
+NOTHING_TO_UNDO = notice("no-undo", N_("There is nothing to undo."))
+NOTHING_TO_REDO = notice("no-redo", N_("There is nothing to redo."))
+UNREADABLE = notice(
+    "unreadable", N_("Your saved game for this deal could not be read, so it starts afresh.")
+)
+
+
+class Screen(ABC):
+    """One game's pages: its engine class, template and board view."""
+
+    slug: ClassVar[str]
+    game: ClassVar[type[AnyGame]]
+    template: ClassVar[str]
+    name: ClassVar[str]
+    """The game's name, a catalog text."""
+
+    @abstractmethod
+    def state(self, game: AnyGame) -> str:
+        """``playing``, ``won``, ``stuck`` or ``lost``: the board's ``data-state``."""
+
+    @abstractmethod
+    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> dict[str, Any]:
+        """The board's plain data for the template."""
+
+    @abstractmethod
+    def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
+        """The announcement of a game that just ended, or ``None`` while it goes on."""
+
+    def score(self, game: AnyGame) -> int:
+        return int(getattr(game, "score", 0))
+
+    def url(self, code: DealCode | str) -> str:
+        return f"/{self.slug}/{code}"
+
+    def stored(self, game: AnyGame, now: int) -> StoredGame:
+        return StoredGame(
+            str(game.code),
+            game.to_record(),
+            self.state(game),
+            self.score(game),
+            game.move_count,
+            now,
+        )
+
+
+SCREENS: dict[str, Screen] = {}
+"""Every game screen by slug, filled by the game modules; used for codes of the other game."""
+
+
+# --- codes in URLs -----------------------------------------------------------------------------
+
+
+def parse_code(screen: Screen, text: str) -> DealCode:
+    """The code in a URL, or a 404 page that says what a code looks like."""
+    try:
+        code = DealCode.parse(text)
+    except DealCodeError:
+        raise PlayerError.invalid_code(text, f"/{screen.slug}") from None
+    if code.game != screen.game.game_id:
+        other = next((s for s in SCREENS.values() if s.game.game_id == code.game), None)
+        if other is None:
+            raise PlayerError.invalid_code(text, f"/{screen.slug}")
+        raise Redirect(other.url(code), 308)
+    return code
+
+
+class Redirect(Exception):  # noqa: N818  (control flow, not an error)
+    """Answer with a redirect from deep inside a helper."""
+
+    def __init__(self, url: str, status: int) -> None:
+        self.url, self.status = url, status
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+
+def ensure_session(store: Store, player: Player, session: SessionData | None) -> SessionData:
+    """The player's session, created (with a fresh id if the cookie named none) when missing."""
+    if session is not None:
+        return session
+    if not player.fresh:
+        player.renew()  # an id the store does not know: never adopt it
+    session = SessionData(new_token())
+    store.save_session(player.sid, session)
+    return session
+
+
+def check_token(session: SessionData | None, token: str, page_url: str) -> SessionData:
+    if session is None or not hmac.compare_digest(session.token.encode(), token.encode()):
+        raise PlayerError.expired_form(page_url)
+    return session
+
+
+def language(request: Request, session: SessionData | None) -> str:
+    return choose_language(
+        session.lang if session else None, request.headers.get("accept-language")
+    )
+
+
+def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
+    """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
+    if stored is None:
+        return screen.game(code), False
+    try:
+        return screen.game.from_record(stored.record), False
+    except RecordError:
+        return screen.game(code), True
+
+
+# --- answering ---------------------------------------------------------------------------------
+
+
+def page_context(
+    request: Request,
+    screen: Screen,
+    game: AnyGame,
+    session: SessionData,
+    lang: str,
+    *,
+    message: str | None = None,
+) -> dict[str, Any]:
+    t = translations(lang)
+    now = now_ms()
+    return {
+        "lang": lang,
+        "languages": LANGUAGES,
+        "token": session.token,
+        "session": session,
+        "here": request.url.path,
+        "screen": {"slug": screen.slug, "name": t.gettext(screen.name)},
+        "board": screen.board(game, session, t),
+        "info": {
+            "elapsed_ms": game.clock.elapsed(now),
+            "running": game.clock.is_running,
+            "score": screen.score(game),
+            "moves": game.move_count,
+            "code": str(game.code),
+            "url": str(request.base_url).rstrip("/") + screen.url(game.code),
+            "can_undo": game.can_undo(),
+            "can_redo": game.can_redo(),
+        },
+        "message": message,
+        "oob": False,
+    }
+
+
+def show_page(
+    request: Request,
+    renderer: Renderer,
+    store: Store,
+    player: Player,
+    screen: Screen,
+    code_text: str,
+) -> Response:
+    """``GET /{game}/{code}``: the player's own game for this deal, or the deal from the start."""
+    code = parse_code(screen, code_text)
+    if str(code) != code_text:
+        return RedirectResponse(screen.url(code), 308)
+    session, stored = store.load(player.sid, str(code))
+    session = ensure_session(store, player, session)
+    game, unreadable = rebuild(screen, code, stored)
+    lang = language(request, session)
+    t = translations(lang)
+    said = UNREADABLE if unreadable else NOTICES.get(request.query_params.get("n", ""))
+    message = said(t) if said else None
+    context = page_context(request, screen, game, session, lang, message=message)
+    response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
+    set_cookie(response, player, request)
+    return vary_on_htmx(response)
+
+
+Action = Callable[[AnyGame, SessionData, int], Said]
+
+
+def act(
+    request: Request,
+    renderer: Renderer,
+    store: Store,
+    player: Player,
+    screen: Screen,
+    code_text: str,
+    token: str,
+    action: Action,
+) -> Response:
+    """Apply one action to the player's game atomically, then answer htmx or the plain form."""
+    code = parse_code(screen, code_text)
+    page_url = screen.url(code)
+
+    def change(
+        session: SessionData | None, stored: StoredGame | None
+    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said]]:
+        session = check_token(session, token, page_url)
+        game, unreadable = rebuild(screen, code, stored)
+        now = now_ms()
+        was_over = game.is_over()
+        said = action(game, session, now)
+        if unreadable and not said.changed:
+            said = Said(True, UNREADABLE, "unreadable")  # replace the broken record now
+        if said.changed and game.is_over() and not was_over:
+            said = Said(True, _with_ending(screen, game, said.message), said.notice)
+        return (screen.stored(game, now) if said.changed else None), (session, game, said)
+
+    session, game, said = store.change_game(player.sid, str(code), change)
+    if not is_htmx(request):
+        url = page_url + (f"?n={quote(said.notice)}" if said.notice in NOTICES else "")
+        return vary_on_htmx(RedirectResponse(url, 303, headers=NO_STORE))
+    lang = language(request, session)
+    t = translations(lang)
+    message = said.message(t) if said.message else None
+    context = page_context(request, screen, game, session, lang, message=message)
+    context["oob"] = True
+    html = renderer.blocks(screen.template, ["board", "info", "status"], context, t)
+    return vary_on_htmx(HTMLResponse(html, headers=NO_STORE))
+
+
+def _with_ending(screen: Screen, game: AnyGame, message: Text | None) -> Text:
+    def say(t: NullTranslations) -> str:
+        ending = screen.ending(game, t) or ""
+        return f"{message(t)} {ending}".strip() if message else ending
+
+    return say
+
+
+# --- the routes every game has -----------------------------------------------------------------
+
+
+class TokenForm(BaseModel):
+    """Undo, Redo, Restart: only the form token."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=64)
+
+
+TOOK_BACK = N_("Move taken back.")
+REPLAYED = N_("Move replayed.")
+RESTARTED = N_("The deal starts again from the beginning.")
+
+
+def _undo(game: AnyGame, session: SessionData, now: int) -> Said:
+    if game.undo(now):
+        return Said(True, lambda t: t.gettext(TOOK_BACK))
+    return Said(False, NOTHING_TO_UNDO, "no-undo")
+
+
+def _redo(game: AnyGame, session: SessionData, now: int) -> Said:
+    if game.redo(now):
+        return Said(True, lambda t: t.gettext(REPLAYED))
+    return Said(False, NOTHING_TO_REDO, "no-redo")
+
+
+def _restart(game: AnyGame, session: SessionData, now: int) -> Said:
+    game.restart()
+    return Said(True, lambda t: t.gettext(RESTARTED))
+
+
+def game_router(screen: Screen) -> APIRouter:
+    """``GET /{game}`` (a fresh deal), the game page, and Undo / Redo / Restart."""
+    SCREENS[screen.slug] = screen
+    router = APIRouter(prefix=f"/{screen.slug}")
+
+    @router.get("", name=f"{screen.slug}-new")
+    def new_deal() -> Response:
+        code = DealCode.random(screen.game.game_id)
+        return RedirectResponse(screen.url(code), 303, headers=NO_STORE)
+
+    @router.get("/{code}", name=f"{screen.slug}-page")
+    def page(
+        code: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    ) -> Response:
+        return show_page(request, renderer, store, player, screen, code)
+
+    for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
+
+        def history(
+            code: str,
+            form: Annotated[TokenForm, Form()],
+            request: Request,
+            renderer: RendererDep,
+            store: StoreDep,
+            player: PlayerDep,
+            action: Action = action,
+        ) -> Response:
+            return act(request, renderer, store, player, screen, code, form.token, action)
+
+        router.add_api_route(
+            f"/{{code}}/{verb}", history, methods=["POST"], dependencies=[SameOrigin]
+        )
+    return router

@@ -1,0 +1,79 @@
+"""Jinja rendering: whole pages, or named blocks of the same page template as htmx fragments.
+
+Templates get plain data and translate through ``_``/``ngettext``/``pgettext``, which read the
+request's catalog from a context variable set only for the duration of one render — the
+environment is shared by all requests and threads.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import jinja2
+from babel.support import NullTranslations
+
+from app.web.assets import Assets
+from app.web.views import clock_text
+
+TEMPLATES_DIR: Final = Path(__file__).resolve().parents[2] / "templates"
+
+_current: contextvars.ContextVar[NullTranslations] = contextvars.ContextVar("translations")
+
+
+def _gettext(message: str) -> str:
+    return _current.get().gettext(message)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    return _current.get().ngettext(singular, plural, n)
+
+
+def _pgettext(context: str, message: str) -> str:
+    return str(_current.get().pgettext(context, message))
+
+
+class Renderer:
+    """One Jinja environment for the application (autoescaped, strict about undefined names)."""
+
+    def __init__(self, assets: Assets, directory: Path = TEMPLATES_DIR) -> None:
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(directory),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            extensions=["jinja2.ext.i18n"],
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self.env.install_gettext_callables(  # type: ignore[attr-defined]
+            _gettext, _ngettext, newstyle=True, pgettext=_pgettext
+        )
+        self.env.globals["asset_url"] = assets.url
+        self.env.filters["clock"] = clock_text
+
+    @contextmanager
+    def _language(self, t: NullTranslations) -> Iterator[None]:
+        token = _current.set(t)
+        try:
+            yield
+        finally:
+            _current.reset(token)
+
+    def page(self, name: str, context: Mapping[str, Any], t: NullTranslations) -> str:
+        with self._language(t):
+            return self.env.get_template(name).render(context)
+
+    def blocks(
+        self, name: str, blocks: Sequence[str], context: Mapping[str, Any], t: NullTranslations
+    ) -> str:
+        """Named blocks of a page template, concatenated: the fragment htmx swaps in."""
+        template = self.env.get_template(name)
+        with self._language(t):
+            parts = []
+            for block in blocks:
+                ctx = template.new_context(dict(context))
+                parts.append("".join(template.blocks[block](ctx)))
+            return "".join(parts)

@@ -1,0 +1,73 @@
+"""``POST /settings``: Move errors, Placement help and the language, remembered per player."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from app.dependencies import PlayerDep, SameOrigin, StoreDep
+from app.i18n import LANGUAGES, N_
+from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
+from app.web.play import check_token
+from app.web.sessions import set_cookie
+
+router = APIRouter()
+
+SWITCHES: Final = ("move_errors", "placement_help")
+_ON: Final = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+FIELDS: Final = {*SWITCHES, "lang", "token", "next"}
+SWITCH_HELP = N_("Accepted: on or off.")
+LANG_HELP = N_("Accepted: en, tr or bg.")
+
+
+@router.post("/settings", dependencies=[SameOrigin])
+async def save_settings(request: Request, store: StoreDep, player: PlayerDep) -> Response:
+    """Apply the fields present; a checkbox after a hidden ``off`` sends both — the last wins.
+
+    Without a field the setting stays as it was, so the language buttons can post ``lang``
+    alone. Then 303 back to ``next`` (a path on this site) or home.
+    """
+    form = await request.form()
+    problems: list[Text] = [unknown_field(name) for name in form if name not in FIELDS]
+    changes: dict[str, object] = {}
+    for name in SWITCHES:
+        values = form.getlist(name)
+        if values:
+            value = _ON.get(str(values[-1]).strip().lower())
+            if value is None:
+                problems.append(invalid_field(name, SWITCH_HELP))
+            changes[name] = value
+    if "lang" in form:
+        lang = str(form["lang"]).strip().lower()
+        if lang not in LANGUAGES:
+            problems.append(invalid_field("lang", LANG_HELP))
+        changes["lang"] = lang
+    token = form.get("token")
+    if not isinstance(token, str):
+        problems.append(missing_field("token"))
+    if problems:
+        raise PlayerError.bad_input(problems)
+    assert isinstance(token, str)
+    back = _local_path(form.get("next"))
+    session, _ = store.load(player.sid)
+    session = check_token(session, token, back)
+    store.save_session(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
+    response = RedirectResponse(back, 303, headers={"Cache-Control": "no-store"})
+    set_cookie(response, player, request)
+    return response
+
+
+def _local_path(value: object) -> str:
+    """Only a path on this site: never ``//evil.example`` or a full URL (open redirect)."""
+    if (
+        isinstance(value, str)
+        and value.startswith("/")
+        and not value.startswith(("//", "/\\"))
+        and len(value) <= 200
+        and value.isprintable()
+    ):
+        return value
+    return "/"

@@ -1,0 +1,48 @@
+// Small enhancements on top of plain forms and htmx; the game is playable without them.
+// - the clock ticks between server answers (the server's elapsed time is the truth);
+// - the copy-link button appears and copies the deal's URL.
+(function () {
+  "use strict";
+
+  function format(ms) {
+    var seconds = Math.floor(ms / 1000);
+    var hours = Math.floor(seconds / 3600);
+    var minutes = Math.floor((seconds % 3600) / 60);
+    var rest = seconds % 60;
+    var mm = hours ? String(minutes).padStart(2, "0") : String(minutes);
+    return (hours ? hours + ":" : "") + mm + ":" + String(rest).padStart(2, "0");
+  }
+
+  var seen = new WeakMap();
+
+  function tick() {
+    var clock = document.getElementById("clock");
+    if (!clock) return;
+    var base = Number(clock.dataset.elapsed) || 0;
+    if (!seen.has(clock)) seen.set(clock, performance.now());
+    var running = clock.dataset.running === "true";
+    var shown = running ? base + performance.now() - seen.get(clock) : base;
+    var text = format(shown);
+    if (clock.textContent !== text) clock.textContent = text;
+  }
+
+  function revealCopyButtons() {
+    if (!navigator.clipboard) return;
+    document.querySelectorAll("button[data-copy][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-copy]");
+    if (!button) return;
+    navigator.clipboard.writeText(button.dataset.copy).then(function () {
+      var status = document.getElementById("status");
+      if (status) status.textContent = button.dataset.copied;
+    });
+  });
+
+  document.addEventListener("DOMContentLoaded", revealCopyButtons);
+  document.addEventListener("htmx:after:swap", revealCopyButtons);
+  setInterval(tick, 250);
+})();

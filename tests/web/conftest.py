@@ -1,0 +1,115 @@
+"""A client against the ASGI app with a memory store, and helpers that play like a browser."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.store import MemoryStore
+from tests.web.html import Element, parse
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def store():
+    return MemoryStore()
+
+
+@pytest.fixture
+def app(store):
+    return create_app(store=store)
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as client:
+        yield client
+
+
+def varies(response) -> list[str]:
+    return [part.strip() for part in response.headers.get("vary", "").split(",")]
+
+
+def token_of(doc: Element) -> str:
+    return doc.find_all("input", name="token")[0].attrs["value"]
+
+
+@dataclass
+class Player:
+    """A browser on one game page: it keeps the token and the last board it saw."""
+
+    client: TestClient
+    url: str
+    htmx: bool = True
+    doc: Element | None = None
+    token: str = ""
+
+    def open(self, url: str | None = None, **headers: str):
+        response = self.client.get(url or self.url, headers=headers)
+        assert response.status_code == 200, response.text
+        self.doc = parse(response.text)
+        self.token = token_of(self.doc)
+        return response
+
+    @property
+    def board(self) -> Element:
+        assert self.doc is not None
+        return self.doc.by_id("board")
+
+    def top(self, place: str) -> str:
+        """The card shown at a place ("" when empty)."""
+        cards = self.board.find(data_place=place).find_all(data_card=True)
+        return cards[0].attrs["data-card"] if cards else ""
+
+    def post(self, verb: str, **fields: str):
+        """POST like the page's form; with htmx the fragment replaces what we saw."""
+        data = {**fields, "token": self.token}
+        headers = HTMX if self.htmx else {}
+        response = self.client.post(f"{self.url}/{verb}", data=data, headers=headers)
+        if self.htmx:
+            assert response.status_code == 200, response.text
+            fragment = parse(response.text)
+            assert self.doc is not None
+            for new in fragment.children:
+                ident = new.attrs.get("id")
+                if ident:
+                    _replace(self.doc, ident, new)
+        else:
+            assert response.status_code == 303, response.text
+            self.open(response.headers["location"])
+        return response
+
+    def tap(self, place: str, card: str | None = None):
+        return self.post("tap", place=place, card=card if card is not None else self.top(place))
+
+    @property
+    def status(self) -> str:
+        assert self.doc is not None
+        return self.doc.by_id("status").text
+
+
+def _replace(doc: Element, ident: str, new: Element) -> None:
+    for element in doc.iter():
+        for i, child in enumerate(element.children):
+            if child.attrs.get("id") == ident:
+                element.children[i] = new
+                return
+    raise AssertionError(f"no #{ident} on the page to swap")
+
+
+@pytest.fixture
+def player(client):
+    def make(code: str = "HM1-N-AAAAAAB", htmx: bool = True) -> Player:
+        p = Player(client, f"/half-moon/{code}", htmx)
+        p.open()
+        return p
+
+    return make

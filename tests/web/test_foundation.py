@@ -1,0 +1,382 @@
+"""The web foundation: sessions, security, bad input, errors, codes in URLs, assets, gzip."""
+
+import gzip
+import re
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from app.engine.codes import FORMAT_HELP
+from app.main import create_app
+from app.store import MemoryStore, StoredGame
+from app.web.errors import CODE_HELP
+from app.web.middleware import CSP
+from tests.web.conftest import HTMX, token_of, varies
+from tests.web.html import parse
+
+CODE = "HM1-N-AAAAAAB"
+URL = f"/half-moon/{CODE}"
+
+
+def sid_of(response) -> str:
+    match = re.search(r"sid=([A-Za-z0-9_-]+)", response.headers.get("set-cookie", ""))
+    assert match, response.headers
+    return match.group(1)
+
+
+def record(store, client, code=CODE):
+    return store.load(client.cookies["sid"], code)[1]
+
+
+# --- sessions ------------------------------------------------------------------------------------
+
+
+def test_a_first_visit_gets_an_http_only_lax_cookie_with_a_long_random_id(client):
+    response = client.get(URL)
+    cookie = response.headers["set-cookie"]
+    sid = sid_of(response)
+    assert len(sid) == 32  # 24 random bytes, URL-safe base64: 192 bits
+    assert "HttpOnly" in cookie
+    assert "SameSite=lax" in cookie or "samesite=lax" in cookie.lower()
+    assert "Secure" not in cookie
+    assert "Path=/" in cookie
+
+
+def test_the_cookie_is_secure_over_https(store):
+    with TestClient(create_app(store=store), base_url="https://example.org") as client:
+        assert "Secure" in client.get(URL).headers["set-cookie"]
+
+
+def test_a_returning_player_is_not_sent_a_new_cookie(client):
+    client.get(URL)
+    assert "set-cookie" not in client.get(URL).headers
+
+
+@pytest.mark.parametrize("garbage", ["", "x", "a" * 31, "a" * 33, "%C3%A9" * 6, "a.b" * 11])
+def test_a_garbage_cookie_starts_a_new_session(client, garbage):
+    client.cookies.set("sid", garbage)
+    response = client.get(URL)
+    assert response.status_code == 200
+    assert sid_of(response) != garbage
+
+
+def test_a_well_formed_but_unknown_id_is_never_adopted(client, store):
+    forged = "A" * 32
+    client.cookies.set("sid", forged)
+    response = client.get(URL)
+    assert response.status_code == 200
+    assert sid_of(response) != forged
+    assert store.load(forged) == (None, None)
+
+
+def test_two_sessions_are_isolated(app, player):
+    me = player()
+    me.tap("pile-1")
+    with TestClient(app, base_url="http://testserver") as other:
+        page = parse(other.get(URL).text)
+        assert page.find_all(aria_pressed="true") == []
+        token = token_of(page)
+        # my token means nothing in the other session
+        response = other.post(f"{URL}/undo", data={"token": me.token}, follow_redirects=False)
+        assert response.status_code == 403
+        assert token != me.token
+
+
+def test_a_shared_url_starts_fresh_for_the_visitor_and_resumes_for_its_owner(app, player):
+    me = player()
+    for place in ("pile-1", "pile-1"):  # select and deselect: two actions, a running clock
+        me.tap(place)
+    me.tap("pile-4")
+    with TestClient(app, base_url="http://testserver") as friend:
+        page = parse(friend.get(URL).text)
+        assert page.by_id("clock").attrs["data-running"] == "false"
+        assert page.find_all(aria_pressed="true") == []
+    me.open()
+    assert me.board.find(data_place="pile-4").find("button").attrs["aria-pressed"] == "true"
+    assert me.doc.by_id("clock").attrs["data-running"] == "true"
+
+
+# --- security --------------------------------------------------------------------------------------
+
+
+def test_security_headers_on_every_response(client):
+    for url in ("/", URL, "/half-moon/nonsense", "/static/css/app.css"):
+        headers = client.get(url).headers
+        assert headers["content-security-policy"] == CSP, url
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "same-origin"
+        assert headers["x-frame-options"] == "DENY"
+    assert "script-src 'self'" in CSP and "frame-ancestors 'none'" in CSP
+    assert "unsafe" not in CSP
+
+
+def test_pages_have_no_inline_scripts_or_styles(client, player):
+    p = player()
+    p.tap("pile-1")
+    for url in ("/", URL, "/half-moon/nonsense"):
+        doc = parse(client.get(url).text)
+        assert [s for s in doc.find_all("script") if "src" not in s.attrs or s.text] == []
+        assert doc.find_all("style") == []
+        assert doc.find_all(style=True) == []
+        assert [e for e in doc.iter() if any(a.startswith(("on", "hx-on")) for a in e.attrs)] == []
+
+
+def test_htmx_is_configured_for_the_csp(client):
+    doc = parse(client.get(URL).text)
+    meta = doc.find("meta", name="htmx-config")
+    assert '"includeIndicatorCSS": false' in meta.attrs["content"]
+    scripts = [s.attrs["src"] for s in doc.find_all("script")]
+    assert re.fullmatch(r"/static/vendor/htmx-4\.0\.1\.min\.[0-9a-f]{10}\.js", scripts[0])
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}, {"Origin": "null"}],
+)
+def test_posts_from_other_sites_are_refused_and_change_nothing(player, client, store, headers):
+    p = player()
+    before = record(store, client)
+    response = client.post(
+        f"{URL}/tap",
+        data={"place": "pile-1", "card": p.top("pile-1"), "token": p.token},
+        headers=headers,
+    )
+    assert response.status_code == 403
+    assert "this site’s own pages" in response.text
+    assert record(store, client) == before
+
+
+def test_same_origin_posts_pass(player, client):
+    p = player()
+    response = client.post(
+        f"{URL}/tap",
+        data={"place": "pile-1", "card": p.top("pile-1"), "token": p.token},
+        headers={"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"},
+    )
+    assert response.status_code == 303
+
+
+def test_a_wrong_form_token_is_refused_and_changes_nothing(player, client, store):
+    p = player()
+    p.tap("pile-1")
+    before = record(store, client)
+    response = client.post(
+        f"{URL}/tap", data={"place": "pile-2", "card": p.top("pile-2"), "token": "x" * 32}
+    )
+    assert response.status_code == 403
+    page = parse(response.text)
+    assert page.find("h1").text == "This page has expired"
+    assert page.find("a", href=URL).text == "Reload"
+    assert record(store, client) == before
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"card": "AS"}, "The field “place” is missing."),
+        ({"place": "pile-1"}, "The field “card” is missing."),
+        (
+            {"place": "pile-13", "card": "AS"},
+            "A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.",
+        ),
+        ({"place": "column-1", "card": "AS"}, "A Half Moon place is pile-1"),
+        ({"place": "pile-1", "card": "ZZ"}, "A card is written rank then suit: AS, 10D, JC"),
+        (
+            {"place": "pile-1", "card": "AS", "colour": "red"},
+            "The field “colour” is not accepted here.",
+        ),
+        (
+            {"place": "pile-1" * 10, "card": "AS"},
+            "The field “place” has a value that is not accepted.",
+        ),
+    ],
+)
+def test_bad_tap_fields_get_a_clear_422_and_change_nothing(player, client, store, fields, message):
+    p = player()
+    p.tap("pile-1")
+    before = record(store, client)
+    response = client.post(f"{URL}/tap", data={**fields, "token": p.token})
+    assert response.status_code == 422
+    page = parse(response.text)
+    assert page.find("h1").text == "That request was not understood"
+    assert message in page.find(class_="detail").text
+    assert record(store, client) == before
+
+
+def test_a_bad_tap_with_htmx_answers_only_a_notice_so_the_board_stays(player, client):
+    p = player()
+    response = client.post(
+        f"{URL}/tap", data={"place": "pile-99", "card": "AS", "token": p.token}, headers=HTMX
+    )
+    assert response.status_code == 422
+    fragment = parse(response.text)
+    assert [c.attrs["id"] for c in fragment.children] == ["status"]
+    assert fragment.by_id("status").attrs["hx-swap-oob"] == "true"
+    assert "pile-1 … pile-12" in fragment.by_id("status").text
+    assert "HX-Request" in varies(response)
+
+
+def test_a_tap_on_an_empty_place_is_a_stale_tap(player, client, store):
+    p = player()
+    before = record(store, client)
+    response = client.post(f"{URL}/tap", data={"place": "pile-1", "card": "KS", "token": p.token})
+    assert response.headers["location"] == f"{URL}?n=stale"
+    assert record(store, client) == before
+
+
+def test_an_oversized_body_is_refused_with_413(player, client):
+    p = player()
+    response = client.post(
+        f"{URL}/tap", data={"place": "pile-1", "card": "AS", "token": p.token, "x": "y" * 20_000}
+    )
+    assert response.status_code == 413
+    assert "at most 16384 bytes" in response.text
+
+
+def test_a_wrong_method_gets_405_with_allow(client):
+    response = client.get(f"{URL}/tap")
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert "This address accepts only POST." in response.text
+    response = client.delete(URL)
+    assert response.status_code == 405
+    assert response.headers["allow"] == "GET"
+
+
+def test_an_unknown_page_gets_a_404_page(client):
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert parse(response.text).find("h1").text == "Page not found"
+
+
+def test_bad_settings_are_refused(player, client):
+    p = player()
+    for data, message in [
+        ({"move_errors": "maybe"}, "Accepted: on or off."),
+        ({"lang": "de"}, "Accepted: en, tr or bg."),
+        ({"colour": "red"}, "The field “colour” is not accepted here."),
+    ]:
+        response = client.post("/settings", data={**data, "token": p.token})
+        assert response.status_code == 422
+        assert message in response.text
+    assert client.post("/settings", data={"lang": "tr"}).status_code == 422
+    assert client.post("/settings", data={"lang": "tr", "token": "nope"}).status_code == 403
+
+
+def test_settings_redirect_only_to_paths_on_this_site(player, client):
+    p = player()
+    for target, expected in [
+        (URL, URL),
+        ("//evil.example", "/"),
+        ("https://evil.example", "/"),
+        ("/\\evil", "/"),
+    ]:
+        response = client.post("/settings", data={"lang": "en", "token": p.token, "next": target})
+        assert response.headers["location"] == expected
+
+
+def test_an_unreadable_saved_game_is_offered_a_fresh_start_not_a_500(player, client, store):
+    p = player()
+    p.tap("pile-1")
+    sid = client.cookies["sid"]
+    store.change_game(sid, CODE, lambda s, g: (StoredGame(CODE, {"v": 99, "junk": True}), None))
+    page = parse(client.get(URL).text)
+    assert (
+        page.by_id("status").text
+        == "Your saved game for this deal could not be read, so it starts afresh."
+    )
+    assert page.by_id("board").attrs["data-moves"] == "0"
+    p.open()
+    p.tap("pile-2")
+    assert record(store, client).moves == 0
+    assert record(store, client).record["sel"] == "b"
+
+
+# --- codes in URLs ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["hm1-n-aaaaaab", " HM1-N-AAAAAAB", "HM1-N-AAAAAA8"])
+def test_a_non_canonical_code_redirects_308_to_the_canonical_url(client, spelling):
+    response = client.get(f"/half-moon/{spelling}")
+    assert response.status_code == 308
+    assert response.headers["location"] == URL
+
+
+@pytest.mark.parametrize(
+    "bad", ["HM1-N-AAAAAA", "HM2-N-AAAAAAB", "XX1-N-AAAAAAB", "nonsense", "HM1-C4-AAAAAAB"]
+)
+def test_an_invalid_code_gets_a_404_page_that_shows_the_format_and_offers_a_new_deal(client, bad):
+    response = client.get(f"/half-moon/{bad}")
+    assert response.status_code == 404
+    page = parse(response.text)
+    assert page.find("h1").text == "No such deal"
+    assert CODE_HELP in page.find(class_="detail").text
+    assert page.find("a", href="/half-moon").text == "New game"
+
+
+def test_the_catalog_format_help_is_the_engines():
+    assert CODE_HELP == FORMAT_HELP
+
+
+def test_the_home_code_box_goes_to_the_canonical_url(client):
+    assert client.get("/play", params={"code": "hm1-n-aaaaaab"}).headers["location"] == URL
+    response = client.get("/play", params={"code": "HM1-N"})
+    assert response.status_code == 404
+    assert "A deal code looks like" in response.text
+
+
+def test_home_lists_games_in_progress(player, client):
+    page = parse(client.get("/").text)
+    assert [a.attrs["href"] for a in page.find(class_="games").find_all("a")] == ["/half-moon"] + (
+        ["/seahaven"] if page.find_all("a", href="/seahaven") else []
+    )
+    assert page.find_all(class_="continue") == []
+    p = player()
+    p.tap("pile-1")
+    page = parse(client.get("/").text)
+    link = page.find(class_="continue").find("a")
+    assert link.attrs["href"] == URL
+    assert link.text == f"Half Moon {CODE}"
+
+
+# --- responses -------------------------------------------------------------------------------------
+
+
+def test_game_pages_vary_on_htmx_and_are_not_cached(client):
+    response = client.get(URL)
+    assert "HX-Request" in varies(response)
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_pages_are_gzipped(client):
+    response = client.get(URL, headers={"Accept-Encoding": "gzip"})
+    assert response.headers["content-encoding"] == "gzip"
+    raw = client.get(URL, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in raw.headers
+    assert len(gzip.compress(raw.content)) < len(raw.content) / 3
+
+
+def test_static_assets_are_served_under_content_hashed_names_for_a_year(client):
+    doc = parse(client.get(URL).text)
+    css = doc.find("link", rel="stylesheet").attrs["href"]
+    assert re.fullmatch(r"/static/css/app\.[0-9a-f]{10}\.css", css)
+    response = client.get(css)
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert response.headers["content-type"] == "text/css; charset=utf-8"
+    plain = client.get("/static/css/app.css")
+    assert plain.headers["cache-control"] == "no-cache"
+    assert plain.content == response.content
+    assert client.get("/static/css/app.0000000000.css").status_code == 404
+    assert client.get("/static/../app/main.py").status_code == 404
+
+
+def test_the_memory_store_is_what_the_tests_use(app):
+    assert isinstance(app.state.store, MemoryStore)
