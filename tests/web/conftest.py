@@ -13,14 +13,21 @@ with warnings.catch_warnings():
 
 from app.main import create_app
 from app.store import MemoryStore
+from app.store.sqlite import SQLiteStore
 from tests.web.html import Element, parse
 
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def store():
-    return MemoryStore()
+@pytest.fixture(params=["memory", "sqlite"])
+def store(request, tmp_path):
+    """Every web test runs against both stores the application ships."""
+    if request.param == "memory":
+        yield MemoryStore()
+    else:
+        sqlite = SQLiteStore(str(tmp_path / "games.db"))
+        yield sqlite
+        sqlite.close()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from app.config import Config
 from app.engine.codes import FORMAT_HELP
 from app.main import create_app
 from app.store import MemoryStore, StoredGame
@@ -76,14 +77,14 @@ def test_a_well_formed_but_unknown_id_is_never_adopted(client, store):
 def test_two_sessions_are_isolated(app, player):
     me = player()
     me.tap("pile-1")
-    with TestClient(app, base_url="http://testserver") as other:
-        page = parse(other.get(URL).text)
-        assert page.find_all(aria_pressed="true") == []
-        token = token_of(page)
-        # my token means nothing in the other session
-        response = other.post(f"{URL}/undo", data={"token": me.token}, follow_redirects=False)
-        assert response.status_code == 403
-        assert token != me.token
+    other = TestClient(app, base_url="http://testserver")  # no lifespan: the app keeps its store
+    page = parse(other.get(URL).text)
+    assert page.find_all(aria_pressed="true") == []
+    token = token_of(page)
+    # my token means nothing in the other session
+    response = other.post(f"{URL}/undo", data={"token": me.token}, follow_redirects=False)
+    assert response.status_code == 403
+    assert token != me.token
 
 
 def test_a_shared_url_starts_fresh_for_the_visitor_and_resumes_for_its_owner(app, player):
@@ -91,10 +92,10 @@ def test_a_shared_url_starts_fresh_for_the_visitor_and_resumes_for_its_owner(app
     for place in ("pile-1", "pile-1"):  # select and deselect: two actions, a running clock
         me.tap(place)
     me.tap("pile-4")
-    with TestClient(app, base_url="http://testserver") as friend:
-        page = parse(friend.get(URL).text)
-        assert page.by_id("clock").attrs["data-running"] == "false"
-        assert page.find_all(aria_pressed="true") == []
+    friend = TestClient(app, base_url="http://testserver")
+    page = parse(friend.get(URL).text)
+    assert page.by_id("clock").attrs["data-running"] == "false"
+    assert page.find_all(aria_pressed="true") == []
     me.open()
     assert me.board.find(data_place="pile-4").find("button").attrs["aria-pressed"] == "true"
     assert me.doc.by_id("clock").attrs["data-running"] == "true"
@@ -378,5 +379,47 @@ def test_static_assets_are_served_under_content_hashed_names_for_a_year(client):
     assert client.get("/static/../app/main.py").status_code == 404
 
 
-def test_the_memory_store_is_what_the_tests_use(app):
-    assert isinstance(app.state.store, MemoryStore)
+class CountingStore(MemoryStore):
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def load(self, sid, code=None):
+        self.calls.append("load")
+        return super().load(sid, code)
+
+    def save_session(self, sid, session):
+        self.calls.append("save_session")
+        return super().save_session(sid, session)
+
+    def change_game(self, sid, code, change):
+        self.calls.append("change_game")
+        return super().change_game(sid, code, change)
+
+
+def test_a_tap_costs_one_read_and_one_write():
+    store = CountingStore()
+    with TestClient(
+        create_app(store=store), base_url="http://testserver", follow_redirects=False
+    ) as client:
+        page = parse(client.get(URL).text)
+        store.calls.clear()
+        card = page.find(data_place="pile-1").find("button").attrs["data-card"]
+        response = client.post(
+            f"{URL}/tap",
+            data={"place": "pile-1", "card": card, "token": token_of(page)},
+            headers=HTMX,
+        )
+        assert response.status_code == 200
+    assert store.calls == ["change_game"]  # one transaction: one SELECT, one upsert
+
+
+def test_the_default_store_is_a_sqlite_file_created_on_first_run(tmp_path, monkeypatch):
+    path = tmp_path / "data" / "games.db"
+    monkeypatch.setenv("SOLITAIRE_STORE", str(path))
+    with TestClient(create_app(), base_url="http://testserver") as client:
+        assert client.get(URL).status_code == 200
+    assert path.exists()
+    assert Config.from_env().store == str(path)
+    monkeypatch.delenv("SOLITAIRE_STORE")
+    assert Config.from_env().store == "var/solitaire.db"
