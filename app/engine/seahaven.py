@@ -626,6 +626,11 @@ class Seahaven(Game[Position, Move]):
     def is_over(self) -> bool:
         return self.is_won() or self.is_lost()
 
+    def note_verdict(self, lost: bool) -> None:
+        """Take a verdict on the current position found earlier (kept with the saved game), so
+        reopening a game does not search again."""
+        self._lost_cache[self.position] = lost
+
     def max_group(self, target_is_empty_column: bool = False) -> int:
         return max_group(self.position, target_is_empty_column)
 

@@ -124,7 +124,7 @@ def _tap(form: TapForm) -> Action:
         assert isinstance(game, HalfMoon)
         card = Card.parse(form.card)
         if game.position.top(parse_place(form.place)) != card:
-            return Said(False, STALE, "stale")
+            return Said(STALE, "stale")
         return said_for(game.tap(form.place, card, now), card, session)
 
     return action
@@ -136,7 +136,6 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
     if outcome is Outcome.REMOVED:
         points = 10 if len(result.cards) == 2 else 15
         return Said(
-            True,
             lambda t: (
                 t.gettext(N_("Removed %(cards)s: %(points)s points."))
                 % {"cards": cards_text(result.cards, t), "points": points}
@@ -146,15 +145,15 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
         assert result.refusal is not None
         key, explained = REFUSALS[result.refusal]
         if session.move_errors:
-            return Said(True, explained, key)
-        return Said(True, lambda t: t.gettext(N_("Selection cleared.")))
+            return Said(explained, key)
+        return Said(lambda t: t.gettext(N_("Selection cleared.")))
     messages = {
         Outcome.SELECTED: N_("%(card)s selected."),
         Outcome.DESELECTED: N_("%(card)s no longer selected."),
         Outcome.REPLACED: N_("%(card)s selected instead."),
     }
     message = messages[outcome]
-    return Said(True, lambda t: t.gettext(message) % {"card": card_name(card, t)})
+    return Said(lambda t: t.gettext(message) % {"card": card_name(card, t)})
 
 
 @router.post("/{code}/tap", dependencies=[SameOrigin])

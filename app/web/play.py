@@ -35,9 +35,11 @@ NO_STORE: Final = {"Cache-Control": "no-store"}
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """What one action did: whether to save, what to announce, what to show after a redirect."""
+    """What one action did: what to announce, and what to show after a no-JavaScript redirect.
 
-    changed: bool
+    Whether to save is not the action's call: the game is written when its record changed.
+    """
+
     message: Text | None = None
     """Announced in the live region (htmx answers)."""
     notice: str | None = None
@@ -46,6 +48,19 @@ class Said:
 
 NOTICES: dict[str, Text] = {}
 """Notices that survive a redirect as ``?n=key``: only known keys, never free text."""
+_PATTERNS: list[Callable[[str], Text | None]] = []
+
+
+def notice_pattern(resolve: Callable[[str], Text | None]) -> None:
+    """Register a family of notice keys (``group-4``) that a function turns into text."""
+    _PATTERNS.append(resolve)
+
+
+def notice_text(key: str) -> Text | None:
+    """The text of a notice key from a URL, or ``None`` for anything not registered."""
+    if key in NOTICES:
+        return NOTICES[key]
+    return next((text for resolve in _PATTERNS if (text := resolve(key)) is not None), None)
 
 
 def notice(key: str, message: str) -> Text:
@@ -92,6 +107,21 @@ class Screen(ABC):
 
     def score(self, game: AnyGame) -> int:
         return int(getattr(game, "score", 0))
+
+    @property
+    def new_game_url(self) -> str:
+        """Where *New game* leads: a fresh deal, or a dialog first (Seahaven's cells)."""
+        return f"/{self.slug}"
+
+    def restored(self, game: AnyGame, stored: StoredGame) -> None:  # noqa: B027  (optional hook)
+        """Take facts kept with the saved game (verdicts) instead of working them out again."""
+
+    def new_deal(
+        self, request: Request, renderer: Renderer, store: Store, player: Player
+    ) -> Response:
+        """``GET /{game}``: 303 to a fresh random deal."""
+        code = DealCode.random(self.game.game_id)
+        return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"
@@ -166,9 +196,13 @@ def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[
     if stored is None:
         return screen.game(code), False
     try:
-        return screen.game.from_record(stored.record), False
+        game = screen.game.from_record(stored.record)
     except RecordError:
         return screen.game(code), True
+    if str(game.code) != str(code):
+        return screen.game(code), True
+    screen.restored(game, stored)
+    return game, False
 
 
 # --- answering ---------------------------------------------------------------------------------
@@ -191,7 +225,11 @@ def page_context(
         "token": session.token,
         "session": session,
         "here": request.url.path,
-        "screen": {"slug": screen.slug, "name": t.gettext(screen.name)},
+        "screen": {
+            "slug": screen.slug,
+            "name": t.gettext(screen.name),
+            "new_game_url": screen.new_game_url,
+        },
         "board": screen.board(game, session, t),
         "info": {
             "elapsed_ms": game.clock.elapsed(now),
@@ -225,7 +263,7 @@ def show_page(
     game, unreadable = rebuild(screen, code, stored)
     lang = language(request, session)
     t = translations(lang)
-    said = UNREADABLE if unreadable else NOTICES.get(request.query_params.get("n", ""))
+    said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
     message = said(t) if said else None
     context = page_context(request, screen, game, session, lang, message=message)
     response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
@@ -255,18 +293,22 @@ def act(
     ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said]]:
         session = check_token(session, token, page_url)
         game, unreadable = rebuild(screen, code, stored)
+        before = None if unreadable else game.to_record()
         now = now_ms()
         was_over = game.is_over()
         said = action(game, session, now)
-        if unreadable and not said.changed:
-            said = Said(True, UNREADABLE, "unreadable")  # replace the broken record now
-        if said.changed and game.is_over() and not was_over:
-            said = Said(True, _with_ending(screen, game, said.message), said.notice)
-        return (screen.stored(game, now) if said.changed else None), (session, game, said)
+        record = game.to_record()
+        changed = unreadable or record != before
+        if unreadable and said.message is None:
+            said = Said(UNREADABLE, "unreadable")
+        if changed and game.is_over() and not was_over:
+            said = Said(_with_ending(screen, game, said.message), said.notice)
+        return (screen.stored(game, now) if changed else None), (session, game, said)
 
     session, game, said = store.change_game(player.sid, str(code), change)
     if not is_htmx(request):
-        url = page_url + (f"?n={quote(said.notice)}" if said.notice in NOTICES else "")
+        shown = said.notice is not None and notice_text(said.notice) is not None
+        url = page_url + (f"?n={quote(said.notice or '')}" if shown else "")
         return vary_on_htmx(RedirectResponse(url, 303, headers=NO_STORE))
     lang = language(request, session)
     t = translations(lang)
@@ -302,19 +344,19 @@ RESTARTED = N_("The deal starts again from the beginning.")
 
 def _undo(game: AnyGame, session: SessionData, now: int) -> Said:
     if game.undo(now):
-        return Said(True, lambda t: t.gettext(TOOK_BACK))
-    return Said(False, NOTHING_TO_UNDO, "no-undo")
+        return Said(lambda t: t.gettext(TOOK_BACK))
+    return Said(NOTHING_TO_UNDO, "no-undo")
 
 
 def _redo(game: AnyGame, session: SessionData, now: int) -> Said:
     if game.redo(now):
-        return Said(True, lambda t: t.gettext(REPLAYED))
-    return Said(False, NOTHING_TO_REDO, "no-redo")
+        return Said(lambda t: t.gettext(REPLAYED))
+    return Said(NOTHING_TO_REDO, "no-redo")
 
 
 def _restart(game: AnyGame, session: SessionData, now: int) -> Said:
     game.restart()
-    return Said(True, lambda t: t.gettext(RESTARTED))
+    return Said(lambda t: t.gettext(RESTARTED))
 
 
 def game_router(screen: Screen) -> APIRouter:
@@ -323,9 +365,10 @@ def game_router(screen: Screen) -> APIRouter:
     router = APIRouter(prefix=f"/{screen.slug}")
 
     @router.get("", name=f"{screen.slug}-new")
-    def new_deal() -> Response:
-        code = DealCode.random(screen.game.game_id)
-        return RedirectResponse(screen.url(code), 303, headers=NO_STORE)
+    def new_deal(
+        request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    ) -> Response:
+        return screen.new_deal(request, renderer, store, player)
 
     @router.get("/{code}", name=f"{screen.slug}-page")
     def page(

@@ -1,0 +1,412 @@
+"""Seahaven Towers' pages: the New game dialog, the fanned board, tap / auto / move (SPEC §3)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, ClassVar, Final
+
+from babel.support import NullTranslations
+from fastapi import Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
+from app.engine.cards import SUITS, Card, CardParseError
+from app.engine.codes import DealCode
+from app.engine.game import Outcome, UnknownPlaceError
+from app.engine.games import AnyGame
+from app.engine.seahaven import (
+    CELLS,
+    COLUMNS,
+    FOUNDATIONS,
+    ActionResult,
+    Reason,
+    Seahaven,
+    parse_place,
+    place_name,
+)
+from app.i18n import LANGUAGES, N_, card_name, translations
+from app.store import SessionData, Store, StoredGame
+from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field
+from app.web.htmx import vary_on_htmx
+from app.web.play import (
+    NO_STORE,
+    STALE,
+    Action,
+    Said,
+    Screen,
+    act,
+    ensure_session,
+    game_router,
+    language,
+    notice_pattern,
+    parse_code,
+)
+from app.web.render import Renderer
+from app.web.sessions import Player, set_cookie
+from app.web.views import CardView, clock_text
+
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
+"""The New game dialog's choices: cells and their names (SPEC §3)."""
+
+REASONS: Final[dict[Reason, str]] = {
+    Reason.NOT_MOVABLE: N_("Only the top card or a run of the same suit can move"),
+    Reason.SAME_SUIT_ONE_LOWER: N_("Same suit, one rank lower"),
+    Reason.KING_ONLY: N_("Only a king can go to an empty column"),
+    Reason.CELL_HOLDS_ONE: N_("A cell holds one card"),
+    Reason.FOUNDATION_ORDER: N_("Foundations are built up by suit from the ace"),
+    Reason.FOUNDATION_ONE_AT_A_TIME: N_("Cards go to a foundation one at a time"),
+    Reason.NO_DESTINATION: N_("No foundation, column or cell can take this card now"),
+    Reason.NOTHING_THERE: N_("There is no card there"),
+    Reason.UNKNOWN_PLACE: N_("There is no such place on this board"),
+}
+"""The engine's reasons in the player's language; the group limit has its own plural text."""
+
+PLACE_HELP: Final = N_(
+    "A Seahaven place is column-1 … column-10, cell-1 … cell-4 (as many as the deal has) "
+    "or foundation-S, foundation-H, foundation-D, foundation-C."
+)
+_PLACE_SHAPE: Final = re.compile(r"column-(10|[1-9])|cell-[1-4]|foundation-[SHDC]")
+
+
+def reason_text(reason: Reason, limit: int | None, t: NullTranslations) -> str:
+    if reason is Reason.GROUP_TOO_LARGE:
+        n = limit or 0
+        return t.ngettext(
+            "That group needs more free cells: at most %(limit)s card can move now",
+            "That group needs more free cells: at most %(limit)s cards can move now",
+            n,
+        ) % {"limit": n}
+    return t.gettext(REASONS[reason])
+
+
+def place_text(place: int, t: NullTranslations) -> str:
+    """A place in a sentence: "column 3", "cell 1", "foundation ♥"."""
+    if place in COLUMNS:
+        return t.gettext("column %(number)s") % {"number": place - COLUMNS.start + 1}
+    if place in CELLS:
+        return t.gettext("cell %(number)s") % {"number": place - CELLS.start + 1}
+    suit = SUITS[place - FOUNDATIONS.start]
+    return t.gettext("foundation %(suit)s") % {"suit": SUIT_SYMBOLS[suit]}
+
+
+def column_label(number: int, count: int, t: NullTranslations) -> str:
+    return t.ngettext(
+        "column %(number)s, %(count)s card", "column %(number)s, %(count)s cards", count
+    ) % {"number": number, "count": count}
+
+
+def foundation_label(suit: str, count: int, t: NullTranslations) -> str:
+    return t.ngettext(
+        "foundation %(suit)s, %(count)s card", "foundation %(suit)s, %(count)s cards", count
+    ) % {"suit": SUIT_SYMBOLS[suit], "count": count}
+
+
+def fan_class(count: int) -> str:
+    """How tightly a column's cards overlap: long columns tighten so they never clip."""
+    if count <= 7:
+        return "fan-loose"
+    if count <= 11:
+        return "fan-mid"
+    if count <= 15:
+        return "fan-tight"
+    return "fan-tighter"
+
+
+class SeahavenScreen(Screen):
+    slug: ClassVar = "seahaven"
+    game: ClassVar = Seahaven
+    template: ClassVar = "pages/seahaven.html"
+    name: ClassVar = N_("Seahaven Towers")
+
+    def state(self, game: AnyGame) -> str:
+        assert isinstance(game, Seahaven)
+        return "won" if game.is_won() else "lost" if game.is_lost() else "playing"
+
+    def restored(self, game: AnyGame, stored: StoredGame) -> None:
+        assert isinstance(game, Seahaven)
+        if stored.state in ("lost", "playing"):
+            game.note_verdict(stored.state == "lost")
+
+    def new_deal(
+        self, request: Request, renderer: Renderer, store: Store, player: Player
+    ) -> Response:
+        """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
+        cells = request.query_params.get("cells")
+        if cells is not None:
+            if cells not in ("4", "2", "1") or len(request.query_params) > 1:
+                raise PlayerError.bad_input(
+                    [invalid_field("cells", N_("Accepted: 4, 2 or 1 cells."))]
+                )
+            code = DealCode.random("SH", f"C{cells}")
+            return RedirectResponse(self.url(code), 303, headers=NO_STORE)
+        session, _ = store.load(player.sid)
+        session = ensure_session(store, player, session)
+        lang = language(request, session)
+        t = translations(lang)
+        context = {
+            "lang": lang,
+            "languages": LANGUAGES,
+            "token": session.token,
+            "session": session,
+            "here": request.url.path,
+            "levels": [(cells, t.gettext(name)) for cells, name in LEVELS],
+        }
+        response = HTMLResponse(
+            renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
+        )
+        set_cookie(response, player, request)
+        return vary_on_htmx(response)
+
+    @property
+    def new_game_url(self) -> str:
+        return "/seahaven"
+
+    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> dict[str, Any]:
+        assert isinstance(game, Seahaven)
+        position = game.position
+        selected = set(map(str, game.selected_cards())) if game.selection else set()
+        columns = []
+        for index in COLUMNS:
+            column = position.columns[index]
+            number = index - COLUMNS.start + 1
+            label = column_label(number, len(column), t)
+            movable_from = len(column) - position.run_length(index)
+            cards = []
+            for depth, card in enumerate(column):
+                shown = CardView.of(card, t)
+                cards.append(
+                    {
+                        "card": shown,
+                        "spoken": f"{shown.name}, {label}",
+                        "selected": shown.code in selected,
+                        "movable": depth >= movable_from,
+                    }
+                )
+            columns.append(
+                {
+                    "id": place_name(index),
+                    "count": len(column),
+                    "label": label,
+                    "cards": cards,
+                    "fan": fan_class(len(column)),
+                }
+            )
+        cells = []
+        for offset, in_cell in enumerate(position.cells):
+            label = t.gettext("cell %(number)s") % {"number": offset + 1}
+            view = CardView.of(in_cell, t) if in_cell is not None else None
+            cells.append(
+                {
+                    "id": place_name(CELLS.start + offset),
+                    "count": 0 if in_cell is None else 1,
+                    "label": label,
+                    "card": view,
+                    "spoken": f"{view.name}, {label}" if view else label,
+                    "selected": view is not None and view.code in selected,
+                }
+            )
+        foundations = []
+        for suit, height in zip(SUITS, position.foundations, strict=True):
+            label = foundation_label(suit, height, t)
+            top = position.foundation_top(suit)
+            top_view = CardView.of(top, t) if top is not None else None
+            foundations.append(
+                {
+                    "id": f"foundation-{suit}",
+                    "suit": SUIT_SYMBOLS[suit],
+                    "colour": "red" if suit in "HD" else "black",
+                    "count": height,
+                    "label": label,
+                    "card": top_view,
+                    "spoken": f"{top_view.name}, {label}" if top_view else label,
+                    "selected": top_view is not None and top_view.code in selected,
+                }
+            )
+        return {
+            "game": self.slug,
+            "code": str(game.code),
+            "state": self.state(game),
+            "score": game.score,
+            "moves": game.move_count,
+            "cells": cells,
+            "foundations": foundations,
+            "columns": columns,
+            "ending": self.ending(game, t),
+        }
+
+    def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
+        assert isinstance(game, Seahaven)
+        if game.is_won():
+            return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
+                "score": game.score,
+                "time": clock_text(game.clock.elapsed_ms),
+            }
+        if game.is_lost():
+            return t.gettext(
+                N_(
+                    "No useful move left: no card can reach a foundation any more. "
+                    "Undo, or restart the deal."
+                )
+            )
+        return None
+
+
+def _reason_notice(key: str) -> Text | None:
+    """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect."""
+    if key.startswith("group-") and key[6:].isdigit() and len(key) <= 10:
+        limit = int(key[6:])
+        return lambda t: reason_text(Reason.GROUP_TOO_LARGE, limit, t)
+    for reason in REASONS:
+        if key == reason.name.lower():
+            return lambda t, reason=reason: reason_text(reason, None, t)  # type: ignore[misc]
+    return None
+
+
+notice_pattern(_reason_notice)
+SCREEN = SeahavenScreen()
+router = game_router(SCREEN)
+
+
+# --- forms ---------------------------------------------------------------------------------------
+
+
+class PlaceForm(BaseModel):
+    """``tap`` and ``auto``: the card the player saw at a place ("" for an empty place)."""
+
+    model_config = ConfigDict(extra="forbid")
+    place: str = Field(max_length=16)
+    card: str = Field(default="", max_length=8)
+    token: str = Field(max_length=64)
+
+
+class MoveForm(BaseModel):
+    """``move`` (a drag): the bottom card of the run, where it was, where it goes."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    source: str = Field(alias="from", max_length=16)
+    card: str = Field(max_length=8)
+    to: str = Field(max_length=16)
+    token: str = Field(max_length=64)
+
+
+def _place(field: str, value: str, code: DealCode) -> str:
+    """A place on this deal's board (a cell the variant removed is no place)."""
+    try:
+        if not _PLACE_SHAPE.fullmatch(value):
+            raise UnknownPlaceError(value)
+        return place_name(parse_place(value, code.cells))
+    except UnknownPlaceError:
+        raise PlayerError.bad_input([invalid_field(field, PLACE_HELP)]) from None
+
+
+def _card(value: str, *, required: bool = False) -> Card | None:
+    if value == "" and not required:
+        return None
+    try:
+        return Card.parse(value)
+    except CardParseError:
+        raise PlayerError.bad_input([invalid_field("card", CARD_HELP)]) from None
+
+
+def _code(text: str) -> DealCode:
+    return parse_code(SCREEN, text)
+
+
+def said_for(game: Seahaven, result: ActionResult) -> Said:
+    """The live region's sentence for one action; refusals always explain themselves."""
+    outcome = result.outcome
+    if outcome is Outcome.MOVED:
+        assert result.move is not None
+        _source, count, target = result.move
+        position = game.position
+        moved = position.columns[target][-count] if target in COLUMNS else position.top(target)
+        assert moved is not None
+
+        def say_moved(t: NullTranslations) -> str:
+            values = {"card": card_name(moved, t), "place": place_text(target, t), "count": count}
+            if count == 1:
+                return t.gettext(N_("%(card)s to %(place)s.")) % values
+            return t.gettext(N_("%(count)s cards from %(card)s up to %(place)s.")) % values
+
+        return Said(say_moved)
+    if outcome is Outcome.REFUSED:
+        assert result.reason is not None
+        reason, limit = result.reason, result.limit
+        key = f"group-{limit}" if reason is Reason.GROUP_TOO_LARGE else reason.name.lower()
+        return Said(lambda t: reason_text(reason, limit, t), key)
+    if outcome is Outcome.STALE:
+        return Said(STALE, "stale")
+    if outcome in (Outcome.SELECTED, Outcome.DESELECTED):
+        cards = game.selected_cards() if outcome is Outcome.SELECTED else ()
+        if outcome is Outcome.SELECTED:
+            first, extra = cards[0], len(cards) - 1
+
+            def say_selected(t: NullTranslations) -> str:
+                if extra == 0:
+                    return t.gettext(N_("%(card)s selected.")) % {"card": card_name(first, t)}
+                return t.ngettext(
+                    "%(card)s and %(num)s card above it selected.",
+                    "%(card)s and %(num)s cards above it selected.",
+                    extra,
+                ) % {"card": card_name(first, t), "num": extra}
+
+            return Said(say_selected)
+        return Said(lambda t: t.gettext(N_("Selection cleared.")))
+    return Said()
+
+
+def _action(name: str, *args: Any) -> Action:
+    def action(game: AnyGame, session: SessionData, now: int) -> Said:
+        assert isinstance(game, Seahaven)
+        result: ActionResult = getattr(game, name)(*args, now=now)
+        return said_for(game, result)
+
+    return action
+
+
+@router.post("/{code}/tap", dependencies=[SameOrigin])
+def tap(
+    code: str,
+    form: Annotated[PlaceForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """A single tap: to the foundation when allowed, else select / move the selection here."""
+    deal = _code(code)
+    action = _action("tap", _place("place", form.place, deal), _card(form.card))
+    return act(request, renderer, store, player, SCREEN, code, form.token, action)
+
+
+@router.post("/{code}/auto", dependencies=[SameOrigin])
+def auto(
+    code: str,
+    form: Annotated[PlaceForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """A double tap: the documents' destination order, never also a single tap."""
+    deal = _code(code)
+    action = _action("auto", _place("place", form.place, deal), _card(form.card))
+    return act(request, renderer, store, player, SCREEN, code, form.token, action)
+
+
+@router.post("/{code}/move", dependencies=[SameOrigin])
+def move(
+    code: str,
+    form: Annotated[MoveForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """A drag and drop: ``card`` (with the run above it) from ``from`` to ``to``."""
+    deal = _code(code)
+    source, target = _place("from", form.source, deal), _place("to", form.to, deal)
+    action = _action("move", source, _card(form.card, required=True), target)
+    return act(request, renderer, store, player, SCREEN, code, form.token, action)

@@ -1,0 +1,415 @@
+"""Seahaven Towers through HTTP alone: the dialog, a won game, the documents' examples, refusals."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.engine.cards import Card
+from app.engine.codes import DealCode
+from app.engine.seahaven import (
+    CELLS,
+    COLUMNS,
+    FOUNDATIONS,
+    Position,
+    Reason,
+    Seahaven,
+    place_name,
+)
+from app.engine.seahaven_solver import solve_code
+from tests.web.conftest import HTMX, Player, varies
+from tests.web.html import parse
+
+SEEDS = Path(__file__).parents[2] / "seeds" / "seahaven"
+CUSTOM = "SH1-C4-AAAAAAB"
+
+
+class SeahavenPlayer(Player):
+    def column(self, number: int) -> list[str]:
+        place = self.board.find(data_place=f"column-{number}")
+        return [b.attrs["data-card"] for b in place.find_all(data_card=True)]
+
+    def cards_at(self, name: str) -> str:
+        place = self.board.find(data_place=name)
+        cards = [b.attrs["data-card"] for b in place.find_all(data_card=True)]
+        return " ".join(cards)
+
+    def move(self, source: str, card: str, target: str):
+        return self.post("move", **{"from": source, "card": card, "to": target})
+
+    def tap(self, place: str, card: str = ""):
+        return self.post("tap", place=place, card=card)
+
+    def auto(self, place: str, card: str):
+        return self.post("auto", place=place, card=card)
+
+
+@pytest.fixture
+def sh(client):
+    def make(code: str = "SH1-C4-AAAAAJ2", htmx: bool = True) -> SeahavenPlayer:
+        p = SeahavenPlayer(client, f"/seahaven/{code}", htmx)
+        p.open()
+        return p
+
+    return make
+
+
+@pytest.fixture
+def dealt(monkeypatch):
+    """Make SH1-C4-AAAAAAB deal a given board (a seed's position)."""
+
+    def use(data) -> None:
+        position = Position.from_dict(data)
+        original = Seahaven.deal.__func__
+
+        def fake(cls, code):
+            return position if str(code) == CUSTOM else original(cls, code)
+
+        monkeypatch.setattr(Seahaven, "deal", classmethod(fake))
+
+    return use
+
+
+# --- the New game dialog and codes -----------------------------------------------------------------
+
+
+def test_new_game_opens_the_dialog_with_4_2_or_1_cells_default_4(client):
+    response = client.get("/seahaven")
+    assert response.status_code == 200
+    page = parse(response.text)
+    radios = page.find("form", action="/seahaven").find_all("input", type="radio")
+    assert [(r.attrs["value"], "checked" in r.attrs) for r in radios] == [
+        ("4", True),
+        ("2", False),
+        ("1", False),
+    ]
+    labels = [label.text for label in page.find("form", action="/seahaven").find_all("label")]
+    assert labels == ["Easy · 4 cells", "Medium · 2 cells", "Hard · 1 cell"]
+
+
+@pytest.mark.parametrize("cells", ["4", "2", "1"])
+def test_the_dialog_deals_a_random_deal_with_that_many_cells(client, cells):
+    response = client.get("/seahaven", params={"cells": cells})
+    assert response.status_code == 303
+    assert re.fullmatch(rf"/seahaven/SH1-C{cells}-[A-Z2-7]{{7}}", response.headers["location"])
+
+
+@pytest.mark.parametrize("bad", ["3", "four", ""])
+def test_the_dialog_refuses_other_cell_counts(client, bad):
+    response = client.get("/seahaven", params={"cells": bad})
+    assert response.status_code == 422
+    assert "Accepted: 4, 2 or 1 cells." in response.text
+
+
+def test_codes_behave_as_for_half_moon(client):
+    assert client.get("/seahaven/sh1-c4-aaaaaj2").headers["location"] == "/seahaven/SH1-C4-AAAAAJ2"
+    assert client.get("/seahaven/HM1-N-AAAAAAB").headers["location"] == "/half-moon/HM1-N-AAAAAAB"
+    assert client.get("/half-moon/SH1-C2-AAAAAJ2").headers["location"] == "/seahaven/SH1-C2-AAAAAJ2"
+    response = client.get("/seahaven/SH1-C3-AAAAAJ2")
+    assert response.status_code == 404
+    assert parse(response.text).find("a", href="/seahaven").text == "New game"
+
+
+# --- the board -----------------------------------------------------------------------------------------
+
+
+def test_the_board_shows_every_card_bottom_to_top_with_labels(sh):
+    p = sh()
+    game = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
+    assert p.board.attrs["data-game"] == "seahaven"
+    assert p.board.attrs["data-state"] == "playing"
+    for index in COLUMNS:
+        column = game.position.columns[index]
+        place = p.board.find(data_place=place_name(index))
+        assert place.attrs["data-count"] == str(len(column))
+        assert p.column(index + 1) == [str(c) for c in column]
+        assert place.find(class_="label").text == f"column {index + 1}, {len(column)} cards"
+    cells = [p.board.find(data_place=f"cell-{n}") for n in range(1, 5)]
+    assert [c.attrs["data-count"] for c in cells] == ["1", "1", "0", "0"]
+    assert [c.find(class_="label").text for c in cells] == ["cell 1", "cell 2", "cell 3", "cell 4"]
+    foundations = [p.board.find(data_place=f"foundation-{s}") for s in "SHDC"]
+    assert [f.find(class_="label").text for f in foundations] == [
+        "foundation ♠, 0 cards",
+        "foundation ♥, 0 cards",
+        "foundation ♦, 0 cards",
+        "foundation ♣, 0 cards",
+    ]
+    assert p.board.find(data_card="10H").attrs["aria-label"].endswith(", cell 1")
+
+
+def test_the_one_cell_deal_draws_one_cell_and_six_cards_in_column_2(sh):
+    p = sh("SH1-C1-AAAAAJ2")
+    assert [e.attrs["data-place"] for e in p.board.find_all(class_="place cell")] == ["cell-1"]
+    assert p.board.find(data_place="column-2").attrs["data-count"] == "6"
+    assert p.board.find_all(data_place="cell-2") == []
+    four = sh("SH1-C4-AAAAAJ2")
+    assert p.column(2)[:5] == four.column(2)
+    assert p.column(2)[5] == four.cards_at("cell-2")
+
+
+def test_a_removed_cell_is_no_place(sh, client):
+    p = sh("SH1-C2-AAAAAJ2")
+    response = client.post(f"{p.url}/tap", data={"place": "cell-3", "card": "", "token": p.token})
+    assert response.status_code == 422
+    assert "A Seahaven place is column-1" in response.text
+
+
+# --- a whole game ------------------------------------------------------------------------------------------
+
+
+def test_a_whole_game_is_won_through_http_using_move_tap_auto_and_select(sh):
+    code = DealCode.parse("SH1-C4-AAAAAJ2")
+    line = solve_code(code).line
+    mirror = Seahaven(code)
+    p = sh(str(code))
+    used = {"tap-home": 0, "auto": 0, "move": 0, "select": 0}
+    for number, move in enumerate(line):
+        source, count, target = move
+        position = mirror.position
+        card = position.columns[source][-count] if source in COLUMNS else position.top(source)
+        name_from, name_to, text = place_name(source), place_name(target), str(card)
+        probe = Seahaven.from_record(mirror.to_record())
+        auto = probe.auto(name_from, card, now=0).move
+        if target in FOUNDATIONS and count == 1 and source not in FOUNDATIONS:
+            p.tap(name_from, text)
+            used["tap-home"] += 1
+        elif auto == move and number % 2 == 0:
+            p.auto(name_from, text)
+            used["auto"] += 1
+        elif number % 3 == 0:
+            p.tap(name_from, text)  # select (it cannot go home) …
+            assert p.board.find(data_card=text).attrs["aria-pressed"] == "true"
+            empty = target in CELLS or (target in COLUMNS and not position.columns[target])
+            top = (
+                ""
+                if empty
+                else (position.columns[target][-1] if target in COLUMNS else position.top(target))
+            )
+            p.tap(name_to, str(top) if top else "")  # … then the destination
+            used["select"] += 1
+        else:
+            p.move(name_from, text, name_to)
+            used["move"] += 1
+        mirror.play(move, now=0)
+        assert p.board.attrs["data-moves"] == str(number + 1), (number, move, p.status)
+    assert p.board.attrs["data-state"] == "won"
+    assert p.board.attrs["data-score"] == "520"
+    assert all(count > 0 for count in used.values()), used
+    assert [p.board.find(data_place=f"foundation-{s}").attrs["data-count"] for s in "SHDC"] == [
+        "13"
+    ] * 4
+    assert "You won! 520 points in" in p.board.find(class_="ending won").text
+
+
+# --- the documents' examples -----------------------------------------------------------------------------
+
+
+def _seed(name):
+    return json.loads((SEEDS / f"{name}.json").read_text("utf-8"))
+
+
+def _replay(p, seed):
+    for action in seed["actions"]:
+        do, expect = action["do"], action.get("expect", {})
+        if "error" in expect:  # a place that is not on this board: 422, nothing changes
+            fields = {k: v or "" for k, v in action.items() if k in ("place", "card")}
+            before = p.board.attrs["data-moves"]
+            response = p.client.post(f"{p.url}/{do}", data={**fields, "token": p.token})
+            assert response.status_code == 422, action
+            p.open()
+            assert p.board.attrs["data-moves"] == before
+            continue
+        if do == "tap":
+            p.tap(action["place"], action["card"] or "")
+        elif do == "auto":
+            p.auto(action["place"], action["card"])
+        elif do == "move":
+            p.move(action["source"], action["card"], action["target"])
+        elif do == "undo":
+            p.post("undo")
+        else:
+            continue
+        where = json.dumps(action)
+        if expect.get("outcome") == "refused":
+            reason = Reason[expect["reason"]]
+            assert p.status == reason.text(expect.get("limit")), where
+        if expect.get("outcome") == "stale":
+            assert p.status.startswith("That card is no longer there"), where
+        for name, cards in expect.get("places", {}).items():
+            assert p.cards_at(name) == (
+                cards.split()[-1] if cards and not name.startswith("column") else cards
+            ), where
+        if "score" in expect:
+            assert p.board.attrs["data-score"] == str(expect["score"]), where
+        if "moves" in expect:
+            assert p.board.attrs["data-moves"] == str(expect["moves"]), where
+        if "selection" in expect:
+            pressed = [b.attrs["data-card"] for b in p.board.find_all(aria_pressed="true")]
+            assert pressed[:1] == (
+                [expect["selection"].split(":")[1]] if expect["selection"] else []
+            ), where
+
+
+@pytest.mark.parametrize(
+    "name", ["group_size_example", "empty_column_takes_only_a_king", "take_back_from_foundation"]
+)
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_the_documents_examples_replay_through_http(sh, dealt, name, htmx):
+    seed = _seed(name)
+    dealt(seed["position"])
+    _replay(sh(CUSTOM, htmx=htmx), seed)
+
+
+def test_the_one_cell_seed_replays_through_http(sh):
+    seed = _seed("one_cell_deal")
+    _replay(sh(seed["code"]), seed)
+
+
+def test_a_lost_game_says_so_and_offers_undo_and_restart(sh):
+    p = sh("SH1-C1-AAAAAAC")
+    assert p.board.attrs["data-state"] == "lost"
+    ending = p.board.find(class_="ending lost")
+    assert ending.text.startswith("No useful move left")
+    assert [b.text for b in ending.find_all("button")] == ["Undo", "Restart"]
+    assert ending.find("a", href="/seahaven").text == "New game"
+
+
+def test_the_lost_verdict_is_kept_with_the_saved_game(sh, store, client):
+    p = sh("SH1-C1-AAAAAAC")
+    p.tap("column-1", p.column(1)[-1])  # an action (a selection), so the game is saved
+    stored = store.load(client.cookies["sid"], "SH1-C1-AAAAAAC")[1]
+    assert stored.state == "lost"
+
+
+# --- refusals and bad input --------------------------------------------------------------------------------
+
+
+def test_a_refusal_explains_itself_and_leaves_the_board(sh, dealt):
+    seed = _seed("empty_column_takes_only_a_king")
+    dealt(seed["position"])
+    p = sh(CUSTOM)
+    before = p.board.attrs["data-moves"], p.column(2)
+    p.move("column-2", "QS", "column-1")
+    assert p.status == "Only a king can go to an empty column"
+    assert (p.board.attrs["data-moves"], p.column(2)) == before
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ({"from": "column-3", "card": "JD", "to": "column-9"}, Reason.NOT_MOVABLE),
+        ({"from": "column-9", "card": "9S", "to": "column-7"}, Reason.SAME_SUIT_ONE_LOWER),
+        ({"from": "column-2", "card": "QS", "to": "column-1"}, Reason.KING_ONLY),
+        ({"from": "column-9", "card": "9S", "to": "cell-1"}, Reason.CELL_HOLDS_ONE),
+        ({"from": "column-9", "card": "9S", "to": "foundation-H"}, Reason.FOUNDATION_ORDER),
+        ({"from": "column-7", "card": "JC", "to": "foundation-C"}, Reason.FOUNDATION_ONE_AT_A_TIME),
+    ],
+)
+def test_every_move_refusal_reason_reaches_the_player(sh, dealt, action, reason):
+    dealt(_seed("empty_column_takes_only_a_king")["position"])
+    p = sh(CUSTOM)
+    p.post("move", **action)
+    assert p.status == reason.text()
+    assert p.board.attrs["data-moves"] == "0"
+
+
+def test_the_group_limit_and_no_destination_reasons(sh, dealt):
+    dealt(_seed("group_size_example")["position"])
+    p = sh(CUSTOM)
+    p.move("column-3", "KH", "column-5")
+    assert p.status == "That group needs more free cells: at most 4 cards can move now"
+    # a card no foundation, column or cell can take (found with the engine on the same board)
+    full = json.loads(json.dumps(_seed("group_size_example")["position"]))
+    full["cells"][3] = full["columns"][7].pop()  # no free cell left
+    dealt(full)
+    p = sh(CUSTOM)
+
+    def probe():
+        return Seahaven.from_position(full)
+
+    stuck = next(
+        (place_name(i), str(column[-1]))
+        for i, column in enumerate(probe().position.columns)
+        if column and probe().auto(place_name(i), column[-1], now=0).reason is Reason.NO_DESTINATION
+    )
+    p.auto(*stuck)
+    assert p.status == "No foundation, column or cell can take this card now"
+    assert p.board.attrs["data-moves"] == "0"
+
+
+def test_a_stale_move_changes_nothing(sh, dealt):
+    dealt(_seed("take_back_from_foundation")["position"])
+    p = sh(CUSTOM)
+    p.move("foundation-D", "9D", "cell-2")
+    assert p.status.startswith("That card is no longer there")
+    assert p.board.attrs["data-moves"] == "0"
+
+
+@pytest.mark.parametrize(
+    ("verb", "fields", "message"),
+    [
+        ("tap", {"place": "pile-1", "card": "AS"}, "A Seahaven place is column-1"),
+        ("tap", {"place": "column-11", "card": "AS"}, "A Seahaven place is column-1"),
+        ("tap", {"place": "column-1", "card": "1X"}, "A card is written rank then suit"),
+        ("tap", {"card": "AS"}, "The field “place” is missing."),
+        ("move", {"from": "column-1", "card": "AS"}, "The field “to” is missing."),
+        (
+            "move",
+            {"from": "column-1", "to": "column-2", "card": ""},
+            "The field “card” is missing.",
+        ),
+        (
+            "move",
+            {"from": "column-1", "to": "column-2", "card": "AS", "x": "1"},
+            "The field “x” is not accepted here.",
+        ),
+        ("auto", {"place": "foundation-X", "card": "AS"}, "A Seahaven place is column-1"),
+    ],
+)
+def test_bad_input_gets_a_clear_422_and_changes_nothing(sh, client, store, verb, fields, message):
+    p = sh()
+    p.tap("column-1", p.column(1)[-1])
+    before = store.load(client.cookies["sid"], "SH1-C4-AAAAAJ2")[1]
+    response = client.post(f"{p.url}/{verb}", data={**fields, "token": p.token})
+    assert response.status_code == 422
+    assert message in parse(response.text).find(class_="detail").text
+    assert store.load(client.cookies["sid"], "SH1-C4-AAAAAJ2")[1] == before
+
+
+def test_seahaven_actions_answer_fragments_or_303(sh, client):
+    p = sh()
+    top = p.column(1)[-1]
+    response = client.post(
+        f"{p.url}/auto", data={"place": "column-1", "card": top, "token": p.token}, headers=HTMX
+    )
+    assert response.status_code == 200
+    assert "HX-Request" in varies(response)
+    assert [c.attrs["id"] for c in parse(response.text).children] == ["board", "info", "status"]
+    response = client.post(f"{p.url}/undo", data={"token": p.token})
+    assert response.status_code == 303
+    assert response.headers["location"] == p.url
+
+
+def test_a_refusal_without_javascript_shows_its_reason_after_the_redirect(sh, dealt):
+    dealt(_seed("group_size_example")["position"])
+    p = sh(CUSTOM, htmx=False)
+    response = p.move("column-3", "KH", "column-5")
+    assert response.headers["location"] == f"/seahaven/{CUSTOM}?n=group-4"
+    assert p.status == "That group needs more free cells: at most 4 cards can move now"
+
+
+def test_selected_run_is_pressed_and_a_second_tap_deselects(sh, dealt):
+    dealt(_seed("group_size_example")["position"])
+    p = sh(CUSTOM)
+    p.tap("column-4", "KD")
+    assert [b.attrs["data-card"] for b in p.board.find_all(aria_pressed="true")] == [
+        "KD",
+        "QD",
+        "JD",
+        "10D",
+    ]
+    assert p.status == "king of diamonds and 3 cards above it selected."
+    p.tap("column-4", "KD")
+    assert p.board.find_all(aria_pressed="true") == []
+    assert Card.parse("KD")
