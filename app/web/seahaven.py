@@ -328,7 +328,7 @@ def said_for(game: Seahaven, result: ActionResult) -> Said:
             values = {"card": card_name(moved, t), "place": place_text(target, t), "count": count}
             if count == 1:
                 return t.gettext(N_("%(card)s to %(place)s.")) % values
-            return t.gettext(N_("%(count)s cards from %(card)s up to %(place)s.")) % values
+            return t.gettext(N_("%(count)s cards, from %(card)s up, to %(place)s.")) % values
 
         return Said(say_moved)
     if outcome is Outcome.REFUSED:
