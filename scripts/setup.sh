@@ -36,3 +36,34 @@ ensure_venv() {  # ensure_venv EXTRAS   e.g. ensure_venv test
     touch "$stamp"
   fi
 }
+
+_apt_install() {  # _apt_install PACKAGE...  (as root, or through sudo when it needs no password)
+  local run=()
+  if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      run=(sudo -n)
+    else
+      echo "missing $*: install them (apt-get install $*) or run this as root" >&2
+      exit 1
+    fi
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "missing $*: this machine has no apt-get; install them with its package manager" >&2
+    exit 1
+  fi
+  echo "== installing $* from the system packages"
+  "${run[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${run[@]}" apt-get install -y -qq --no-install-recommends "$@"
+}
+
+ensure_system_tools() {  # Chromium for tests/browser, redis-server for the Redis store tests
+  local missing=()
+  if [ -z "${SOLITAIRE_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+    missing+=(chromium fonts-dejavu-core)
+  fi
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  if [ ${#missing[@]} -gt 0 ]; then
+    _apt_install "${missing[@]}"
+  fi
+  # Debian enables and starts a system redis on install; the tests start their own servers.
+}
