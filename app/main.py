@@ -5,6 +5,7 @@ Run it with ``bash scripts/run`` (or ``uvicorn app.main:app``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -12,8 +13,9 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Config
+from app.housekeeping import sweep_forever
 from app.store import Store, open_store
-from app.web import error_pages, halfmoon, home, seahaven, settings, static
+from app.web import error_pages, halfmoon, health, home, seahaven, settings, static
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, SecurityHeaders
 from app.web.render import Renderer
@@ -25,7 +27,11 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(
+            sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
+        )
         yield
+        sweeper.cancel()
         app.state.store.close()
 
     app = FastAPI(
@@ -35,14 +41,14 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         openapi_url=None,
         lifespan=lifespan,
     )
-    app.state.store = store or open_store(config.store)
+    app.state.store = store or open_store(config.store, config.expire_days)
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, static):
+    for module in (home, settings, halfmoon, seahaven, static, health):
         app.include_router(module.router)
     return app
 

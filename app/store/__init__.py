@@ -1,7 +1,7 @@
-"""Where sessions and games live: one interface, several stores (memory, SQLite, later Redis).
+"""Where sessions and games live: one interface, several stores (memory, SQLite, Redis).
 
-:func:`open_store` picks one from configuration text: ``memory:``, a file path or
-``sqlite:///path``.
+:func:`open_store` picks one from configuration text: ``memory:``, a file path,
+``sqlite:///path``, or ``redis://host:port/db`` (``rediss://`` for TLS).
 """
 
 from __future__ import annotations
@@ -20,21 +20,33 @@ __all__ = [
 ]
 
 
-def open_store(url: str) -> Store:
+def open_store(url: str, max_age_days: float = 90) -> Store:
     """The store a configuration string names.
 
     >>> type(open_store("memory:")).__name__
     'MemoryStore'
 
-    :raises StoreError: when the text names no store this build knows.
+    ``max_age_days`` is how long an untouched game lives: Redis sets it as every key's TTL;
+    the other stores are swept by the application (:mod:`app.housekeeping`).
+
+    :raises StoreError: when the text names no store this build knows, or the store cannot
+        be opened (a Redis server that does not answer, an unusable file).
     """
     text = url.strip()
     if text in ("memory:", "memory://"):
         return MemoryStore()
+    if text.startswith(("redis://", "rediss://")):
+        from app.store.redis import RedisStore
+
+        return RedisStore(text, ttl_seconds=max(1, int(max_age_days * 86_400)))
     if text.startswith("sqlite:///"):
         text = text[len("sqlite:///") :]
     elif "://" in text:
-        raise StoreError(f"unknown store {url!r}: use memory:, sqlite:///PATH or a file path")
+        scheme = text.split("://", 1)[0]
+        raise StoreError(
+            f"unknown store scheme {scheme!r}: use memory:, sqlite:///PATH, a file path,"
+            " redis://HOST:PORT/DB or rediss://…"
+        )
     from app.store.sqlite import SQLiteStore
 
     return SQLiteStore(text)

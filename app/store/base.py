@@ -1,9 +1,12 @@
 """The store interface: sessions and their games, read and changed atomically.
 
 A tap costs one read and one write: :meth:`Store.change_game` reads the session and the game
-together and writes the game back in one transaction (SQLite ``BEGIN IMMEDIATE``; Redis, later,
-``WATCH``/``MULTI`` or a script). Everything stored is plain data — JSON-compatible records —
-so a store never imports the engine or the web layer.
+together and writes the game back in one transaction (SQLite ``BEGIN IMMEDIATE``; Redis
+``WATCH``/``MULTI``, retried when another writer got there first). Everything stored is plain
+data — JSON-compatible records — so a store never imports the engine or the web layer.
+
+Nothing lives for ever: :meth:`Store.sweep` deletes games not changed since a cutoff and the
+sessions left without games that were not saved since then (Redis expires its keys itself).
 """
 
 from __future__ import annotations
@@ -88,7 +91,11 @@ class GameSummary:
 
 Change = Callable[[SessionData | None, StoredGame | None], tuple[StoredGame | None, T]]
 """Given the session and the game as stored now, the game to write (``None``: write nothing)
-and a result for the caller. Raising aborts the change and writes nothing."""
+and a result for the caller. Raising aborts the change and writes nothing.
+
+A store may call it more than once for one change (Redis does when another writer changed the
+game between the read and the write): it must be a function of its arguments, without effects
+outside its result, and only the last call's result is written and returned."""
 
 
 class Store(ABC):
@@ -115,6 +122,19 @@ class Store(ABC):
     @abstractmethod
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         """The session's games still being played, most recently changed first."""
+
+    @abstractmethod
+    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+        """Delete what was abandoned before ``cutoff_ms`` (milliseconds since the epoch).
+
+        Deleted are the games whose ``updated_ms`` is below the cutoff, then the sessions
+        saved last (:meth:`save_session`) before the cutoff that have no game left: a session
+        stays alive as long as one of its games does. One call deletes everything that
+        qualifies, ``batch`` rows at a time, each batch its own short transaction, so taps
+        wait at most one batch. Returns how many sessions and games it deleted.
+
+        :raises ValueError: when ``batch`` is below 1.
+        """
 
     def close(self) -> None:  # noqa: B027  (optional for stores holding nothing)
         """Release connections and files."""

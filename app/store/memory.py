@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from app.store.base import Change, GameSummary, SessionData, Store, StoredGame, T
+
+
+def now_ms() -> int:
+    """Milliseconds since the epoch: when a session was saved (as the SQLite store counts)."""
+    return time.time_ns() // 1_000_000
 
 
 class MemoryStore(Store):
@@ -13,6 +19,8 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._sessions: dict[str, SessionData] = {}
+        self._touched_ms: dict[str, int] = {}
+        """When each session was last saved: :meth:`sweep` keeps it while it is recent."""
         self._games: dict[tuple[str, str], StoredGame] = {}
 
     def load(
@@ -23,8 +31,10 @@ class MemoryStore(Store):
             return self._sessions.get(sid), game
 
     def save_session(self, sid: str, session: SessionData) -> None:
+        now = now_ms()
         with self._lock:
             self._sessions[sid] = session
+            self._touched_ms[sid] = now
 
     def change_game(self, sid: str, code: str, change: Change[T]) -> T:
         with self._lock:
@@ -36,5 +46,32 @@ class MemoryStore(Store):
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         with self._lock:
             games = [g for (s, _), g in self._games.items() if s == sid and g.state == "playing"]
-        games.sort(key=lambda g: g.updated_ms, reverse=True)
+        games.sort(key=lambda g: (-g.updated_ms, g.code))
         return [GameSummary(g.code, g.state, g.score, g.moves, g.updated_ms) for g in games[:limit]]
+
+    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+        """Old games, then old sessions without games, ``batch`` at a time under the lock
+        (released between batches so changes are not held up)."""
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        deleted = 0
+        while True:
+            with self._lock:
+                old = [key for key, g in self._games.items() if g.updated_ms < cutoff_ms]
+                for key in old[:batch]:
+                    del self._games[key]
+            deleted += min(len(old), batch)
+            if len(old) <= batch:
+                break
+        while True:
+            with self._lock:
+                alive = {s for s, _ in self._games}
+                old_sids = [
+                    s for s, t in self._touched_ms.items() if t < cutoff_ms and s not in alive
+                ]
+                for s in old_sids[:batch]:
+                    del self._sessions[s], self._touched_ms[s]
+            deleted += min(len(old_sids), batch)
+            if len(old_sids) <= batch:
+                break
+        return deleted

@@ -5,18 +5,28 @@ once, and FastAPI runs sync endpoints in a thread pool). The file runs in WAL mo
 never wait for the writer, with ``synchronous=FULL`` so a committed move survives a power cut.
 Writers take ``BEGIN IMMEDIATE``: the write lock is held from the read to the write, so two
 taps on one game cannot both start from the same position.
+
+The schema grows by forward migrations only. ``PRAGMA user_version`` says how many steps of
+:data:`MIGRATIONS` a file has had (0: a new, empty file); ``MIGRATIONS[i]`` takes a file from
+version ``i`` to ``i + 1``. Opening a store runs the missing steps in one ``BEGIN IMMEDIATE``
+transaction, so when several worker processes open one file at once the first migrates and
+the others, waiting for its write lock, then find the new version and do nothing; a failing
+step rolls back all of them. The rule for changing the schema: never edit a step that has
+shipped — append a new one (a file in use has already run the old ones). A step must not
+commit, must work on a file holding data, and should leave rows readable by the code of the
+version before it where it can (workers are upgraded one at a time). A file from a newer
+version of this code is refused rather than guessed at.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
+import functools
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from app.store.base import (
     GAME_STATES,
@@ -28,12 +38,16 @@ from app.store.base import (
     StoreError,
     T,
 )
-
-SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` of the schema this code writes; a newer file is refused."""
+from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
 
 BUSY_TIMEOUT_MS = 5000
 """How long a writer waits for another process's transaction before giving up."""
+
+SWEEP_PAUSE_SECONDS = 0.05
+"""The sweep's rest between batches. A writer of another process waiting for the lock polls
+(SQLite's busy handler sleeps 1, 2, 5 … 50 ms between tries, 100 ms only after 1/3 s): a
+sweep taking the next batch at once kept such a writer out for a whole sweep (measured: a
+tap waited 0.8 s), while a rest as long as the poll interval lets it in after one batch."""
 
 _LOAD = """
 SELECT s.data, g.record, g.state, g.score, g.moves, g.extra, g.updated_ms
@@ -62,11 +76,26 @@ ON CONFLICT (sid) DO UPDATE SET data = excluded.data, touched_ms = excluded.touc
 """
 
 
-def create_schema_v1(conn: sqlite3.Connection) -> None:
-    """Create the version-1 tables in an empty file (the caller holds the write transaction).
+_SWEEP_GAMES = """
+DELETE FROM games WHERE rowid IN (SELECT rowid FROM games WHERE updated_ms < ? LIMIT ?)
+"""
 
-    Later versions add migration steps from here; ``user_version`` says which have run.
-    """
+_OLD_SESSIONS = """
+SELECT touched_ms, rowid FROM sessions
+WHERE touched_ms < ? AND (touched_ms, rowid) > (?, ?) ORDER BY touched_ms, rowid LIMIT ?
+"""
+"""The next batch of sessions not saved since the cutoff, after the last one examined: a
+batch examines at most ``batch`` rows even when many old sessions still have live games."""
+
+_DELETE_SESSION_WITHOUT_GAMES = """
+DELETE FROM sessions WHERE rowid = ?
+AND NOT EXISTS (SELECT 1 FROM games AS g WHERE g.sid = sessions.sid)
+"""
+"""Delete one old session unless a game of it is left (``games``' key finds them)."""
+
+
+def create_schema_v1(conn: sqlite3.Connection) -> None:
+    """Version 0 → 1: the sessions and games tables."""
     conn.execute(
         "CREATE TABLE IF NOT EXISTS sessions (sid TEXT PRIMARY KEY, data TEXT NOT NULL,"
         " created_ms INTEGER NOT NULL, touched_ms INTEGER NOT NULL)"
@@ -78,30 +107,40 @@ def create_schema_v1(conn: sqlite3.Connection) -> None:
         " PRIMARY KEY (sid, code))"
     )
     conn.execute("CREATE INDEX IF NOT EXISTS games_by_state ON games (sid, state, updated_ms)")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def _json_or_none(text: Any) -> Any:
-    """The value ``text`` holds, or ``None`` when it is not JSON (a damaged row)."""
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError, RecursionError):
-        return None
+def add_sweep_indexes_v2(conn: sqlite3.Connection) -> None:
+    """Version 1 → 2: indexes that let :meth:`SQLiteStore.sweep` find old rows without a scan."""
+    conn.execute("CREATE INDEX IF NOT EXISTS games_by_updated ON games (updated_ms)")
+    conn.execute("CREATE INDEX IF NOT EXISTS sessions_by_touched ON sessions (touched_ms)")
 
 
-def _dict(text: Any) -> dict[str, Any]:
-    """The JSON object ``text`` holds, or ``{}`` when it holds anything else."""
-    value = _json_or_none(text)
-    return value if isinstance(value, dict) else {}
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    create_schema_v1,
+    add_sweep_indexes_v2,
+]
+"""``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""``PRAGMA user_version`` of the schema this code writes; a newer file is refused."""
 
 
-def _int(value: Any) -> int:
-    """An INTEGER column's value; a damaged one (SQLite keeps text as given) counts as 0."""
-    return value if isinstance(value, int) else 0
+def migrate(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Run the steps of :data:`MIGRATIONS` the file lacks; the caller holds the write
+    transaction. Returns the versions before and after.
 
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    :raises StoreError: when the file is from a newer version of this code.
+    """
+    version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"schema version {version} is newer than this code knows ({SCHEMA_VERSION}):"
+            " upgrade the application"
+        )
+    for step in range(version, SCHEMA_VERSION):
+        MIGRATIONS[step](conn)
+        conn.execute(f"PRAGMA user_version = {step + 1}")
+    return version, SCHEMA_VERSION
 
 
 @contextlib.contextmanager
@@ -112,6 +151,37 @@ def _as_store_error(path: str) -> Iterator[None]:
         yield
     except sqlite3.Error as exc:
         raise StoreError(f"SQLite store {path!r}: {exc}") from exc
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch the file to WAL (a lasting property of the file: usually already done).
+
+    While another connection switches a new file, ``PRAGMA journal_mode = WAL`` can fail
+    with ``SQLITE_BUSY`` at once, without waiting in the busy handler — several workers
+    opening a new file together hit that — so it is retried here, within the busy timeout.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.001
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.05)
+
+
+def _sweep_sessions(
+    conn: sqlite3.Connection, *, cutoff_ms: int, after: tuple[int, int], batch: int
+) -> tuple[int, list[tuple[int, int]]]:
+    """Examine the next ``batch`` old sessions after ``after``; delete those without games.
+    Returns how many were deleted and the (touched_ms, rowid) examined."""
+    rows: list[tuple[int, int]] = conn.execute(_OLD_SESSIONS, (cutoff_ms, *after, batch)).fetchall()
+    deleted = conn.executemany(_DELETE_SESSION_WITHOUT_GAMES, [(r,) for _, r in rows]).rowcount
+    return deleted, rows
 
 
 class SQLiteStore(Store):
@@ -125,10 +195,11 @@ class SQLiteStore(Store):
         a newer version of this code.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, sweep_pause_seconds: float = SWEEP_PAUSE_SECONDS) -> None:
         if path in ("", ":memory:") or path.startswith("file:"):
             raise StoreError(f"SQLite store needs a file path, not {path!r} (use memory:)")
         self._path = path
+        self._sweep_pause = sweep_pause_seconds
         self._local = threading.local()
         self._lock = threading.Lock()
         """Guards the connection list and the closed flag."""
@@ -153,7 +224,7 @@ class SQLiteStore(Store):
             raise StoreError(f"cannot open SQLite store {self._path!r}: {exc}") from exc
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(conn)
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
@@ -175,28 +246,23 @@ class SQLiteStore(Store):
         return conn
 
     def _check_schema(self, conn: sqlite3.Connection) -> None:
-        """Create the schema in a new file; refuse a file from a newer version of this code."""
+        """Bring the file's schema up to date (see the module's migration rule); refuse a file
+        from a newer version of this code."""
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    raise StoreError(
-                        f"SQLite store {self._path!r} has schema version {version}; this code"
-                        f" knows up to {SCHEMA_VERSION}: upgrade the application"
-                    )
-                if version < 1:
-                    create_schema_v1(conn)
-                conn.execute("COMMIT")
-            finally:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+            with self._write_lock:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    migrate(conn)
+                    conn.execute("COMMIT")
+                finally:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             self.close()
             raise StoreError(f"cannot use SQLite store {self._path!r}: {exc}") from exc
-        except StoreError:
+        except StoreError as exc:
             self.close()
-            raise
+            raise StoreError(f"SQLite store {self._path!r}: {exc}") from None
 
     @staticmethod
     def _read(
@@ -205,17 +271,17 @@ class SQLiteStore(Store):
         data, record, state, score, moves, extra, updated_ms = conn.execute(
             _LOAD, (sid, sid, code)
         ).fetchone()
-        session = None if data is None else SessionData.from_data(_json_or_none(data))
+        session = None if data is None else SessionData.from_data(json_or_none(data))
         if code is None or record is None:
             return session, None
         game = StoredGame(
             code=code,
-            record=_dict(record),
+            record=dict_from_json(record),
             state=state if state in GAME_STATES else "playing",
-            score=_int(score),
-            moves=_int(moves),
-            updated_ms=_int(updated_ms),
-            extra=_dict(extra),
+            score=int_or_zero(score),
+            moves=int_or_zero(moves),
+            updated_ms=int_or_zero(updated_ms),
+            extra=dict_from_json(extra),
         )
         return session, game
 
@@ -231,7 +297,7 @@ class SQLiteStore(Store):
         now = time.time_ns() // 1_000_000
         conn = self.connection()
         with self._write_lock, _as_store_error(self._path):
-            conn.execute(_UPSERT_SESSION, (sid, _dumps(session.to_data()), now, now))
+            conn.execute(_UPSERT_SESSION, (sid, dumps(session.to_data()), now, now))
 
     def change_game(self, sid: str, code: str, change: Change[T]) -> T:
         """One ``BEGIN IMMEDIATE`` transaction: read, ``change``, upsert the game it returns.
@@ -252,11 +318,11 @@ class SQLiteStore(Store):
                         (
                             sid,
                             code,
-                            _dumps(new.record),
+                            dumps(new.record),
                             new.state,
                             new.score,
                             new.moves,
-                            _dumps(new.extra),
+                            dumps(new.extra),
                             new.updated_ms,
                         ),
                     )
@@ -271,9 +337,56 @@ class SQLiteStore(Store):
         with _as_store_error(self._path):
             rows = conn.execute(_RECENT, (sid, limit)).fetchall()
         return [
-            GameSummary(code, state, _int(score), _int(moves), _int(updated_ms))
+            GameSummary(
+                code, state, int_or_zero(score), int_or_zero(moves), int_or_zero(updated_ms)
+            )
             for code, state, score, moves, updated_ms in rows
         ]
+
+    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+        """Old games, then old sessions without games: each batch one ``BEGIN IMMEDIATE``
+        transaction examining at most ``batch`` rows (found through the version-2 indexes),
+        so a tap waits for one batch at most (a few milliseconds for 500 rows). Between
+        batches the sweep rests ``sweep_pause_seconds`` (:data:`SWEEP_PAUSE_SECONDS`) so the
+        other processes' waiting writers get the lock. Sessions are walked with a cursor:
+        one kept alive by its games is examined once per sweep, not once per batch."""
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        deleted = 0
+        while True:
+            count = self._in_write_transaction(
+                lambda conn: conn.execute(_SWEEP_GAMES, (cutoff_ms, batch)).rowcount
+            )
+            deleted += count
+            if count < batch:
+                break
+            time.sleep(self._sweep_pause)
+        after: tuple[int, int] = (-(2**63), -(2**63))  # (touched_ms, rowid) examined last
+        while True:
+            count, rows = self._in_write_transaction(
+                functools.partial(_sweep_sessions, cutoff_ms=cutoff_ms, after=after, batch=batch)
+            )
+            deleted += count
+            if len(rows) < batch:
+                break
+            after = rows[-1]
+            time.sleep(self._sweep_pause)
+        return deleted
+
+    def _in_write_transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` in a ``BEGIN IMMEDIATE`` transaction of this thread's connection
+        (immediate, not deferred: a deferred one could not upgrade to writing after another
+        process wrote, ``SQLITE_BUSY_SNAPSHOT``); rolled back when it raises."""
+        conn = self.connection()
+        with self._write_lock, _as_store_error(self._path):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(conn)
+                conn.execute("COMMIT")
+            finally:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+        return result
 
     def close(self) -> None:
         """Close every connection this store opened, in any thread (a thread still using

@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-import time
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,27 +19,12 @@ from app.store import (
     StoreError,
     open_store,
 )
+from app.store.redis import RedisStore
 from app.store.sqlite import SCHEMA_VERSION, SQLiteStore
+from tests.store.helpers import game, increment, put
 
-
-@pytest.fixture(params=["memory", "sqlite"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    made: Store = (
-        MemoryStore() if request.param == "memory" else SQLiteStore(str(tmp_path / "games.db"))
-    )
-    yield made
-    made.close()
-
-
-def game(code: str = "HM-1", n: int = 0, **fields: Any) -> StoredGame:
-    return StoredGame(code=code, record={"n": n}, **fields)
-
-
-def put(store: Store, sid: str, stored: StoredGame) -> None:
-    store.change_game(sid, stored.code, lambda _s, _g: (stored, None))
-
-
-# The behaviour every store shares.
+# The behaviour every store shares (the ``store`` fixture, tests/store/conftest.py, is each of
+# memory, SQLite and Redis in turn).
 
 
 def test_an_unknown_session_loads_as_nothing(store: Store) -> None:
@@ -176,17 +158,53 @@ def test_a_finished_game_leaves_the_recent_list(store: Store) -> None:
     assert store.recent_games("s1") == []
 
 
-def increment(store: Store, sid: str, code: str, times: int, errors: list[BaseException]) -> None:
-    def plus_one(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, None]:
-        n = 0 if g is None else g.record["n"]
-        time.sleep(0)  # let another thread run between the read and the write
-        return game(code, n + 1), None
+def test_recent_games_orders_equal_times_by_code_and_cuts_at_the_limit(store: Store) -> None:
+    for code in ["D", "B", "C", "A"]:
+        put(store, "s1", game(code, updated_ms=100))
+    put(store, "s1", game("E", updated_ms=200))
+    put(store, "s1", game("F", updated_ms=50))
+    assert [g.code for g in store.recent_games("s1", limit=3)] == ["E", "A", "B"]
+    assert [g.code for g in store.recent_games("s1", limit=1)] == ["E"]
+    assert [g.code for g in store.recent_games("s1")] == ["E", "A", "B", "C", "D", "F"]
 
-    try:
-        for _ in range(times):
-            store.change_game(sid, code, plus_one)
-    except BaseException as exc:  # reported to the main thread
-        errors.append(exc)
+
+def test_a_game_changed_again_moves_up_the_recent_list(store: Store) -> None:
+    put(store, "s1", game("A", updated_ms=1))
+    put(store, "s1", game("B", updated_ms=2))
+    put(store, "s1", game("A", n=1, moves=1, updated_ms=3))
+    assert store.recent_games("s1") == [
+        GameSummary("A", "playing", 0, 1, 3),
+        GameSummary("B", "playing", 0, 0, 2),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(("a:b", "c"), ("a", "b:c")), (("a%3Ab", "c"), ("a:b", "c")), (("x", "y"), ("x:y", ""))],
+)
+def test_odd_session_ids_and_codes_never_share_a_game(
+    store: Store, first: tuple[str, str], second: tuple[str, str]
+) -> None:
+    put(store, first[0], game(first[1], 1))
+    put(store, second[0], game(second[1], 2))
+    assert store.load(*first) == (None, game(first[1], 1))
+    assert store.load(*second) == (None, game(second[1], 2))
+    assert [g.code for g in store.recent_games(first[0])] == [first[1]]
+    assert [g.code for g in store.recent_games(second[0])] == [second[1]]
+
+
+def test_unicode_and_large_values_round_trip(store: Store) -> None:
+    stored = StoredGame(
+        "SH-ü✓",
+        {"moves": list(range(2000)), "name": 'tök ✓ \u0000 "q"', "deep": [[[[{"a": None}]]]]},
+        "stuck",
+        -3,
+        2**40,
+        2**42,
+        {"verdict": "lost", "n": 1.5},
+    )
+    put(store, "sid-ü", stored)
+    assert store.load("sid-ü", "SH-ü✓") == (None, stored)
 
 
 def test_concurrent_changes_of_one_game_lose_no_update(store: Store) -> None:
@@ -242,14 +260,20 @@ def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_new_sqlite_file_gets_schema_version_1(tmp_path: Path) -> None:
+def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     SQLiteStore(str(path)).close()
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (1,)
-    assert SCHEMA_VERSION == 1
+    assert raw.execute("PRAGMA user_version").fetchone() == (2,)
+    assert SCHEMA_VERSION == 2
     tables = {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
-    assert {"sessions", "games", "games_by_state"} <= tables
+    assert {
+        "sessions",
+        "games",
+        "games_by_state",
+        "games_by_updated",
+        "sessions_by_touched",
+    } <= tables
     raw.close()
 
 
@@ -257,9 +281,9 @@ def test_a_file_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     SQLiteStore(str(path)).close()
     raw = sqlite3.connect(path)
-    raw.execute("PRAGMA user_version = 2")
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     raw.close()
-    with pytest.raises(StoreError, match="schema version 2"):
+    with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1} is newer"):
         SQLiteStore(str(path))
 
 
@@ -361,6 +385,22 @@ def test_open_store_reads_memory() -> None:
     assert isinstance(open_store("memory:"), MemoryStore)
 
 
+def test_open_store_reads_a_redis_url(redis_url: str) -> None:
+    store = open_store(f" {redis_url} ")
+    assert isinstance(store, RedisStore)
+    store.save_session("s1", SessionData("tok"))
+    assert store.load("s1") == (SessionData("tok"), None)
+    store.close()
+
+
+def test_open_store_reads_a_rediss_url() -> None:
+    """TLS goes through the same store; nothing listens on port 1, so opening it fails."""
+    url = "rediss://127.0.0.1:1/0"
+    with pytest.raises(StoreError, match=re.escape(f"cannot reach the Redis store {url!r}")):
+        open_store(url)
+
+
 def test_open_store_refuses_an_unknown_scheme() -> None:
-    with pytest.raises(StoreError, match="redis://x"):
-        open_store("redis://x")
+    with pytest.raises(StoreError, match="unknown store scheme 'postgres'") as refused:
+        open_store("postgres://user:secret@x/db")
+    assert "secret" not in str(refused.value)

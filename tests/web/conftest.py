@@ -12,22 +12,18 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.store import MemoryStore
-from app.store.sqlite import SQLiteStore
+from tests.store.conftest import make_store
 from tests.web.html import Element, parse
 
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def store(request, tmp_path):
-    """Every web test runs against both stores the application ships."""
-    if request.param == "memory":
-        yield MemoryStore()
-    else:
-        sqlite = SQLiteStore(str(tmp_path / "games.db"))
-        yield sqlite
-        sqlite.close()
+    """Every web test runs against each store the application ships."""
+    made = make_store(request.param, request, tmp_path)
+    yield made
+    made.close()
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ class Element:
                 walk(child)
 
         walk(self)
-        return " ".join(" ".join(out).split())
+        return " ".join("".join(out).split())
 
     def iter(self):
         yield self

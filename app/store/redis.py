@@ -1,0 +1,432 @@
+"""A store in Redis: shared by every worker on every machine, expiring what is abandoned.
+
+Keys, under a configurable prefix (default ``sol:``):
+
+``sol:s:{sid}``
+    The session: JSON of :meth:`SessionData.to_data` plus ``created_ms`` and ``touched_ms``.
+``sol:g:{sid}:{code}``
+    A game: JSON with ``record``, ``state``, ``score``, ``moves``, ``extra`` and ``updated_ms``.
+``sol:r:{sid}``
+    A sorted set of the codes of the session's games in state ``playing``, scored by their
+    ``updated_ms``: :meth:`RedisStore.recent_games` reads it instead of scanning keys.
+
+A ``%`` or ``:`` in a session id is written ``%25`` / ``%3A`` so a game key names one game
+(the web layer's ids hold neither).
+
+**Atomic changes.** :meth:`RedisStore.change_game` is optimistic: ``WATCH`` the game and session
+keys, read both, call ``change``, then ``MULTI`` … ``EXEC`` the writes. When another client
+changed a watched key in between, Redis refuses the ``EXEC`` and the whole read-decide-write
+runs again (at most :data:`MAX_ATTEMPTS` times, with a short random pause) — so ``change`` can
+run more than once and must be a pure function of the session and game it is given. When
+the connection breaks during the change its outcome is unknown: that is a
+:class:`StoreError`, never a silent second attempt (a tap must not be applied twice).
+
+**Expiry.** Every write sets a time to live of ``ttl_seconds`` (default 90 days, the cookie's
+lifetime) on each key it writes; a change of a game also renews its session's key and the
+recent set, so a session lives as long as its newest game. Redis deletes the rest itself,
+which is why :meth:`RedisStore.sweep` has nothing to do. An entry of the recent set whose game
+has expired is removed when :meth:`RedisStore.recent_games` meets it.
+
+**Damaged data** never raises from reads or changes: a session key that is not a session's
+JSON (or not a string at all) loads as no session, and a game key that is not a game's JSON
+loads with ``record == {}`` (the engine refuses it and the web layer offers a fresh start),
+just as in the SQLite store; a recent set of the wrong type is listed as empty and rebuilt by
+the next change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError, ResponseError, WatchError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from app.store.base import (
+    GAME_STATES,
+    Change,
+    GameSummary,
+    SessionData,
+    Store,
+    StoredGame,
+    StoreError,
+    T,
+)
+from app.store.jsondata import dumps, int_or_zero, json_dict, json_or_none
+
+DEFAULT_TTL_SECONDS: Final = 90 * 24 * 3600
+"""How long an untouched session or game is kept: the session cookie's 90 days."""
+
+MAX_ATTEMPTS: Final = 50
+"""How many times a change is tried while other writers keep changing the same keys."""
+
+SOCKET_TIMEOUT_SECONDS: Final = 5.0
+"""How long one command (or connecting) may take before the store reports Redis unreachable."""
+
+_REMOVE_GONE = """
+local removed = 0
+for i = 2, #KEYS do
+    if redis.call('TYPE', KEYS[i]).ok ~= 'string' then
+        removed = removed + redis.call('ZREM', KEYS[1], ARGV[i - 1])
+    end
+end
+return removed
+"""
+"""KEYS: the recent set, then game keys; ARGV: their codes. Removes the codes whose game is
+gone (expired, or damaged into another type), checked and removed atomically so a game
+written meanwhile keeps its entry."""
+
+_RECENT_PASSES: Final = 3
+"""How often :meth:`RedisStore.recent_games` reads again after removing codes whose game is
+gone (each pass removes them, so a full list needs a second pass only after many expired)."""
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _key_part(sid: str) -> str:
+    """``sid`` with ``%`` and ``:`` escaped, so ``{sid}:{code}`` splits one way only.
+
+    >>> _key_part("abc-_9"), _key_part("a:b%c")
+    ('abc-_9', 'a%3Ab%25c')
+    """
+    return sid.replace("%", "%25").replace(":", "%3A")
+
+
+def _without_password(url: str) -> str:
+    """``url`` fit for an error message: any password replaced by ``***``.
+
+    >>> _without_password("redis://user:secret@host:6379/0")
+    'redis://user:***@host:6379/0'
+    >>> _without_password("redis://host/1")
+    'redis://host/1'
+    """
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port is not None else ""
+        return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    except ValueError:
+        return "<unparsable URL>"
+
+
+def _text(value: object) -> str | None:
+    """A reply as text (the client decodes already; this keeps the types honest)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value if isinstance(value, str) else None
+
+
+def _texts(values: list[bytes | str | None]) -> list[str | None]:
+    return [_text(value) for value in values]
+
+
+def _scored(entries: object) -> list[tuple[str, float]]:
+    """A ``WITHSCORES`` reply as (member, score) pairs (RESP2 tuples or RESP3 lists)."""
+    pairs: list[tuple[str, float]] = []
+    if isinstance(entries, list):
+        for entry in entries:
+            if isinstance(entry, tuple | list) and len(entry) == 2:
+                member, score = _text(entry[0]), entry[1]
+                if member is not None and isinstance(score, int | float):
+                    pairs.append((member, float(score)))
+    return pairs
+
+
+def _session_from(text: str | None) -> SessionData | None:
+    return None if text is None else SessionData.from_data(json_or_none(text))
+
+
+def _game_from(code: str, text: str | None) -> StoredGame | None:
+    """The game a key holds; damaged fields load as defaults, a damaged whole as ``{}``."""
+    if text is None:
+        return None
+    data = json_dict(json_or_none(text))
+    state = data.get("state")
+    return StoredGame(
+        code=code,
+        record=json_dict(data.get("record")),
+        state=state if isinstance(state, str) and state in GAME_STATES else "playing",
+        score=int_or_zero(data.get("score")),
+        moves=int_or_zero(data.get("moves")),
+        updated_ms=int_or_zero(data.get("updated_ms")),
+        extra=json_dict(data.get("extra")),
+    )
+
+
+def _game_json(game: StoredGame) -> str:
+    return dumps(
+        {
+            "record": game.record,
+            "state": game.state,
+            "score": game.score,
+            "moves": game.moves,
+            "extra": game.extra,
+            "updated_ms": game.updated_ms,
+        }
+    )
+
+
+class RedisStore(Store):
+    """Sessions and games in the Redis database ``url`` names (``redis://host:port/db``,
+    ``rediss://`` for TLS; a password goes in the URL). Thread-safe: every command takes a
+    connection from the client's pool.
+
+    :raises StoreError: when the URL is not a Redis URL or the server does not answer.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "sol:",
+        ttl_seconds: int = DEFAULT_TTL_SECONDS,
+        socket_timeout: float = SOCKET_TIMEOUT_SECONDS,
+    ) -> None:
+        if ttl_seconds < 1:
+            raise ValueError(f"ttl_seconds must be at least 1, not {ttl_seconds}")
+        self._where = _without_password(url)
+        self._prefix = prefix
+        self.ttl_seconds: Final = ttl_seconds
+        self._closed = False
+        self._conflicts = 0
+        self._conflicts_lock = threading.Lock()
+        try:
+            self._redis: redis.Redis = redis.Redis.from_url(
+                url,
+                decode_responses=True,
+                encoding_errors="replace",  # bytes that are not UTF-8 are damage, not a crash
+                socket_timeout=socket_timeout,
+                socket_connect_timeout=socket_timeout,
+                health_check_interval=30,
+            )
+        except ValueError as exc:
+            raise StoreError(f"bad Redis store URL {self._where!r}: {exc}") from exc
+        self._remove_gone = self._redis.register_script(_REMOVE_GONE)
+        try:
+            self._redis.ping()
+        except RedisError as exc:
+            self._redis.close()
+            raise StoreError(f"cannot reach the Redis store {self._where!r}: {exc}") from exc
+
+    @property
+    def conflicts(self) -> int:
+        """How many changes had to run again because another writer came first (a gauge
+        of contention; the tests read it)."""
+        return self._conflicts
+
+    def _session_key(self, sid: str) -> str:
+        return f"{self._prefix}s:{_key_part(sid)}"
+
+    def _game_key(self, sid: str, code: str) -> str:
+        return f"{self._prefix}g:{_key_part(sid)}:{code}"
+
+    def _recent_key(self, sid: str) -> str:
+        return f"{self._prefix}r:{_key_part(sid)}"
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Redis's failures as :class:`StoreError`, except a :class:`WatchError` that only
+        says another writer came first (the caller tries again)."""
+        if self._closed:
+            raise StoreError(f"Redis store {self._where!r} is closed")
+        try:
+            yield
+        except WatchError as exc:
+            lost = exc.__context__
+            if isinstance(lost, RedisConnectionError | RedisTimeoutError):
+                raise StoreError(
+                    f"Redis store {self._where!r}: connection lost during a change, which may"
+                    f" or may not have been applied: {lost}"
+                ) from exc
+            raise
+        except RedisError as exc:
+            raise StoreError(f"Redis store {self._where!r}: {exc}") from exc
+
+    def _conflicted(self, attempt: int) -> None:
+        """Count a refused ``EXEC`` and pause a little, longer after each (with jitter, so
+        the writers that collided do not collide again)."""
+        with self._conflicts_lock:
+            self._conflicts += 1
+        time.sleep(random.random() * min(0.02, 0.0002 * 2**attempt))
+
+    def load(
+        self, sid: str, code: str | None = None
+    ) -> tuple[SessionData | None, StoredGame | None]:
+        """One ``MGET`` of the session and game keys (a key of another type reads as
+        missing)."""
+        keys = [self._session_key(sid)]
+        if code is not None:
+            keys.append(self._game_key(sid, code))
+        with self._errors():
+            values = _texts(self._redis.mget(keys))
+        session = _session_from(values[0])
+        game = None if code is None else _game_from(code, values[1])
+        return session, game
+
+    def save_session(self, sid: str, session: SessionData) -> None:
+        """Write the session, keeping when it was created; it expires ``ttl_seconds`` later
+        unless saved or played again."""
+        key = self._session_key(sid)
+        for attempt in range(MAX_ATTEMPTS):
+            now = now_ms()
+            with self._errors(), self._redis.pipeline(transaction=True) as pipe:
+                pipe.watch(key)  # type: ignore[no-untyped-call]  # untyped in redis-py
+                (old,) = _texts(pipe.mget([key]))
+                created = int_or_zero(json_dict(json_or_none(old)).get("created_ms")) or now
+                data = {**session.to_data(), "created_ms": created, "touched_ms": now}
+                pipe.multi()
+                pipe.set(key, dumps(data), ex=self.ttl_seconds)
+                try:
+                    pipe.execute()
+                    return
+                except WatchError:
+                    pass  # written by another client meanwhile (or the connection broke): again
+            self._conflicted(attempt)
+        raise StoreError(
+            f"Redis store {self._where!r}: session kept changing, gave up after"
+            f" {MAX_ATTEMPTS} attempts"
+        )
+
+    def change_game(self, sid: str, code: str, change: Change[T]) -> T:
+        """``WATCH``, read, ``change``, ``MULTI``/``EXEC``; again from the read when another
+        writer came first (see the module's note: ``change`` may run more than once).
+
+        The game is stored under ``code`` with its ``updated_ms`` as the caller set it, and
+        listed in (or, when not ``playing``, removed from) the recent set. When ``change``
+        raises, nothing is written and the exception propagates as it is.
+
+        :raises StoreError: when Redis fails, the connection breaks, or the game kept being
+            changed by others for :data:`MAX_ATTEMPTS` attempts.
+        """
+        session_key = self._session_key(sid)
+        game_key = self._game_key(sid, code)
+        recent_key = self._recent_key(sid)
+        ttl = self.ttl_seconds
+        for attempt in range(MAX_ATTEMPTS):
+            with self._errors():
+                pipe = self._redis.pipeline(transaction=True)
+            try:
+                with self._errors():
+                    pipe.watch(game_key, session_key)  # type: ignore[no-untyped-call]
+                    raw_session, raw_game = _texts(pipe.mget([session_key, game_key]))
+                new, result = change(_session_from(raw_session), _game_from(code, raw_game))
+                if new is None:
+                    return result
+                with self._errors():
+                    pipe.multi()
+                    pipe.set(game_key, _game_json(new), ex=ttl)
+                    if new.state == "playing":
+                        pipe.zadd(recent_key, {code: new.updated_ms})
+                    else:
+                        pipe.zrem(recent_key, code)
+                    pipe.expire(recent_key, ttl)
+                    pipe.expire(session_key, ttl)
+                    replies: list[Any] = pipe.execute(raise_on_error=False)
+                self._check_replies(replies, recent_key, code, new)
+                return result
+            except WatchError:
+                pass
+            finally:
+                with contextlib.suppress(RedisError):
+                    pipe.reset()  # UNWATCH when the change wrote nothing; returns the connection
+            self._conflicted(attempt)
+        raise StoreError(
+            f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
+            f" {MAX_ATTEMPTS} attempts"
+        )
+
+    def _check_replies(
+        self, replies: list[Any], recent_key: str, code: str, new: StoredGame
+    ) -> None:
+        """Raise for a failed write, except the recent set being of the wrong type (only a
+        damaged database has that): then it is rebuilt holding this game alone."""
+        errors = [reply for reply in replies if isinstance(reply, Exception)]
+        if not errors:
+            return
+        if all(isinstance(e, ResponseError) and str(e).startswith("WRONGTYPE") for e in errors):
+            with self._errors(), self._redis.pipeline(transaction=True) as pipe:
+                pipe.delete(recent_key)
+                if new.state == "playing":
+                    pipe.zadd(recent_key, {code: new.updated_ms})
+                    pipe.expire(recent_key, self.ttl_seconds)
+                pipe.execute()
+            return
+        raise StoreError(f"Redis store {self._where!r}: {errors[0]}")
+
+    def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
+        """The recent set's newest codes (ties by code, as in SQLite), then one ``MGET`` of
+        their games. Codes whose game is gone are removed from the set, and the list is read
+        again when they left it short."""
+        if limit <= 0:
+            return []
+        recent_key = self._recent_key(sid)
+        for attempt in range(_RECENT_PASSES):
+            with self._errors():
+                try:
+                    entries = self._newest(recent_key, limit)
+                except ResponseError as exc:
+                    if str(exc).startswith("WRONGTYPE"):
+                        return []
+                    raise
+                if not entries:
+                    return []
+                codes = [code for code, _ in entries]
+                game_keys = [self._game_key(sid, code) for code in codes]
+                values = _texts(self._redis.mget(game_keys))
+                gone = [i for i, text in enumerate(values) if text is None]
+                if gone:
+                    self._remove_gone(
+                        keys=[recent_key, *(game_keys[i] for i in gone)],
+                        args=[codes[i] for i in gone],
+                    )
+            if gone and len(entries) == limit and attempt + 1 < _RECENT_PASSES:
+                continue
+            games = [_game_from(code, text) for code, text in zip(codes, values, strict=True)]
+            return [
+                GameSummary(g.code, g.state, g.score, g.moves, g.updated_ms)
+                for g in games
+                if g is not None and g.state == "playing"
+            ]
+        return []  # pragma: no cover  (the last pass returns)
+
+    def _newest(self, recent_key: str, limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` newest (code, updated_ms) of a recent set, ties ordered by code.
+
+        Redis orders equal scores by member, descending in ``ZREVRANGE``: the codes tied
+        with the last one are fetched too so the cut falls where SQLite's ``ORDER BY
+        updated_ms DESC, code`` puts it."""
+        entries = _scored(self._redis.zrevrange(recent_key, 0, limit - 1, withscores=True))
+        if len(entries) == limit:
+            last = entries[-1][1]
+            tied = _scored(self._redis.zrangebyscore(recent_key, last, last, withscores=True))
+            entries = [*entries, *(e for e in tied if e not in entries)]
+        entries.sort(key=lambda e: (-e[1], e[0]))
+        return entries[:limit]
+
+    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+        """Nothing to do: every key expires ``ttl_seconds`` after its last write, so Redis
+        deletes abandoned games and sessions itself (and recent-set entries whose game is
+        gone are dropped by :meth:`recent_games`). Returns 0."""
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        with self._errors():
+            return 0
+
+    def close(self) -> None:
+        """Disconnect the client's connection pool; later use raises :class:`StoreError`."""
+        self._closed = True
+        with contextlib.suppress(RedisError):
+            self._redis.close()
+            self._redis.connection_pool.disconnect()

@@ -1,0 +1,31 @@
+"""Fixtures every test folder shares: one real Redis server per test run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from tests.store.redis_server import start_redis_server, stop_redis_server
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``redis://127.0.0.1:PORT/0`` of a server started for this test run (fails, never
+    skips, when ``redis-server`` is missing)."""
+    process, url = start_redis_server(tmp_path_factory.mktemp("redis"))
+    try:
+        yield url
+    finally:
+        stop_redis_server(process)
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    """A plain client on the test server's database, emptied first: to look at keys, or to
+    damage them."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client.flushdb()
+    yield client
+    client.close()

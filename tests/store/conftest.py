@@ -1,0 +1,38 @@
+"""The ``store`` fixture that runs the behavioural suite against every store (the Redis
+server comes from tests/conftest.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.store import MemoryStore, Store
+from app.store.redis import RedisStore
+from app.store.sqlite import SQLiteStore
+
+
+def make_store(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if kind == "memory":
+        return MemoryStore()
+    if kind == "sqlite":
+        return SQLiteStore(str(tmp_path / "games.db"))
+    request.getfixturevalue("redis_client")  # an empty database
+    return RedisStore(request.getfixturevalue("redis_url"))
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """Each store in turn (Redis on an emptied database)."""
+    made = make_store(request.param, request, tmp_path)
+    yield made
+    made.close()
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def sweeping_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """The stores whose :meth:`Store.sweep` deletes (Redis expires keys by itself)."""
+    made = make_store(request.param, request, tmp_path)
+    yield made
+    made.close()

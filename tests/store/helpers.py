@@ -1,0 +1,35 @@
+"""Small builders shared by the store tests."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from app.store import SessionData, Store, StoredGame
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def game(code: str = "HM-1", n: int = 0, **fields: Any) -> StoredGame:
+    return StoredGame(code=code, record={"n": n}, **fields)
+
+
+def put(store: Store, sid: str, stored: StoredGame) -> None:
+    store.change_game(sid, stored.code, lambda _s, _g: (stored, None))
+
+
+def increment(store: Store, sid: str, code: str, times: int, errors: list[BaseException]) -> None:
+    """Add 1 to the game's ``n`` ``times`` times, one change each (run in a thread)."""
+
+    def plus_one(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, None]:
+        n = 0 if g is None else g.record["n"]
+        time.sleep(0)  # let another thread run between the read and the write
+        return game(code, n + 1), None
+
+    try:
+        for _ in range(times):
+            store.change_game(sid, code, plus_one)
+    except BaseException as exc:  # reported to the main thread
+        errors.append(exc)

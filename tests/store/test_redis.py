@@ -1,0 +1,440 @@
+"""What only the Redis store promises: its keys, their time to live, optimistic retries,
+damaged keys, and failures as StoreError."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from app.store import GameSummary, SessionData, StoredGame, StoreError
+from app.store.redis import DEFAULT_TTL_SECONDS, MAX_ATTEMPTS, RedisStore
+from tests.store.helpers import game, increment, now_ms, put
+from tests.store.redis_server import start_redis_server, stop_redis_server
+
+DAMAGED = StoredGame("HM-1", {}, "playing", 0, 0, 0, {})
+"""How a game key that does not hold a game's JSON loads (as in the SQLite store)."""
+
+
+@pytest.fixture
+def store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
+    """A Redis store on an emptied database (``redis_client`` looks at its keys)."""
+    made = RedisStore(redis_url)
+    yield made
+    made.close()
+
+
+def command_calls(client: redis.Redis) -> dict[str, int]:
+    """Commands the server ran since the last ``CONFIG RESETSTAT``, by name."""
+    stats: dict[str, Any] = client.info("commandstats")
+    return {
+        name.removeprefix("cmdstat_"): int(fields["calls"])
+        for name, fields in stats.items()
+        if not name.startswith(("cmdstat_info", "cmdstat_config"))
+    }
+
+
+# Keys and their contents.
+
+
+def test_keys_hold_the_session_the_game_and_the_recent_set(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    before = now_ms()
+    store.save_session("s1", SessionData("tok", move_errors=True, lang="fr"))
+    put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 500, {"x": [1]}))
+    put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600, {}))
+    assert sorted(redis_client.keys("*")) == [
+        "sol:g:s1:HM-1",
+        "sol:g:s1:SH-2",
+        "sol:r:s1",
+        "sol:s:s1",
+    ]
+    session = json.loads(redis_client.get("sol:s:s1") or "")
+    assert session.pop("created_ms") == session.pop("touched_ms")
+    assert session == {"token": "tok", "move_errors": True, "placement_help": False, "lang": "fr"}
+    assert json.loads(redis_client.get("sol:g:s1:HM-1") or "") == {
+        "record": {"n": 1},
+        "state": "playing",
+        "score": 3,
+        "moves": 4,
+        "extra": {"x": [1]},
+        "updated_ms": 500,
+    }
+    assert redis_client.zrange("sol:r:s1", 0, -1, withscores=True) == [("HM-1", 500.0)]
+    assert before <= json.loads(redis_client.get("sol:s:s1") or "")["touched_ms"] <= now_ms()
+
+
+def test_saving_a_session_again_keeps_when_it_was_created(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    store.save_session("s1", SessionData("tok"))
+    first = json.loads(redis_client.get("sol:s:s1") or "")
+    time.sleep(0.005)
+    store.save_session("s1", SessionData("tok", lang="de"))
+    second = json.loads(redis_client.get("sol:s:s1") or "")
+    assert second["created_ms"] == first["created_ms"]
+    assert second["touched_ms"] > first["touched_ms"]
+    assert second["lang"] == "de"
+
+
+def test_the_key_prefix_is_configurable(redis_url: str, redis_client: redis.Redis) -> None:
+    other = RedisStore(redis_url, prefix="solitaire:test:")
+    default = RedisStore(redis_url)
+    other.save_session("s1", SessionData("tok"))
+    put(other, "s1", game("A", 1))
+    assert sorted(redis_client.keys("*")) == [
+        "solitaire:test:g:s1:A",
+        "solitaire:test:r:s1",
+        "solitaire:test:s:s1",
+    ]
+    assert default.load("s1", "A") == (None, None)
+    assert other.load("s1", "A") == (SessionData("tok"), game("A", 1))
+    other.close()
+    default.close()
+
+
+def test_odd_characters_of_a_session_id_are_escaped_in_keys(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    put(store, "a:b%c", game("X:Y"))
+    assert sorted(redis_client.keys("*")) == ["sol:g:a%3Ab%25c:X:Y", "sol:r:a%3Ab%25c"]
+
+
+# Round trips.
+
+
+def test_a_load_is_one_mget(store: RedisStore, redis_client: redis.Redis) -> None:
+    put(store, "s1", game("A"))
+    redis_client.config_resetstat()
+    store.load("s1", "A")
+    assert command_calls(redis_client) == {"mget": 1}
+    redis_client.config_resetstat()
+    store.load("s1")
+    assert command_calls(redis_client) == {"mget": 1}
+
+
+def test_a_change_is_watch_mget_and_one_transaction(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    redis_client.config_resetstat()
+    put(store, "s1", game("A"))
+    assert command_calls(redis_client) == {
+        "watch": 1,
+        "mget": 1,
+        "multi": 1,
+        "set": 1,
+        "zadd": 1,
+        "expire": 2,
+        "exec": 1,
+    }
+    redis_client.config_resetstat()
+    store.change_game("s1", "A", lambda _s, _g: (None, None))  # nothing to write
+    assert command_calls(redis_client) == {"watch": 1, "mget": 1, "unwatch": 1}
+
+
+# Time to live, and why sweep has nothing to do.
+
+
+def test_every_written_key_gets_the_stores_time_to_live(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    store = RedisStore(redis_url, ttl_seconds=1000)
+    store.save_session("s1", SessionData("tok"))
+    assert 990 < redis_client.ttl("sol:s:s1") <= 1000
+    redis_client.expire("sol:s:s1", 50)
+    put(store, "s1", game("A"))
+    for key in ["sol:s:s1", "sol:g:s1:A", "sol:r:s1"]:
+        assert 990 < redis_client.ttl(key) <= 1000, key  # a change renews the session too
+    put(store, "s1", game("A", state="won"))
+    assert redis_client.exists("sol:r:s1") == 0  # empty sorted sets vanish
+    store.close()
+
+
+def test_the_default_time_to_live_is_the_cookies_90_days(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    assert store.ttl_seconds == DEFAULT_TTL_SECONDS == 90 * 24 * 3600
+    put(store, "s1", game("A"))
+    assert DEFAULT_TTL_SECONDS - 10 < redis_client.ttl("sol:g:s1:A") <= DEFAULT_TTL_SECONDS
+
+
+def test_redis_expires_abandoned_sessions_and_games_by_itself(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    store = RedisStore(redis_url, ttl_seconds=1)
+    store.save_session("s1", SessionData("tok"))
+    put(store, "s1", game("A"))
+    assert store.sweep(now_ms() + 10_000) == 0  # nothing for the sweep to do
+    assert store.load("s1", "A") == (SessionData("tok"), game("A"))
+    deadline = time.monotonic() + 5
+    while redis_client.dbsize() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert redis_client.dbsize() == 0
+    assert store.load("s1", "A") == (None, None)
+    assert store.recent_games("s1") == []
+    store.close()
+
+
+def test_a_time_to_live_below_a_second_is_refused(redis_url: str) -> None:
+    with pytest.raises(ValueError, match="ttl_seconds"):
+        RedisStore(redis_url, ttl_seconds=0)
+
+
+# The recent set.
+
+
+def test_recent_games_drops_codes_whose_game_is_gone(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    for i in range(12):
+        put(store, "s1", game(f"G{i:02}", updated_ms=i))
+    redis_client.delete(*(f"sol:g:s1:G{i:02}" for i in range(2, 12)))  # the newest ten expired
+    assert store.recent_games("s1", limit=10) == [
+        GameSummary("G01", "playing", 0, 0, 1),
+        GameSummary("G00", "playing", 0, 0, 0),
+    ]
+    assert redis_client.zrange("sol:r:s1", 0, -1) == ["G00", "G01"]
+
+
+def test_a_finished_game_leaves_the_recent_set(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    put(store, "s1", game("A", updated_ms=1))
+    put(store, "s1", game("B", updated_ms=2))
+    put(store, "s1", game("A", state="stuck", updated_ms=3))
+    assert redis_client.zrange("sol:r:s1", 0, -1) == ["B"]
+
+
+# Optimistic concurrency.
+
+
+def test_a_change_that_lost_the_race_runs_again_on_the_winners_game(
+    store: RedisStore, redis_url: str
+) -> None:
+    other = RedisStore(redis_url)  # another worker
+    put(store, "s1", game("A", 1))
+    seen: list[StoredGame | None] = []
+
+    def plus_ten(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, int]:
+        seen.append(g)
+        if len(seen) == 1:  # the other worker writes between our read and our write
+            put(other, "s1", game("A", 5))
+        n = 0 if g is None else g.record["n"]
+        return game("A", n + 10), len(seen)
+
+    assert store.change_game("s1", "A", plus_ten) == 2  # the last call's result
+    assert seen == [game("A", 1), game("A", 5)]
+    assert store.load("s1", "A") == (None, game("A", 15))
+    assert store.conflicts == 1
+    other.close()
+
+
+def test_a_change_of_the_session_meanwhile_also_means_again(
+    store: RedisStore, redis_url: str
+) -> None:
+    other = RedisStore(redis_url)
+    store.save_session("s1", SessionData("old"))
+    seen: list[SessionData | None] = []
+
+    def note(s: SessionData | None, _g: StoredGame | None) -> tuple[StoredGame, None]:
+        seen.append(s)
+        if len(seen) == 1:
+            other.save_session("s1", SessionData("new"))
+        return game("A"), None
+
+    store.change_game("s1", "A", note)
+    assert seen == [SessionData("old"), SessionData("new")]
+    other.close()
+
+
+def test_a_change_that_always_loses_gives_up_with_a_store_error(
+    store: RedisStore, redis_url: str
+) -> None:
+    other = RedisStore(redis_url)
+    calls = 0
+
+    def always_overtaken(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, None]:
+        nonlocal calls
+        calls += 1
+        put(other, "s1", game("A", calls))
+        return game("A", -1), None
+
+    with pytest.raises(StoreError, match=f"kept changing, gave up after {MAX_ATTEMPTS} attempts"):
+        store.change_game("s1", "A", always_overtaken)
+    assert calls == MAX_ATTEMPTS
+    assert store.load("s1", "A") == (None, game("A", MAX_ATTEMPTS))  # never ours
+    other.close()
+
+
+def test_two_redis_stores_lose_no_update(redis_url: str, redis_client: redis.Redis) -> None:
+    """Two stores stand for two machines: only WATCH/MULTI keeps them in line."""
+
+    stores = [RedisStore(redis_url), RedisStore(redis_url)]
+    errors: list[BaseException] = []
+    threads = [
+        threading.Thread(target=increment, args=(stores[i % 2], "s1", "HM-1", 50, errors))
+        for i in range(8)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert stores[0].load("s1", "HM-1") == (None, game("HM-1", 400))
+    for s in stores:
+        s.close()
+
+
+# Damaged keys never raise.
+
+
+@pytest.mark.parametrize(
+    "value", ["{not json", "[1, 2]", '{"token": 5}', "null", "7", "", b"\xff\xfe{"]
+)
+def test_a_damaged_session_key_loads_as_no_session(
+    store: RedisStore, redis_client: redis.Redis, value: str | bytes
+) -> None:
+    put(store, "s1", game("A"))
+    redis_client.set("sol:s:s1", value)
+    assert store.load("s1", "A") == (None, game("A"))
+    seen: list[SessionData | None] = []
+    store.change_game("s1", "A", lambda s, _g: (seen.append(s), (None, None))[1])
+    assert seen == [None]
+
+
+@pytest.mark.parametrize("value", ["{not json", "[1, 2]", '"text"', "null", "", b"\xff\xfe{"])
+def test_a_damaged_game_key_loads_with_an_empty_record(
+    store: RedisStore, redis_client: redis.Redis, value: str | bytes
+) -> None:
+    put(store, "s1", game("HM-1", 1, score=3, updated_ms=5))
+    redis_client.set("sol:g:s1:HM-1", value)
+    assert store.load("s1", "HM-1") == (None, DAMAGED)
+    assert store.recent_games("s1") == [GameSummary("HM-1", "playing", 0, 0, 0)]
+    seen: list[StoredGame | None] = []
+
+    def repair(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, None]:
+        seen.append(g)
+        return game("HM-1", 2, updated_ms=6), None
+
+    store.change_game("s1", "HM-1", repair)
+    assert seen == [DAMAGED]
+    assert store.load("s1", "HM-1") == (None, game("HM-1", 2, updated_ms=6))
+
+
+def test_damaged_game_fields_load_as_defaults(store: RedisStore, redis_client: redis.Redis) -> None:
+    redis_client.set(
+        "sol:g:s1:HM-1",
+        json.dumps(
+            {
+                "record": {"n": 1},
+                "state": "odd",
+                "score": "x",
+                "moves": 1.5,
+                "extra": "[",
+                "updated_ms": True,
+            }
+        ),
+    )
+    assert store.load("s1", "HM-1") == (None, StoredGame("HM-1", {"n": 1}, "playing", 0, 0, 0, {}))
+    redis_client.set("sol:g:s1:HM-1", json.dumps({"record": [1], "state": ["won"], "extra": 5}))
+    assert store.load("s1", "HM-1") == (None, DAMAGED)
+
+
+def test_keys_of_the_wrong_type_read_as_missing_and_are_overwritten(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    redis_client.hset("sol:s:s1", "token", "tok")
+    redis_client.rpush("sol:g:s1:A", "x")
+    redis_client.set("sol:r:s1", "not a sorted set")
+    assert store.load("s1", "A") == (None, None)
+    assert store.recent_games("s1") == []
+    put(store, "s1", game("A", 1, updated_ms=7))
+    assert store.load("s1", "A") == (None, game("A", 1, updated_ms=7))
+    assert store.recent_games("s1") == [GameSummary("A", "playing", 0, 0, 7)]  # set rebuilt
+    store.save_session("s1", SessionData("tok"))
+    assert store.load("s1") == (SessionData("tok"), None)
+
+
+def test_a_recent_entry_whose_game_key_has_another_type_is_dropped(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    put(store, "s1", game("A", updated_ms=1))
+    put(store, "s1", game("B", updated_ms=2))
+    redis_client.delete("sol:g:s1:B")
+    redis_client.rpush("sol:g:s1:B", "x")
+    redis_client.zadd("sol:r:s1", {"ghost": 3})
+    assert [g.code for g in store.recent_games("s1")] == ["A"]
+    assert redis_client.zrange("sol:r:s1", 0, -1) == ["A"]
+
+
+# Failures are StoreErrors.
+
+
+def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:
+    with pytest.raises(StoreError, match="cannot reach the Redis store") as refused:
+        RedisStore("redis://user:hunter2@127.0.0.1:1/0", socket_timeout=1)
+    assert "hunter2" not in str(refused.value)
+    assert "redis://user:***@127.0.0.1:1/0" in str(refused.value)
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:notaport/0", "redis://127.0.0.1:6379/db"])
+def test_a_bad_url_is_a_store_error(url: str) -> None:
+    with pytest.raises(StoreError, match=re.escape(url)):
+        RedisStore(url)
+
+
+def test_a_server_that_goes_away_is_a_store_error(tmp_path: Path) -> None:
+    process, url = start_redis_server(tmp_path)
+    store = RedisStore(url, socket_timeout=1)
+    put(store, "s1", game("A", 1))
+    stop_redis_server(process)
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    with pytest.raises(StoreError, match=f"127.0.0.1:{port}"):
+        store.load("s1", "A")
+    with pytest.raises(StoreError):
+        put(store, "s1", game("A", 2))
+    with pytest.raises(StoreError):
+        store.save_session("s1", SessionData("tok"))
+    with pytest.raises(StoreError):
+        store.recent_games("s1")
+    store.close()
+
+
+def test_a_connection_lost_during_a_change_is_not_retried(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    """The write may have happened: applying the tap again could apply it twice."""
+    put(store, "s1", game("A", 1))
+    calls = 0
+
+    def cut_off(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, None]:
+        nonlocal calls
+        calls += 1
+        redis_client.client_kill_filter(_type="normal", skipme=True)  # the store's connection
+        return game("A", 2), None
+
+    with pytest.raises(StoreError, match="connection lost during a change"):
+        store.change_game("s1", "A", cut_off)
+    assert calls == 1
+    assert store.load("s1", "A") == (None, game("A", 1))  # a new connection: usable again
+
+
+def test_a_closed_store_refuses_use(store: RedisStore) -> None:
+    store.close()
+    for use in [
+        lambda: store.load("s1"),
+        lambda: store.save_session("s1", SessionData("tok")),
+        lambda: put(store, "s1", game("A")),
+        lambda: store.recent_games("s1"),
+        lambda: store.sweep(0),
+    ]:
+        with pytest.raises(StoreError, match="closed"):
+            use()

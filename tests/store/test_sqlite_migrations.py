@@ -1,0 +1,157 @@
+"""SQLite schema migrations: forward steps run at open, in one write transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from app.store import GameSummary, SessionData, StoredGame, StoreError
+from app.store import sqlite as sqlite_module
+from app.store.sqlite import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
+from tests.store.helpers import game, put
+
+
+def version_of(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as raw:
+        version: int = raw.execute("PRAGMA user_version").fetchone()[0]
+        return version
+
+
+def names_in(path: Path) -> set[str]:
+    with closing(sqlite3.connect(path)) as raw:
+        return {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
+
+
+def test_migrations_are_numbered_by_their_position() -> None:
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 2
+    assert [step.__name__ for step in MIGRATIONS] == ["create_schema_v1", "add_sweep_indexes_v2"]
+
+
+def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with closing(sqlite3.connect(path)) as raw:
+        MIGRATIONS[0](raw)  # the version-1 schema, as version 1 of this code created it
+        raw.execute("PRAGMA user_version = 1")
+        raw.executemany(
+            "INSERT INTO sessions (sid, data, created_ms, touched_ms) VALUES (?, ?, ?, ?)",
+            [
+                (
+                    "s1",
+                    '{"token":"t1","move_errors":true,"placement_help":false,"lang":"fr"}',
+                    1,
+                    2,
+                ),
+                (
+                    "s2",
+                    '{"token":"t2","move_errors":false,"placement_help":true,"lang":null}',
+                    3,
+                    4,
+                ),
+            ],
+        )
+        raw.executemany(
+            "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                ("s1", "HM-1", '{"n":1}', "playing", 5, 6, '{"x":1}', 700),
+                ("s1", "SH-2", '{"n":2}', "won", 52, 80, "{}", 800),
+                ("s2", "HM-1", '{"n":3}', "playing", 0, 1, "{}", 900),
+            ],
+        )
+        raw.commit()
+    assert version_of(path) == 1
+    assert "games_by_updated" not in names_in(path)
+
+    store = SQLiteStore(str(path))
+    assert version_of(path) == SCHEMA_VERSION
+    assert {"games_by_updated", "sessions_by_touched"} <= names_in(path)
+    s1 = SessionData("t1", move_errors=True, placement_help=False, lang="fr")
+    s2 = SessionData("t2", move_errors=False, placement_help=True, lang=None)
+    assert store.load("s1", "HM-1") == (
+        s1,
+        StoredGame("HM-1", {"n": 1}, "playing", 5, 6, 700, {"x": 1}),
+    )
+    assert store.load("s1", "SH-2") == (s1, StoredGame("SH-2", {"n": 2}, "won", 52, 80, 800, {}))
+    assert store.load("s2", "HM-1") == (s2, StoredGame("HM-1", {"n": 3}, "playing", 0, 1, 900, {}))
+    assert store.recent_games("s1") == [GameSummary("HM-1", "playing", 5, 6, 700)]
+    put(store, "s2", game("HM-1", 4, updated_ms=1000))  # and it is writable
+    assert store.load("s2", "HM-1")[1] == game("HM-1", 4, updated_ms=1000)
+    assert store.sweep(850) == 3  # s1's two games, then s1; s2 lives on through its game
+    assert store.load("s1", "HM-1") == (None, None)
+    assert store.load("s2") == (s2, None)
+    store.close()
+
+    reopened = SQLiteStore(str(path))  # already at the latest version: nothing to do
+    assert version_of(path) == SCHEMA_VERSION
+    assert reopened.load("s2", "HM-1")[1] == game("HM-1", 4, updated_ms=1000)
+    reopened.close()
+
+
+def test_a_failing_step_rolls_back_every_step_of_the_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE half_done (x)")
+        conn.execute("SELECT * FROM no_such_table")
+
+    monkeypatch.setattr(sqlite_module, "MIGRATIONS", [*MIGRATIONS, broken])
+    monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    path = tmp_path / "games.db"
+    with pytest.raises(StoreError, match="no_such_table"):
+        SQLiteStore(str(path))
+    assert version_of(path) == 0
+    assert names_in(path) == set()  # not even version 1's tables: one transaction
+
+
+def open_together(path: Path, count: int) -> tuple[list[SQLiteStore], list[BaseException]]:
+    """``count`` threads open a store on ``path`` at the same moment."""
+    start = threading.Barrier(count)
+    opened: list[SQLiteStore] = []
+    errors: list[BaseException] = []
+
+    def open_it() -> None:
+        start.wait()
+        try:
+            opened.append(SQLiteStore(str(path)))
+        except BaseException as exc:  # reported to the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_it) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return opened, errors
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_stores_opening_a_new_file_at_once_all_succeed(tmp_path: Path, count: int) -> None:
+    """Workers starting together: one migrates, the others wait for its write lock and then
+    find the file migrated (ten new files, to give the race its chances)."""
+    for round_ in range(10):
+        path = tmp_path / f"games-{round_}.db"
+        opened, errors = open_together(path, count)
+        assert errors == []
+        assert len(opened) == count
+        assert version_of(path) == SCHEMA_VERSION
+        put(opened[0], "s1", game("A", 1))
+        assert opened[-1].load("s1", "A") == (None, game("A", 1))
+        for store in opened:
+            store.close()
+
+
+def test_stores_opening_a_version_1_file_at_once_migrate_it_once(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with closing(sqlite3.connect(path)) as raw:
+        MIGRATIONS[0](raw)
+        raw.execute("PRAGMA user_version = 1")
+        raw.commit()
+    opened, errors = open_together(path, 4)
+    assert errors == []
+    assert version_of(path) == SCHEMA_VERSION
+    for store in opened:
+        store.close()

@@ -1,0 +1,68 @@
+"""Real uvicorn processes on free loopback ports, for tests that need more than one process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+    def crash(self) -> None:
+        """SIGKILL the whole process group: no shutdown, no flush — a power cut for the app."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+
+def start_server(store: str, log_dir: Path, *, workers: int = 1, name: str = "server") -> Server:
+    port = free_port()
+    log = log_dir / f"{name}-{port}.log"
+    env = {**os.environ, "SOLITAIRE_STORE": store, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--workers", str(workers), "--no-access-log"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(server.url + "/", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"the server did not start within 30 s: {log.read_text()[-2000:]}")
