@@ -2,6 +2,7 @@
 
 import gzip
 import re
+import time
 import warnings
 
 import pytest
@@ -423,3 +424,26 @@ def test_the_default_store_is_a_sqlite_file_created_on_first_run(tmp_path, monke
     assert Config.from_env().store == str(path)
     monkeypatch.delenv("SOLITAIRE_STORE")
     assert Config.from_env().store == "var/solitaire.db"
+
+
+def test_health_answers_ok_without_a_session(client):
+    response = client.get("/health")
+    assert (response.status_code, response.text) == (200, "ok")
+    assert "set-cookie" not in response.headers
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_the_expiry_sweep_runs_when_the_app_starts(monkeypatch):
+    store = MemoryStore()
+    cutoffs = []
+    monkeypatch.setattr(store, "sweep", lambda cutoff, batch=500: cutoffs.append(cutoff) or 0)
+    config = Config(store="memory:", expire_days=30, sweep_seconds=3600)
+    with TestClient(create_app(config, store=store)) as client:
+        client.get("/health")
+        for _ in range(100):
+            if cutoffs:
+                break
+            time.sleep(0.01)
+    assert len(cutoffs) == 1
+    age_days = (time.time() * 1000 - cutoffs[0]) / 86_400_000
+    assert 29.99 < age_days < 30.01
