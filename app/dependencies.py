@@ -12,21 +12,21 @@ from app.web.render import Renderer
 from app.web.sessions import Player
 
 
-def get_store(request: Request) -> Store:
+async def get_store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
 
 
-def get_renderer(request: Request) -> Renderer:
+async def get_renderer(request: Request) -> Renderer:
     renderer: Renderer = request.app.state.renderer
     return renderer
 
 
-def get_player(request: Request) -> Player:
+async def get_player(request: Request) -> Player:
     return Player.from_request(request)
 
 
-def require_same_origin(request: Request) -> None:
+async def require_same_origin(request: Request) -> None:
     """Refuse a POST another site's page made (belt and braces with the form token).
 
     Browsers send ``Sec-Fetch-Site`` and ``Origin`` with form posts and fetches; either one

@@ -157,7 +157,7 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
 
 
 @router.post("/{code}/tap", dependencies=[SameOrigin])
-def tap(
+async def tap(
     code: str,
     form: Annotated[TapForm, Form()],
     request: Request,

@@ -12,5 +12,5 @@ router = APIRouter()
 
 
 @router.get("/health", name="health")
-def health() -> PlainTextResponse:
+async def health() -> PlainTextResponse:
     return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})

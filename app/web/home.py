@@ -20,7 +20,9 @@ router = APIRouter()
 
 
 @router.get("/", name="home")
-def home(request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep) -> Response:
+async def home(
+    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+) -> Response:
     session, _ = store.load(player.sid)
     session = ensure_session(store, player, session)
     lang = language(request, session)
@@ -53,7 +55,7 @@ def home(request: Request, renderer: RendererDep, store: StoreDep, player: Playe
 
 
 @router.get("/play", name="play-code")
-def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response:
+async def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response:
     """The home page's code box: the deal's canonical URL, or a page that says what is wrong."""
     try:
         parsed = DealCode.parse(code)

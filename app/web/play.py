@@ -365,20 +365,20 @@ def game_router(screen: Screen) -> APIRouter:
     router = APIRouter(prefix=f"/{screen.slug}")
 
     @router.get("", name=f"{screen.slug}-new")
-    def new_deal(
+    async def new_deal(
         request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
         return screen.new_deal(request, renderer, store, player)
 
     @router.get("/{code}", name=f"{screen.slug}-page")
-    def page(
+    async def page(
         code: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
         return show_page(request, renderer, store, player, screen, code)
 
     for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
 
-        def history(
+        async def history(
             code: str,
             form: Annotated[TokenForm, Form()],
             request: Request,

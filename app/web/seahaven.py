@@ -367,7 +367,7 @@ def _action(name: str, *args: Any) -> Action:
 
 
 @router.post("/{code}/tap", dependencies=[SameOrigin])
-def tap(
+async def tap(
     code: str,
     form: Annotated[PlaceForm, Form()],
     request: Request,
@@ -382,7 +382,7 @@ def tap(
 
 
 @router.post("/{code}/auto", dependencies=[SameOrigin])
-def auto(
+async def auto(
     code: str,
     form: Annotated[PlaceForm, Form()],
     request: Request,
@@ -397,7 +397,7 @@ def auto(
 
 
 @router.post("/{code}/move", dependencies=[SameOrigin])
-def move(
+async def move(
     code: str,
     form: Annotated[MoveForm, Form()],
     request: Request,

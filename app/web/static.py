@@ -11,7 +11,7 @@ router = APIRouter()
 
 
 @router.get("/static/{name:path}", name="static")
-def static(name: str, request: Request) -> Response:
+async def static(name: str, request: Request) -> Response:
     response = request.app.state.assets.response(request, name)
     if response is None:
         raise PlayerError.not_found()
