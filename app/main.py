@@ -6,6 +6,7 @@ Run it with ``bash scripts/run`` (or ``uvicorn app.main:app``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -32,6 +33,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         )
         yield
         sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper  # a sweep under way finishes before its connections close
         app.state.store.close()
 
     app = FastAPI(

@@ -136,5 +136,14 @@ class Store(ABC):
         :raises ValueError: when ``batch`` is below 1.
         """
 
+    async def change_game_async(self, sid: str, code: str, change: Change[T]) -> T:
+        """:meth:`change_game` for code running on the event loop.
+
+        By default the same call: memory and Redis answer in well under a millisecond. A
+        store whose commits wait on a disk overrides it so the loop never waits (SQLite: one
+        writer thread that commits queued changes together — group commit).
+        """
+        return self.change_game(sid, code, change)
+
     def close(self) -> None:  # noqa: B027  (optional for stores holding nothing)
         """Release connections and files."""

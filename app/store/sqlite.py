@@ -20,13 +20,16 @@ version of this code is refused rather than guessed at.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
+import queue
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from app.store.base import (
     GAME_STATES,
@@ -143,6 +146,27 @@ def migrate(conn: sqlite3.Connection) -> tuple[int, int]:
     return version, SCHEMA_VERSION
 
 
+MAX_BATCH = 256
+"""Most changes one group commit takes."""
+
+
+class _Pending(NamedTuple):
+    sid: str
+    code: str
+    change: Change[Any]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[Any]
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.cancelled():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
 @contextlib.contextmanager
 def _as_store_error(path: str) -> Iterator[None]:
     """Turn sqlite3's errors (a lock held past the busy timeout, a full disk, a closed store)
@@ -196,17 +220,21 @@ class SQLiteStore(Store):
     """
 
     def __init__(self, path: str, *, sweep_pause_seconds: float = SWEEP_PAUSE_SECONDS) -> None:
+        self._queue: queue.SimpleQueue[_Pending | None] | None = None
+        self._writer_thread: threading.Thread | None = None
+        self.batches = 0
+        """Transactions the group-commit writer committed (benchmarks read it)."""
+        self.batched_changes = 0
         if path in ("", ":memory:") or path.startswith("file:"):
             raise StoreError(f"SQLite store needs a file path, not {path!r} (use memory:)")
         self._path = path
         self._sweep_pause = sweep_pause_seconds
         self._local = threading.local()
         self._lock = threading.Lock()
-        """Guards the connection list and the closed flag."""
+        """Guards the closed flag and the writer thread's start."""
         self._write_lock = threading.Lock()
         """Queues this process's writers: SQLite's busy handler polls with sleeps, so waiting
         here is faster and fairer; other processes still wait through ``BEGIN IMMEDIATE``."""
-        self._connections: list[sqlite3.Connection] = []
         self._closed = False
         self._check_schema(self.connection())
 
@@ -234,14 +262,16 @@ class SQLiteStore(Store):
 
     def connection(self) -> sqlite3.Connection:
         """This thread's connection, opened on its first use."""
+        if self._closed:
+            own: sqlite3.Connection | None = getattr(self._local, "conn", None)
+            if own is not None:  # closed by another thread: release ours here, unused
+                self._local.conn = None
+                with contextlib.suppress(sqlite3.Error):
+                    own.close()
+            raise StoreError(f"SQLite store {self._path!r} is closed")
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            with self._lock:
-                if self._closed:
-                    raise StoreError(f"SQLite store {self._path!r} is closed")
             conn = self._open()
-            with self._lock:
-                self._connections.append(conn)
             self._local.conn = conn
         return conn
 
@@ -306,31 +336,109 @@ class SQLiteStore(Store):
         ``change`` raises, the transaction is rolled back and the exception propagates (an
         ``sqlite3.Error``, from the store or the callback, as :class:`StoreError`).
         """
-        conn = self.connection()
-        with self._write_lock, _as_store_error(self._path):
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                session, game = self._read(conn, sid, code)
-                new, result = change(session, game)
-                if new is not None:
-                    conn.execute(
-                        _UPSERT_GAME,
-                        (
-                            sid,
-                            code,
-                            dumps(new.record),
-                            new.state,
-                            new.score,
-                            new.moves,
-                            dumps(new.extra),
-                            new.updated_ms,
-                        ),
-                    )
-                conn.execute("COMMIT")
-            finally:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+        return self._in_write_transaction(lambda conn: self._apply(conn, sid, code, change))
+
+    def _apply(self, conn: sqlite3.Connection, sid: str, code: str, change: Change[T]) -> T:
+        """Read, decide, write — inside a transaction the caller holds."""
+        session, game = self._read(conn, sid, code)
+        new, result = change(session, game)
+        if new is not None:
+            conn.execute(
+                _UPSERT_GAME,
+                (
+                    sid,
+                    code,
+                    dumps(new.record),
+                    new.state,
+                    new.score,
+                    new.moves,
+                    dumps(new.extra),
+                    new.updated_ms,
+                ),
+            )
         return result
+
+    # --- group commit ----------------------------------------------------------------------
+
+    async def change_game_async(self, sid: str, code: str, change: Change[T]) -> T:
+        """Queue the change for the writer thread and wait for its commit.
+
+        ``synchronous=FULL`` makes every commit wait for the disk (milliseconds). The writer
+        takes every change queued while the previous commit was on its way to disk and
+        applies them in one ``BEGIN IMMEDIATE`` transaction, each under its own savepoint (a
+        change that raises rolls back alone, and later changes of the same game see earlier
+        ones, in arrival order), then commits once: one fsync for the whole batch, and only
+        after it is every caller answered — an acknowledged tap is on disk.
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._writer().put(_Pending(sid, code, change, loop, future))
+        result: T = await future
+        return result
+
+    def _writer(self) -> queue.SimpleQueue[_Pending | None]:
+        with self._lock:
+            if self._closed:
+                raise StoreError(f"SQLite store {self._path!r} is closed")
+            if self._queue is None:
+                self._queue = queue.SimpleQueue()
+                self._writer_thread = threading.Thread(
+                    target=self._write_loop, args=(self._queue,), name="sqlite-writer", daemon=True
+                )
+                self._writer_thread.start()
+            return self._queue
+
+    def _write_loop(self, pending: queue.SimpleQueue[_Pending | None]) -> None:
+        try:
+            self._write_batches(pending)
+        finally:
+            own: sqlite3.Connection | None = getattr(self._local, "conn", None)
+            if own is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    own.close()
+
+    def _write_batches(self, pending: queue.SimpleQueue[_Pending | None]) -> None:
+        while True:
+            first = pending.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = pending.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit_batch(batch)
+            if stop:
+                return
+
+    def _commit_batch(self, batch: list[_Pending]) -> None:
+        outcomes: list[tuple[bool, Any]] = []
+
+        def work(conn: sqlite3.Connection) -> None:
+            for item in batch:
+                conn.execute("SAVEPOINT change")
+                try:
+                    outcomes.append((True, self._apply(conn, item.sid, item.code, item.change)))
+                except Exception as exc:  # this change alone is refused; the batch goes on
+                    conn.execute("ROLLBACK TO change")
+                    outcomes.append((False, exc))
+                conn.execute("RELEASE change")
+
+        try:
+            self._in_write_transaction(work)
+            self.batches += 1
+            self.batched_changes += len(batch)
+        except BaseException as exc:  # the commit failed: nobody's change is on disk
+            failure = exc if isinstance(exc, StoreError) else StoreError(str(exc))
+            outcomes = [(False, failure)] * len(batch)
+        for item, (ok, value) in zip(batch, outcomes, strict=True):
+            item.loop.call_soon_threadsafe(_settle, item.future, ok, value)
 
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         conn = self.connection()
@@ -389,12 +497,25 @@ class SQLiteStore(Store):
         return result
 
     def close(self) -> None:
-        """Close every connection this store opened, in any thread (a thread still using
-        one gets an error on its next statement); later use raises :class:`StoreError`."""
+        """Finish the queued changes and close this thread's connection; later use raises
+        :class:`StoreError`.
+
+        Connections other threads opened are not closed from here: closing a connection
+        while its thread runs a statement crashes CPython's sqlite3 module (seen with an
+        expiry sweep still running at shutdown). A thread in the middle of a statement
+        finishes it; its next call finds the store closed; the connections are released
+        with their last reference.
+        """
+        with self._lock:
+            writer, self._writer_thread = self._writer_thread, None
+            if self._queue is not None:
+                self._queue.put(None)
+        if writer is not None and writer is not threading.current_thread():
+            writer.join(10)
         with self._lock:
             self._closed = True
-            connections, self._connections = self._connections, []
-        for conn in connections:
+        own: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if own is not None:
             with contextlib.suppress(sqlite3.Error):
-                conn.close()
+                own.close()
         self._local = threading.local()

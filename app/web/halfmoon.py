@@ -165,4 +165,4 @@ async def tap(
     store: StoreDep,
     player: PlayerDep,
 ) -> Response:
-    return act(request, renderer, store, player, SCREEN, code, form.token, _tap(form))
+    return await act(request, renderer, store, player, SCREEN, code, form.token, _tap(form))

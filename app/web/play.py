@@ -274,7 +274,7 @@ def show_page(
 Action = Callable[[AnyGame, SessionData, int], Said]
 
 
-def act(
+async def act(
     request: Request,
     renderer: Renderer,
     store: Store,
@@ -305,7 +305,7 @@ def act(
             said = Said(_with_ending(screen, game, said.message), said.notice)
         return (screen.stored(game, now) if changed else None), (session, game, said)
 
-    session, game, said = store.change_game(player.sid, str(code), change)
+    session, game, said = await store.change_game_async(player.sid, str(code), change)
     if not is_htmx(request):
         shown = said.notice is not None and notice_text(said.notice) is not None
         url = page_url + (f"?n={quote(said.notice or '')}" if shown else "")
@@ -387,7 +387,7 @@ def game_router(screen: Screen) -> APIRouter:
             player: PlayerDep,
             action: Action = action,
         ) -> Response:
-            return act(request, renderer, store, player, screen, code, form.token, action)
+            return await act(request, renderer, store, player, screen, code, form.token, action)
 
         router.add_api_route(
             f"/{{code}}/{verb}", history, methods=["POST"], dependencies=[SameOrigin]

@@ -378,7 +378,7 @@ async def tap(
     """A single tap: to the foundation when allowed, else select / move the selection here."""
     deal = _code(code)
     action = _action("tap", _place("place", form.place, deal), _card(form.card))
-    return act(request, renderer, store, player, SCREEN, code, form.token, action)
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
 
 
 @router.post("/{code}/auto", dependencies=[SameOrigin])
@@ -393,7 +393,7 @@ async def auto(
     """A double tap: the documents' destination order, never also a single tap."""
     deal = _code(code)
     action = _action("auto", _place("place", form.place, deal), _card(form.card))
-    return act(request, renderer, store, player, SCREEN, code, form.token, action)
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
 
 
 @router.post("/{code}/move", dependencies=[SameOrigin])
@@ -409,4 +409,4 @@ async def move(
     deal = _code(code)
     source, target = _place("from", form.source, deal), _place("to", form.to, deal)
     action = _action("move", source, _card(form.card, required=True), target)
-    return act(request, renderer, store, player, SCREEN, code, form.token, action)
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
