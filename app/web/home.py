@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.dependencies import PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.games import game_for_code
+from app.engine.games import GAMES, game_for_code
 from app.i18n import LANGUAGES, translations
 from app.web.errors import PlayerError
 from app.web.htmx import vary_on_htmx
@@ -45,7 +45,11 @@ async def home(
         "session": session,
         "here": "/",
         "games": games,
-        "screens": [{"slug": s.slug, "name": t.gettext(s.name)} for s in SCREENS.values()],
+        "screens": [
+            {"slug": s.slug, "name": t.gettext(s.name)}
+            for slug in GAMES
+            if (s := SCREENS.get(slug)) is not None
+        ],
         "code": "",
         "problem": None,
     }

@@ -1,0 +1,228 @@
+"""Seahaven Towers in a real browser: a whole game won with every kind of gesture, the double
+tap, a refused drop that snaps back."""
+
+from __future__ import annotations
+
+import time
+
+from babel.support import NullTranslations
+from playwright.sync_api import Page, expect
+
+from app.engine.cards import Card
+from app.engine.seahaven import (
+    CELLS,
+    COLUMNS,
+    FOUNDATIONS,
+    Move,
+    Seahaven,
+    check_move,
+    foundation_place,
+)
+from app.engine.seahaven import place_name as sh_place
+from app.i18n import card_name, suit_symbol
+from app.web.seahaven import reason_text
+from tests.browser.conftest import assert_accessible, screenshot
+from tests.browser.geometry import assert_apart
+from tests.browser.play import (
+    SH,
+    SH_LOST,
+    SeahavenPlayer,
+    auto_move,
+    board,
+    drag,
+    moving_card,
+    sh_card,
+    sh_line,
+    strip_position,
+    target_of,
+)
+
+
+def test_a_whole_game_is_won_with_clicks_double_clicks_drags_and_selections(page: Page):
+    player = SeahavenPlayer(page, SH)
+    player.open()
+    expect(board(page)).to_have_attribute("data-state", "playing")
+    # a click or a selection waits out the double-tap window (280 ms): a few of each, then
+    # double clicks and drags, which answer at once
+    homes = groups = others = 0
+    for move in sh_line(SH):
+        source, count, target = move
+        card = moving_card(player.mirror, move)
+        if target in FOUNDATIONS and count == 1 and source not in FOUNDATIONS:
+            # a single card going home: a click sends it; so do a double click and a drag
+            gesture = player.click if homes % 10 == 0 else [player.double, player.drag][homes % 2]
+            homes += 1
+        elif count > 1:  # a run, taken by its bottom card
+            gesture = [player.drag, player.select_then_place][groups % 2]
+            groups += 1
+        else:
+            gesture = player.select_then_place if others % 7 == 0 else player.drag
+            if others % 2 and auto_move(player.mirror, card, source) == move:
+                gesture = player.double
+            others += 1
+        gesture(move)
+    assert groups >= 2 and all(n >= 3 for n in player.used.values()), (groups, player.used)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    expect(board(page)).to_have_attribute("data-score", "520")
+    expect(page.locator("#score")).to_have_text("520")
+    for suit in "SHDC":
+        expect(page.locator(f"[data-place=foundation-{suit}]")).to_have_attribute(
+            "data-count", "13"
+        )
+    expect(page.locator(".columns [data-card]")).to_have_count(0)
+    expect(page.locator(".ending.won p")).to_contain_text("You won! 520 points in ")
+    expect(page.locator("#clock")).to_have_attribute("data-running", "false")
+    screenshot(page, "seahaven-desktop-won")
+    assert_apart(page, "#board .ending", "#board .card, #board .label")
+    assert_accessible(page, "Seahaven, won")
+
+
+def _first(game: Seahaven, wanted) -> tuple[Card, Move]:
+    """A top card of a column or cell, and its double-tap move, that ``wanted`` accepts."""
+    position = game.position
+    for place in [*COLUMNS, *CELLS]:
+        card = position.top(place)
+        if card is None:
+            continue
+        move = auto_move(game, card, place)
+        if move is not None and wanted(card, place, move):
+            return card, move
+    raise AssertionError("no such card on this deal")
+
+
+def test_a_double_tap_makes_exactly_one_automatic_move_and_no_single_tap(page: Page):
+    player = SeahavenPlayer(page, SH)
+    player.open()
+    position = player.mirror.position
+    # a card a single tap would only select (it cannot go home), which the double tap moves
+    card, move = _first(
+        player.mirror,
+        lambda card, place, move: (
+            not position.accepts(foundation_place(card.suit), card) and move.target in COLUMNS
+        ),
+    )
+    posts: list[str] = []
+    page.on(
+        "request", lambda r: posts.append(r.url.rsplit("/", 1)[-1]) if r.method == "POST" else 0
+    )
+    button = sh_card(page, card)
+    button.dblclick(position=strip_position(button))
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    target = f"[data-place={sh_place(move.target)}]"
+    expect(page.locator(f"{target} [data-card]").last).to_have_attribute("data-card", str(card))
+    time.sleep(1)  # long past the double-tap window: no single tap follows
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    expect(page.locator("[aria-pressed=true]")).to_have_count(0)
+    assert posts == ["auto"]
+    player.mirror.play(move, now=0)
+    assert page.locator(f"{target}").get_attribute("data-count") == str(
+        len(player.mirror.position.columns[move.target])
+    )
+
+
+def test_a_single_click_sends_a_card_home_and_otherwise_selects_it(page: Page):
+    player = SeahavenPlayer(page, SH)
+    player.open()
+    position = player.mirror.position
+    home, home_move = _first(player.mirror, lambda c, p, m: m.target in FOUNDATIONS)
+    player.click(home_move)
+    expect(page.locator("#status")).to_have_text(
+        f"{_name(home)} to foundation {suit_symbol(home)}."
+    )
+    position = player.mirror.position
+    card, _ = _first(
+        player.mirror,
+        lambda c, p, m: not position.accepts(foundation_place(c.suit), c),
+    )
+    button = sh_card(page, card)
+    button.click(position=strip_position(button))
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#status")).to_have_text(f"{_name(card)} selected.")
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    button.click(position=strip_position(button))
+    expect(button).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#status")).to_have_text("Selection cleared.")
+
+
+def _name(card: Card) -> str:
+    return card_name(card, NullTranslations())
+
+
+def test_a_refused_drop_snaps_back_and_says_why(page: Page):
+    player = SeahavenPlayer(page, SH)
+    player.open()
+    position = player.mirror.position
+    # the top card of one column dropped on a column that does not take it
+    for source in COLUMNS:
+        card = position.columns[source][-1]
+        refused = [
+            (target, refusal)
+            for target in COLUMNS
+            if target != source
+            and (refusal := check_move(position, Move(source, 1, target))) is not None
+        ]
+        if refused:
+            target, refusal = refused[0]
+            break
+    before = page.evaluate(
+        "() => [...document.querySelectorAll('[data-place]')].map(p => p.dataset.count)"
+    )
+    drag(page, sh_card(page, card), target_of(page, sh_place(target)))
+    expect(page.locator("#status")).to_have_text(
+        reason_text(refusal.reason, refusal.limit, NullTranslations())
+    )
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    expect(page.locator(f"[data-place={sh_place(source)}] [data-card]").last).to_have_attribute(
+        "data-card", str(card)
+    )
+    after = page.evaluate(
+        "() => [...document.querySelectorAll('[data-place]')].map(p => p.dataset.count)"
+    )
+    assert after == before
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    expect(page.locator(".dragging")).to_have_count(0)
+    expect(page.locator(".drop-target")).to_have_count(0)
+    expect(page.locator("[aria-pressed=true]")).to_have_count(0)
+
+
+def test_the_lost_deal_says_so_and_offers_undo_and_restart(page: Page):
+    page.goto(f"/seahaven/{SH_LOST}")
+    expect(board(page)).to_have_attribute("data-state", "lost")
+    expect(page.locator(".ending.lost p")).to_have_text(
+        "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
+    )
+    expect(page.locator("#ending-undo")).to_be_visible()
+    expect(page.locator("#ending-restart")).to_be_visible()
+    expect(page.locator("#ending-new")).to_have_attribute("href", "/seahaven")
+    expect(page.locator("[data-place^=cell-]")).to_have_count(1)
+
+
+def test_the_keyboard_selects_a_card_and_moves_it_keeping_the_focus(page: Page):
+    player = SeahavenPlayer(page, SH)
+    player.open()
+    position = player.mirror.position
+    card, move = _first(
+        player.mirror,
+        lambda card, place, move: (
+            not position.accepts(foundation_place(card.suit), card) and move.target in COLUMNS
+        ),
+    )
+    button = sh_card(page, card)
+    button.focus()
+    page.keyboard.press("Enter")  # a keyboard tap at once: no double-tap wait
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("() => document.activeElement.id") == f"card-{card}"
+    destination = page.locator(f"[data-place={sh_place(move.target)}] [data-card]").last
+    aimed = destination.get_attribute("data-card")
+    destination.focus()
+    page.keyboard.press(" ")
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    expect(
+        page.locator(f"[data-place={sh_place(move.target)}] [data-card]").last
+    ).to_have_attribute("data-card", str(card))
+    assert page.evaluate("() => document.activeElement.id") == f"card-{aimed}"
+    ring = page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement);"
+        " return [s.outlineStyle, parseFloat(s.outlineWidth)]; }"
+    )
+    assert ring[0] != "none" and ring[1] >= 2, ring
