@@ -101,7 +101,15 @@ class Measurement:
 def wrk(server: Server, script: str, seconds: int, connections: int) -> Load:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
-    command = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name]
+    command = [
+        "wrk",
+        f"-t{min(2, connections)}",
+        f"-c{connections}",
+        f"-d{seconds}s",
+        "--latency",
+        "-s",
+        f.name,
+    ]
     out = subprocess.run([*command, server.url], capture_output=True, text=True, check=True).stdout
     os.unlink(f.name)
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
