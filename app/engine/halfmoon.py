@@ -12,6 +12,7 @@ named ``pile-1`` … ``pile-12`` and ``reserve-1`` … ``reserve-8`` outside it:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -121,8 +122,12 @@ class Position(NamedTuple):
         return not self.is_won() and not self.has_removal()
 
 
+@functools.lru_cache(maxsize=4096)
 def deal(code: DealCode) -> Position:
-    """Pile p (1–12) gets ``c[8(p−1) … 8(p−1)+7]``, the last on top; R1–R8 get ``c[96 … 103]``."""
+    """Pile p (1–12) gets ``c[8(p−1) … 8(p−1)+7]``, the last on top; R1–R8 get ``c[96 … 103]``.
+
+    Cached: every rebuilt game starts from its deal, and positions are immutable values.
+    """
     cards = shuffled_cards(code)
     piles = tuple(tuple(cards[PILE_SIZE * p : PILE_SIZE * (p + 1)]) for p in range(PILES))
     return Position(piles, tuple(cards[PILES * PILE_SIZE :]))

@@ -18,6 +18,7 @@ a king can start a column.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -514,6 +515,7 @@ def legal_moves(position: Position) -> LegalMoves:
     return LegalMoves(position)
 
 
+@functools.lru_cache(maxsize=4096)
 def deal_position(code: DealCode) -> Position:
     """Columns k = 1 … 10 get ``c[5(k−1) … 5(k−1)+4]`` (last on top); ``c[50]`` goes to cell 1
     and ``c[51]`` to cell 2, or on top of column 2 when there is only one cell."""

@@ -47,6 +47,7 @@ class Renderer:
             extensions=["jinja2.ext.i18n"],
             trim_blocks=True,
             lstrip_blocks=True,
+            auto_reload=False,  # templates ship with the code: no stat() per render
         )
         self.env.install_gettext_callables(  # type: ignore[attr-defined]
             _gettext, _ngettext, newstyle=True, pgettext=_pgettext
