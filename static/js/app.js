@@ -1,6 +1,7 @@
 // Small enhancements on top of plain forms and htmx; the game is playable without them.
 // - the clock ticks between server answers (the server's elapsed time is the truth);
-// - the copy-link button appears and copies the deal's URL.
+// - the copy-link button appears and copies the deal's URL;
+// - arrow keys move between the board's cards.
 (function () {
   "use strict";
 
@@ -40,6 +41,25 @@
       var status = document.getElementById("status");
       if (status) status.textContent = button.dataset.copied;
     });
+  });
+
+  // Arrow keys walk the board's cards and places (Tab reaches them too): Left/Up to the
+  // previous one, Right/Down to the next, Home/End to the first and last.
+  document.addEventListener("keydown", function (event) {
+    var keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
+    var step = keys[event.key];
+    var board = document.getElementById("board");
+    if (step === undefined || !board || !board.contains(document.activeElement)) return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var stops = Array.prototype.filter.call(
+      board.querySelectorAll("button:not([disabled]), [tabindex='-1'].card"),
+      function (el) { return el.offsetParent !== null; }
+    );
+    var here = stops.indexOf(document.activeElement);
+    var next = step === "first" ? 0 : step === "last" ? stops.length - 1 : here + step;
+    if (next < 0 || next >= stops.length) return;
+    event.preventDefault();
+    stops[next].focus();
   });
 
   document.addEventListener("DOMContentLoaded", revealCopyButtons);
