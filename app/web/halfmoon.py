@@ -25,7 +25,7 @@ from app.engine.halfmoon import (
 from app.i18n import N_, card_name, cards_text, place_label
 from app.store import SessionData
 from app.web.play import STALE, Action, Said, Screen, act, game_router, notice
-from app.web.views import CardView, clock_text
+from app.web.views import CardView
 
 REFUSALS: Final = {
     Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
@@ -39,6 +39,11 @@ class HalfMoonScreen(Screen):
     game: ClassVar = HalfMoon
     template: ClassVar = "pages/half_moon.html"
     name: ClassVar = N_("Half Moon")
+    defeat: ClassVar = N_(
+        "No moves left: no pair sums to 11 and there is no jack–queen–king triple "
+        "to remove. Undo, or start a new game."
+    )
+    end_actions: ClassVar = ("undo",)
 
     def state(self, game: AnyGame) -> str:
         assert isinstance(game, HalfMoon)
@@ -78,22 +83,6 @@ class HalfMoonScreen(Screen):
             "ending": self.ending(game, t),
             "placement_help": session.placement_help,
         }
-
-    def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
-        assert isinstance(game, HalfMoon)
-        if game.is_won():
-            return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
-                "score": game.score,
-                "time": clock_text(game.clock.elapsed_ms),
-            }
-        if game.is_stuck():
-            return t.gettext(
-                N_(
-                    "No moves left: no pair sums to 11 and there is no jack–queen–king triple "
-                    "to remove. Undo, or start a new game."
-                )
-            )
-        return None
 
 
 SCREEN = HalfMoonScreen()

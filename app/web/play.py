@@ -29,6 +29,7 @@ from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, new_token, set_cookie
+from app.web.views import clock_text
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
@@ -101,9 +102,20 @@ class Screen(ABC):
     def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> dict[str, Any]:
         """The board's plain data for the template."""
 
-    @abstractmethod
+    defeat: ClassVar[str]
+    """The message of a game that cannot be won any more (stuck, lost), a catalog text."""
+    end_actions: ClassVar[tuple[str, ...]]
+    """What the end message offers besides New game: ``undo``, ``restart``."""
+
     def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
-        """The announcement of a game that just ended, or ``None`` while it goes on."""
+        """The announcement of a game that has ended, or ``None`` while it goes on."""
+        state = self.state(game)
+        if state == "won":
+            return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
+                "score": self.score(game),
+                "time": clock_text(game.clock.elapsed_ms),
+            }
+        return t.gettext(self.defeat) if state != "playing" else None
 
     def score(self, game: AnyGame) -> int:
         return int(getattr(game, "score", 0))
@@ -229,6 +241,7 @@ def page_context(
             "slug": screen.slug,
             "name": t.gettext(screen.name),
             "new_game_url": screen.new_game_url,
+            "end_actions": screen.end_actions,
         },
         "board": screen.board(game, session, t),
         "info": {

@@ -44,7 +44,7 @@ from app.web.play import (
 )
 from app.web.render import Renderer
 from app.web.sessions import Player, set_cookie
-from app.web.views import CardView, clock_text
+from app.web.views import CardView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
@@ -119,6 +119,10 @@ class SeahavenScreen(Screen):
     game: ClassVar = Seahaven
     template: ClassVar = "pages/seahaven.html"
     name: ClassVar = N_("Seahaven Towers")
+    defeat: ClassVar = N_(
+        "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
+    )
+    end_actions: ClassVar = ("undo", "restart")
 
     def state(self, game: AnyGame) -> str:
         assert isinstance(game, Seahaven)
@@ -236,22 +240,6 @@ class SeahavenScreen(Screen):
             "ending": self.ending(game, t),
         }
 
-    def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
-        assert isinstance(game, Seahaven)
-        if game.is_won():
-            return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
-                "score": game.score,
-                "time": clock_text(game.clock.elapsed_ms),
-            }
-        if game.is_lost():
-            return t.gettext(
-                N_(
-                    "No useful move left: no card can reach a foundation any more. "
-                    "Undo, or restart the deal."
-                )
-            )
-        return None
-
 
 def _reason_notice(key: str) -> Text | None:
     """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect."""
@@ -366,34 +354,33 @@ def _action(name: str, *args: Any) -> Action:
     return action
 
 
-@router.post("/{code}/tap", dependencies=[SameOrigin])
-async def tap(
-    code: str,
-    form: Annotated[PlaceForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
-    """A single tap: to the foundation when allowed, else select / move the selection here."""
-    deal = _code(code)
-    action = _action("tap", _place("place", form.place, deal), _card(form.card))
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+def _place_route(verb: str, summary: str) -> None:
+    """``tap`` and ``auto`` take the same form and differ only in the engine action."""
+
+    async def route(
+        code: str,
+        form: Annotated[PlaceForm, Form()],
+        request: Request,
+        renderer: RendererDep,
+        store: StoreDep,
+        player: PlayerDep,
+    ) -> Response:
+        deal = _code(code)
+        action = _action(verb, _place("place", form.place, deal), _card(form.card))
+        return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+
+    route.__doc__ = summary
+    router.add_api_route(
+        f"/{{code}}/{verb}",
+        route,
+        methods=["POST"],
+        dependencies=[SameOrigin],
+        name=f"seahaven-{verb}",
+    )
 
 
-@router.post("/{code}/auto", dependencies=[SameOrigin])
-async def auto(
-    code: str,
-    form: Annotated[PlaceForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
-    """A double tap: the documents' destination order, never also a single tap."""
-    deal = _code(code)
-    action = _action("auto", _place("place", form.place, deal), _card(form.card))
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+_place_route("tap", "A single tap: to the foundation when allowed, else select / move here.")
+_place_route("auto", "A double tap: the documents' destination order, never also a single tap.")
 
 
 @router.post("/{code}/move", dependencies=[SameOrigin])
