@@ -138,10 +138,11 @@ class Screen(ABC):
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"
 
-    def stored(self, game: AnyGame, now: int) -> StoredGame:
+    def stored(self, game: AnyGame, record: dict[str, Any], now: int) -> StoredGame:
+        """What the store keeps: the record, and the facts lists and verdicts need."""
         return StoredGame(
             str(game.code),
-            game.to_record(),
+            record,
             self.state(game),
             self.score(game),
             game.move_count,
@@ -316,7 +317,7 @@ async def act(
             said = Said(UNREADABLE, "unreadable")
         if changed and game.is_over() and not was_over:
             said = Said(_with_ending(screen, game, said.message), said.notice)
-        return (screen.stored(game, now) if changed else None), (session, game, said)
+        return (screen.stored(game, record, now) if changed else None), (session, game, said)
 
     session, game, said = await store.change_game_async(player.sid, str(code), change)
     if not is_htmx(request):
