@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Final
+from typing import Annotated, ClassVar, Final
 
 from babel.support import NullTranslations
 from fastapi import Form, Request
@@ -25,7 +25,7 @@ from app.engine.halfmoon import (
 from app.i18n import N_, card_name, cards_text, place_label
 from app.store import SessionData
 from app.web.play import STALE, Action, Said, Screen, act, game_router, notice
-from app.web.views import CardView
+from app.web.views import BoardView, CardView, PlaceView
 
 REFUSALS: Final = {
     Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
@@ -49,7 +49,7 @@ class HalfMoonScreen(Screen):
         assert isinstance(game, HalfMoon)
         return "won" if game.is_won() else "stuck" if game.is_stuck() else "playing"
 
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> dict[str, Any]:
+    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
         assert isinstance(game, HalfMoon)
         position = game.position
         dimmed = game.dimmed() if session.placement_help else frozenset()
@@ -61,28 +61,26 @@ class HalfMoonScreen(Screen):
             card = position.top(index)
             view = CardView.of(card, t) if card is not None else None
             places.append(
-                {
-                    "id": place_name(index),
-                    "kind": kind,
-                    "count": count,
-                    "label": label,
-                    "card": view,
-                    "spoken": f"{view.name}, {label}" if view else label,
-                    "selected": index in game.selection,
-                    "dimmed": index in dimmed,
-                }
+                PlaceView(
+                    id=place_name(index),
+                    count=count,
+                    label=label,
+                    spoken=f"{view.name}, {label}" if view else label,
+                    card=view,
+                    selected=index in game.selection,
+                    dimmed=index in dimmed,
+                )
             )
-        state = self.state(game)
-        return {
-            "game": self.slug,
-            "code": str(game.code),
-            "state": state,
-            "score": game.score,
-            "moves": game.move_count,
-            "places": places,
-            "ending": self.ending(game, t),
-            "placement_help": session.placement_help,
-        }
+        return BoardView(
+            game=self.slug,
+            code=str(game.code),
+            state=self.state(game),
+            score=game.score,
+            moves=game.move_count,
+            ending=self.ending(game, t),
+            places=tuple(places),
+            placement_help=session.placement_help,
+        )
 
 
 SCREEN = HalfMoonScreen()

@@ -29,7 +29,7 @@ from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, new_token, set_cookie
-from app.web.views import clock_text
+from app.web.views import BoardView, InfoView, ScreenView, clock_text
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
@@ -99,7 +99,7 @@ class Screen(ABC):
         """``playing``, ``won``, ``stuck`` or ``lost``: the board's ``data-state``."""
 
     @abstractmethod
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> dict[str, Any]:
+    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
         """The board's plain data for the template."""
 
     defeat: ClassVar[str]
@@ -238,23 +238,20 @@ def page_context(
         "token": session.token,
         "session": session,
         "here": request.url.path,
-        "screen": {
-            "slug": screen.slug,
-            "name": t.gettext(screen.name),
-            "new_game_url": screen.new_game_url,
-            "end_actions": screen.end_actions,
-        },
+        "screen": ScreenView(
+            screen.slug, t.gettext(screen.name), screen.new_game_url, screen.end_actions
+        ),
         "board": screen.board(game, session, t),
-        "info": {
-            "elapsed_ms": game.clock.elapsed(now),
-            "running": game.clock.is_running,
-            "score": screen.score(game),
-            "moves": game.move_count,
-            "code": str(game.code),
-            "url": str(request.base_url).rstrip("/") + screen.url(game.code),
-            "can_undo": game.can_undo(),
-            "can_redo": game.can_redo(),
-        },
+        "info": InfoView(
+            elapsed_ms=game.clock.elapsed(now),
+            running=game.clock.is_running,
+            score=screen.score(game),
+            moves=game.move_count,
+            code=str(game.code),
+            url=str(request.base_url).rstrip("/") + screen.url(game.code),
+            can_undo=game.can_undo(),
+            can_redo=game.can_redo(),
+        ),
         "message": message,
         "oob": False,
     }

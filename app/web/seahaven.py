@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Annotated, Any, ClassVar, Final
 
@@ -44,7 +45,7 @@ from app.web.play import (
 )
 from app.web.render import Renderer
 from app.web.sessions import Player, set_cookie
-from app.web.views import CardView
+from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
@@ -167,78 +168,68 @@ class SeahavenScreen(Screen):
     def new_game_url(self) -> str:
         return "/seahaven"
 
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> dict[str, Any]:
+    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
         assert isinstance(game, Seahaven)
         position = game.position
         selected = set(map(str, game.selected_cards())) if game.selection else set()
         columns = []
         for index in COLUMNS:
             column = position.columns[index]
-            number = index - COLUMNS.start + 1
-            label = column_label(number, len(column), t)
+            label = column_label(index - COLUMNS.start + 1, len(column), t)
             movable_from = len(column) - position.run_length(index)
             cards = []
             for depth, card in enumerate(column):
                 shown = CardView.of(card, t)
-                cards.append(
-                    {
-                        "card": shown,
-                        "spoken": f"{shown.name}, {label}",
-                        "selected": shown.code in selected,
-                        "movable": depth >= movable_from,
-                    }
-                )
+                spoken = f"{shown.name}, {label}"
+                movable = depth >= movable_from
+                cards.append(ColumnCard(shown, spoken, shown.code in selected, movable))
             columns.append(
-                {
-                    "id": place_name(index),
-                    "count": len(column),
-                    "label": label,
-                    "cards": cards,
-                    "fan": fan_class(len(column)),
-                }
+                ColumnView(
+                    place_name(index), len(column), label, tuple(cards), fan_class(len(column))
+                )
             )
         cells = []
         for offset, in_cell in enumerate(position.cells):
             label = t.gettext("cell %(number)s") % {"number": offset + 1}
-            view = CardView.of(in_cell, t) if in_cell is not None else None
-            cells.append(
-                {
-                    "id": place_name(CELLS.start + offset),
-                    "count": 0 if in_cell is None else 1,
-                    "label": label,
-                    "card": view,
-                    "spoken": f"{view.name}, {label}" if view else label,
-                    "selected": view is not None and view.code in selected,
-                }
-            )
+            cells.append(_slot(place_name(CELLS.start + offset), in_cell, label, selected, t))
         foundations = []
         for suit, height in zip(SUITS, position.foundations, strict=True):
             label = foundation_label(suit, height, t)
             top = position.foundation_top(suit)
-            top_view = CardView.of(top, t) if top is not None else None
-            foundations.append(
-                {
-                    "id": f"foundation-{suit}",
-                    "suit": SUIT_SYMBOLS[suit],
-                    "colour": "red" if suit in "HD" else "black",
-                    "count": height,
-                    "label": label,
-                    "card": top_view,
-                    "spoken": f"{top_view.name}, {label}" if top_view else label,
-                    "selected": top_view is not None and top_view.code in selected,
-                }
-            )
-        return {
-            "game": self.slug,
-            "code": str(game.code),
-            "state": self.state(game),
-            "score": game.score,
-            "moves": game.move_count,
-            "cells": cells,
-            "foundations": foundations,
-            "columns": columns,
-            "ending": self.ending(game, t),
-        }
+            slot = _slot(f"foundation-{suit}", top, label, selected, t, count=height)
+            colour = "red" if suit in "HD" else "black"
+            foundations.append(dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour))
+        return BoardView(
+            game=self.slug,
+            code=str(game.code),
+            state=self.state(game),
+            score=game.score,
+            moves=game.move_count,
+            ending=self.ending(game, t),
+            cells=tuple(cells),
+            foundations=tuple(foundations),
+            columns=tuple(columns),
+        )
+
+
+def _slot(
+    name: str,
+    card: Card | None,
+    label: str,
+    selected: set[str],
+    t: NullTranslations,
+    count: int | None = None,
+) -> PlaceView:
+    """A cell or a foundation: one card (its top) or none."""
+    view = CardView.of(card, t) if card is not None else None
+    return PlaceView(
+        id=name,
+        count=(0 if card is None else 1) if count is None else count,
+        label=label,
+        spoken=f"{view.name}, {label}" if view else label,
+        card=view,
+        selected=view is not None and view.code in selected,
+    )
 
 
 def _reason_notice(key: str) -> Text | None:
