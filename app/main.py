@@ -47,7 +47,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
     app.state.store = store or open_store(config.store, config.expire_days)
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
-    app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.i18n import LANGUAGES, N_, choose_language, translations
-from app.store import SessionData, Store
+from app.store import SessionData, Store, StoreError
 from app.web.errors import (
     CARD_HELP,
     PLACE_HELP,
@@ -101,6 +101,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(PlayerError)
     async def player_error(request: Request, error: PlayerError) -> Response:
         return render_error(request, error)
+
+    @app.exception_handler(StoreError)
+    async def store_unavailable(request: Request, error: StoreError) -> Response:
+        log.error("the store failed: %s", error)
+        return render_error(request, PlayerError.store_unavailable())
 
     @app.exception_handler(Redirect)
     async def redirect(request: Request, error: Redirect) -> Response:

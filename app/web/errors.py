@@ -108,6 +108,17 @@ class PlayerError(Exception):
         )
 
     @classmethod
+    def store_unavailable(cls) -> PlayerError:
+        """The store failed (busy past its deadline, or down): nothing was changed."""
+        return cls(
+            503,
+            _text(N_("Busy for a moment")),
+            _text(N_("Your move was not made: the game could not be saved just now. Try again.")),
+            [("/", _text(N_("Home")))],
+            {"Retry-After": "1"},
+        )
+
+    @classmethod
     def too_large(cls, limit: int) -> PlayerError:
         return cls(
             413,

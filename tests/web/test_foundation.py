@@ -14,7 +14,7 @@ with warnings.catch_warnings():
 from app.config import Config
 from app.engine.codes import FORMAT_HELP
 from app.main import create_app
-from app.store import MemoryStore, StoredGame
+from app.store import MemoryStore, StoredGame, StoreError
 from app.web.errors import CODE_HELP
 from app.web.middleware import CSP
 from tests.web.conftest import HTMX, token_of, varies
@@ -447,3 +447,33 @@ def test_the_expiry_sweep_runs_when_the_app_starts(monkeypatch):
     assert len(cutoffs) == 1
     age_days = (time.time() * 1000 - cutoffs[0]) / 86_400_000
     assert 29.99 < age_days < 30.01
+
+
+class FailingStore(MemoryStore):
+    """A store whose writes fail, as a locked or unreachable one would."""
+
+    def change_game(self, sid, code, change):
+        raise StoreError("database is locked")
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_a_failing_store_answers_503_and_says_the_move_was_not_made(htmx):
+    store = FailingStore()
+    with TestClient(
+        create_app(store=store), base_url="http://testserver", follow_redirects=False
+    ) as client:
+        page = parse(client.get(URL).text)
+        card = page.find(data_place="pile-1").find("button").attrs["data-card"]
+        response = client.post(
+            f"{URL}/tap",
+            data={"place": "pile-1", "card": card, "token": token_of(page)},
+            headers=HTMX if htmx else {},
+        )
+    assert response.status_code == 503
+    assert response.headers["retry-after"] == "1"
+    said = (
+        parse(response.text).by_id("status").text
+        if htmx
+        else parse(response.text).find(class_="detail").text
+    )
+    assert "Your move was not made" in said
