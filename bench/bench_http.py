@@ -193,8 +193,12 @@ def fill_sqlite(path: Path, games: int) -> None:
     con.close()
 
 
+WORKERS = os.cpu_count() or 2
+"""Server processes, as deployed: one per core."""
+
+
 def measure(store: str, label: str, seconds: int, connections: int, work: Path) -> Measurement:
-    server = start_server(store, work, name=label)
+    server = start_server(store, work, name=label, workers=WORKERS)
     try:
         players = open_sessions(server, connections)
         wrk(server, tap_script(players), 2, connections)  # warm up
