@@ -71,16 +71,7 @@ class HalfMoonScreen(Screen):
                     dimmed=index in dimmed,
                 )
             )
-        return BoardView(
-            game=self.slug,
-            code=str(game.code),
-            state=self.state(game),
-            score=game.score,
-            moves=game.move_count,
-            ending=self.ending(game, t),
-            places=tuple(places),
-            placement_help=session.placement_help,
-        )
+        return self.board_view(game, t, places=tuple(places), placement_help=session.placement_help)
 
 
 SCREEN = HalfMoonScreen()

@@ -135,6 +135,18 @@ class Screen(ABC):
         code = DealCode.random(self.game.game_id)
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
+    def board_view(self, game: AnyGame, t: NullTranslations, **places: Any) -> BoardView:
+        """The board's shared fields (game, code, state, score, moves, ending) and ``places``."""
+        return BoardView(
+            game=self.slug,
+            code=str(game.code),
+            state=self.state(game),
+            score=self.score(game),
+            moves=game.move_count,
+            ending=self.ending(game, t),
+            **places,
+        )
+
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"
 

@@ -199,13 +199,9 @@ class SeahavenScreen(Screen):
             slot = _slot(f"foundation-{suit}", top, label, selected, t, count=height)
             colour = "red" if suit in "HD" else "black"
             foundations.append(dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour))
-        return BoardView(
-            game=self.slug,
-            code=str(game.code),
-            state=self.state(game),
-            score=game.score,
-            moves=game.move_count,
-            ending=self.ending(game, t),
+        return self.board_view(
+            game,
+            t,
             cells=tuple(cells),
             foundations=tuple(foundations),
             columns=tuple(columns),
