@@ -468,7 +468,9 @@ class SQLiteStore(Store):
             failure = exc if isinstance(exc, StoreError) else StoreError(str(exc))
             outcomes = [(False, failure)] * len(batch)
         for item, (ok, value) in zip(batch, outcomes, strict=True):
-            item.loop.call_soon_threadsafe(_settle, item.future, ok, value)
+            # a loop that has closed meanwhile has nobody waiting: the writer goes on
+            with contextlib.suppress(RuntimeError):
+                item.loop.call_soon_threadsafe(_settle, item.future, ok, value)
 
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         conn = self.connection()

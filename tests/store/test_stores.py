@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 import threading
@@ -404,3 +405,46 @@ def test_open_store_refuses_an_unknown_scheme() -> None:
     with pytest.raises(StoreError, match="unknown store scheme 'postgres'") as refused:
         open_store("postgres://user:secret@x/db")
     assert "secret" not in str(refused.value)
+
+
+SID, CODE = "s-async", "HM1-N-AAAAAAB"
+
+
+def test_change_game_async_applies_concurrent_changes_in_order_exactly_once(store):
+    """Many changes of one game awaited together: each applied once, none lost (for SQLite,
+    through the group-commit writer)."""
+
+    async def main():
+        def bump(session, game):
+            n = (game.record.get("n", 0) if game else 0) + 1
+            return StoredGame(CODE, {"n": n}, updated_ms=n), n
+
+        return await asyncio.gather(*(store.change_game_async(SID, CODE, bump) for _ in range(200)))
+
+    results = asyncio.run(main())
+    assert sorted(results) == list(range(1, 201))
+    assert store.load(SID, CODE)[1].record == {"n": 200}
+    if isinstance(store, SQLiteStore):  # group commit: many changes share each transaction
+        assert store.batched_changes == 200
+        assert store.batches <= 20
+
+
+def test_a_refused_change_in_a_batch_leaves_the_others(store):
+    async def main():
+        def bump(session, game):
+            n = (game.record.get("n", 0) if game else 0) + 1
+            return StoredGame(CODE, {"n": n}, updated_ms=n), n
+
+        def refuse(session, game):
+            raise ValueError("refused")
+
+        calls = [
+            store.change_game_async(SID, CODE, refuse if i % 3 == 0 else bump) for i in range(30)
+        ]
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    results = asyncio.run(main())
+    refused = [r for r in results if isinstance(r, ValueError)]
+    assert len(refused) == 10
+    assert sorted(r for r in results if isinstance(r, int)) == list(range(1, 21))
+    assert store.load(SID, CODE)[1].record == {"n": 20}
