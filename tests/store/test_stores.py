@@ -6,6 +6,7 @@ import asyncio
 import re
 import sqlite3
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
 
@@ -410,6 +411,13 @@ def test_open_store_refuses_an_unknown_scheme() -> None:
 SID, CODE = "s-async", "HM1-N-AAAAAAB"
 
 
+def run_loop(coroutine):
+    """Run on a fresh event loop in its own thread: Playwright's sync API (the browser tests)
+    keeps a loop running in the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_change_game_async_applies_concurrent_changes_in_order_exactly_once(store):
     """Many changes of one game awaited together: each applied once, none lost (for SQLite,
     through the group-commit writer)."""
@@ -421,7 +429,7 @@ def test_change_game_async_applies_concurrent_changes_in_order_exactly_once(stor
 
         return await asyncio.gather(*(store.change_game_async(SID, CODE, bump) for _ in range(200)))
 
-    results = asyncio.run(main())
+    results = run_loop(main())
     assert sorted(results) == list(range(1, 201))
     assert store.load(SID, CODE)[1].record == {"n": 200}
     if isinstance(store, SQLiteStore):  # group commit: many changes share each transaction
@@ -443,7 +451,7 @@ def test_a_refused_change_in_a_batch_leaves_the_others(store):
         ]
         return await asyncio.gather(*calls, return_exceptions=True)
 
-    results = asyncio.run(main())
+    results = run_loop(main())
     refused = [r for r in results if isinstance(r, ValueError)]
     assert len(refused) == 10
     assert sorted(r for r in results if isinstance(r, int)) == list(range(1, 21))
