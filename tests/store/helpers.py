@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -33,3 +34,21 @@ def increment(store: Store, sid: str, code: str, times: int, errors: list[BaseEx
             store.change_game(sid, code, plus_one)
     except BaseException as exc:  # reported to the main thread
         errors.append(exc)
+
+
+def assert_two_stores_lose_no_update(stores: list[Store]) -> None:
+    """Eight threads, alternating between two stores on the same data (two processes or two
+    machines), each add 1 fifty times: the game ends at exactly 400. Closes the stores."""
+    errors: list[BaseException] = []
+    threads = [
+        threading.Thread(target=increment, args=(stores[i % 2], "s1", "HM-1", 50, errors))
+        for i in range(8)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert stores[0].load("s1", "HM-1") == (None, game("HM-1", 400))
+    for s in stores:
+        s.close()

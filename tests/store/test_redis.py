@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ import redis
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
 from app.store.redis import DEFAULT_TTL_SECONDS, MAX_ATTEMPTS, RedisStore
-from tests.store.helpers import game, increment, now_ms, put
+from tests.store.helpers import assert_two_stores_lose_no_update, game, now_ms, put
 from tests.store.redis_server import start_redis_server, stop_redis_server
 
 DAMAGED = StoredGame("HM-1", {}, "playing", 0, 0, 0, {})
@@ -277,20 +276,7 @@ def test_a_change_that_always_loses_gives_up_with_a_store_error(
 def test_two_redis_stores_lose_no_update(redis_url: str, redis_client: redis.Redis) -> None:
     """Two stores stand for two machines: only WATCH/MULTI keeps them in line."""
 
-    stores = [RedisStore(redis_url), RedisStore(redis_url)]
-    errors: list[BaseException] = []
-    threads = [
-        threading.Thread(target=increment, args=(stores[i % 2], "s1", "HM-1", 50, errors))
-        for i in range(8)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    assert stores[0].load("s1", "HM-1") == (None, game("HM-1", 400))
-    for s in stores:
-        s.close()
+    assert_two_stores_lose_no_update([RedisStore(redis_url), RedisStore(redis_url)])
 
 
 # Damaged keys never raise.

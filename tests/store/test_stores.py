@@ -23,7 +23,7 @@ from app.store import (
 )
 from app.store.redis import RedisStore
 from app.store.sqlite import SCHEMA_VERSION, SQLiteStore
-from tests.store.helpers import game, increment, put
+from tests.store.helpers import assert_two_stores_lose_no_update, game, increment, put
 
 # The behaviour every store shares (the ``store`` fixture, tests/store/conftest.py, is each of
 # memory, SQLite and Redis in turn).
@@ -345,22 +345,9 @@ def test_damaged_game_columns_load_as_defaults(tmp_path: Path) -> None:
 
 
 def test_two_sqlite_stores_on_one_file_lose_no_update(tmp_path: Path) -> None:
-    """Two stores stand for two worker processes: only BEGIN IMMEDIATE keeps them in line."""
+    """Two stores stand for two worker processes: flock and BEGIN IMMEDIATE keep them in line."""
     path = str(tmp_path / "games.db")
-    stores = [SQLiteStore(path), SQLiteStore(path)]
-    errors: list[BaseException] = []
-    threads = [
-        threading.Thread(target=increment, args=(stores[i % 2], "s1", "HM-1", 50, errors))
-        for i in range(8)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    assert stores[0].load("s1", "HM-1") == (None, game("HM-1", 400))
-    for s in stores:
-        s.close()
+    assert_two_stores_lose_no_update([SQLiteStore(path), SQLiteStore(path)])
 
 
 # Choosing a store from configuration text.
