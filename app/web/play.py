@@ -7,6 +7,7 @@ out-of-band info bar and live region for htmx, a 303 back to the page without it
 
 from __future__ import annotations
 
+import functools
 import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from urllib.parse import quote
 from babel.support import NullTranslations
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
@@ -25,11 +27,20 @@ from app.engine.game import RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.store import SessionData, Store, StoredGame
+from app.web.board import (
+    BOARD_VERSION_HEADER,
+    CODE,
+    BoardFacts,
+    board_open,
+    ending_html,
+    fill,
+)
+from app.web.board import version as board_version
 from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, new_token, set_cookie
-from app.web.views import BoardView, InfoView, ScreenView, clock_text
+from app.web.views import InfoView, ScreenView, clock_text
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
@@ -99,23 +110,41 @@ class Screen(ABC):
         """``playing``, ``won``, ``stuck`` or ``lost``: the board's ``data-state``."""
 
     @abstractmethod
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
-        """The board's plain data for the template."""
+    def facts(self, game: AnyGame, session: SessionData, state: str | None = None) -> BoardFacts:
+        """Everything the board shows, as plain data; ``state`` when already known."""
+
+    @abstractmethod
+    def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
+        """One place's interactive markup (cached; token and code are placeholders)."""
+
+    @abstractmethod
+    def place_id(self, place: tuple[Any, ...]) -> str:
+        """The element id an answer swaps the place by."""
+
+    def layout(self, places: list[str]) -> str:
+        """The places' markup in the board's structure (Half Moon: a flat grid)."""
+        return "".join(places)
 
     defeat: ClassVar[str]
     """The message of a game that cannot be won any more (stuck, lost), a catalog text."""
     end_actions: ClassVar[tuple[str, ...]]
     """What the end message offers besides New game: ``undo``, ``restart``."""
 
-    def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
+    def ending(self, game: AnyGame, t: NullTranslations, state: str | None = None) -> str | None:
         """The announcement of a game that has ended, or ``None`` while it goes on."""
-        state = self.state(game)
+        state = state or self.state(game)
+        return self.ending_text(self.ending_facts(game, state, self.score(game)), t)
+
+    def ending_text(self, ending: tuple[Any, ...], t: NullTranslations) -> str | None:
+        if not ending:
+            return None
+        state, score, elapsed_ms = ending
         if state == "won":
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
-                "score": self.score(game),
-                "time": clock_text(game.clock.elapsed_ms),
+                "score": score,
+                "time": clock_text(elapsed_ms),
             }
-        return t.gettext(self.defeat) if state != "playing" else None
+        return t.gettext(self.defeat)
 
     def score(self, game: AnyGame) -> int:
         return int(getattr(game, "score", 0))
@@ -135,27 +164,44 @@ class Screen(ABC):
         code = DealCode.random(self.game.game_id)
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
-    def board_view(self, game: AnyGame, t: NullTranslations, **places: Any) -> BoardView:
-        """The board's shared fields (game, code, state, score, moves, ending) and ``places``."""
-        return BoardView(
-            game=self.slug,
-            code=str(game.code),
-            state=self.state(game),
-            score=self.score(game),
-            moves=game.move_count,
-            ending=self.ending(game, t),
-            **places,
+    def ending_facts(self, game: AnyGame, state: str, score: int) -> tuple[Any, ...]:
+        """What the ending box depends on (``()`` while the game goes on)."""
+        if state == "playing":
+            return ()
+        return (state, score, game.clock.elapsed_ms if state == "won" else 0)
+
+    def ending_html(self, facts: BoardFacts, lang: str) -> str:
+        if not facts.ending:
+            return ending_html(self.slug, facts.state, None, (), ("", ""))
+        return _ending_html(self, lang, facts.ending)
+
+    def board_parts(self, facts: BoardFacts, lang: str) -> list[str]:
+        """Each place's cached markup, in board order."""
+        return [self.place_html(lang, place) for place in facts.places]
+
+    def board_version(self, facts: BoardFacts, parts: list[str], lang: str, token: str) -> str:
+        head = f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{facts.ending}"
+        return board_version((head, *parts), token)
+
+    def board_html(self, facts: BoardFacts, lang: str, token: str, oob: str | None = None) -> str:
+        """The whole board (token and code still placeholders)."""
+        parts = self.board_parts(facts, lang)
+        head = board_open(
+            self.slug, CODE, facts, self.board_version(facts, parts, lang, token), oob
         )
+        return f"{head}{self.layout(parts)}{self.ending_html(facts, lang)}</div>"
 
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"
 
-    def stored(self, game: AnyGame, record: dict[str, Any], now: int) -> StoredGame:
+    def stored(
+        self, game: AnyGame, record: dict[str, Any], now: int, state: str | None = None
+    ) -> StoredGame:
         """What the store keeps: the record, and the facts lists and verdicts need."""
         return StoredGame(
-            str(game.code),
+            record["code"],
             record,
-            self.state(game),
+            state or self.state(game),
             self.score(game),
             game.move_count,
             now,
@@ -233,6 +279,16 @@ def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[
 # --- answering ---------------------------------------------------------------------------------
 
 
+def origin(request: Request) -> str:
+    """``http://host:port`` of this request, without building a URL object."""
+    scope = request.scope
+    host = request.headers.get("host")
+    if host is None:
+        server = scope.get("server") or ("localhost", 80)
+        host = f"{server[0]}:{server[1]}"
+    return f"{scope.get('scheme', 'http')}://{host}"
+
+
 def page_context(
     request: Request,
     screen: Screen,
@@ -241,9 +297,12 @@ def page_context(
     lang: str,
     *,
     message: str | None = None,
+    facts: BoardFacts | None = None,
 ) -> dict[str, Any]:
     t = translations(lang)
     now = now_ms()
+    code = str(game.code)
+    facts = facts or screen.facts(game, session)
     return {
         "lang": lang,
         "languages": LANGUAGES,
@@ -253,14 +312,16 @@ def page_context(
         "screen": ScreenView(
             screen.slug, t.gettext(screen.name), screen.new_game_url, screen.end_actions
         ),
-        "board": screen.board(game, session, t),
+        "board_html": Markup(
+            fill(screen.board_html(facts, lang, session.token), session.token, code)
+        ),
         "info": InfoView(
             elapsed_ms=game.clock.elapsed(now),
             running=game.clock.is_running,
-            score=screen.score(game),
-            moves=game.move_count,
-            code=str(game.code),
-            url=str(request.base_url).rstrip("/") + screen.url(game.code),
+            score=facts.score,
+            moves=facts.moves,
+            code=code,
+            url=origin(request) + screen.url(code),
             can_undo=game.can_undo(),
             can_redo=game.can_redo(),
         ),
@@ -297,6 +358,30 @@ def show_page(
 Action = Callable[[AnyGame, SessionData, int], Said]
 
 
+def _mark(game: AnyGame) -> tuple[Any, ...]:
+    """What a game's record is made of, cheaply: equal marks, equal records (no JSON)."""
+    return (
+        game.position,
+        game.selection_text(),
+        len(game.moves),
+        len(game.redo_stack),
+        game.undo_floor,
+        game.clock.to_list(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """What :func:`act`'s store callback hands back to the answer."""
+
+    session: SessionData
+    game: AnyGame
+    said: Said
+    before: BoardFacts | None
+    """The board before the action (``None`` when the saved game could not be read)."""
+    state: str
+
+
 async def act(
     request: Request,
     renderer: Renderer,
@@ -306,45 +391,127 @@ async def act(
     code_text: str,
     token: str,
     action: Action,
+    code: DealCode | None = None,
 ) -> Response:
-    """Apply one action to the player's game atomically, then answer htmx or the plain form."""
-    code = parse_code(screen, code_text)
-    page_url = screen.url(code)
+    """Apply one action to the player's game atomically, then answer htmx or the plain form.
+
+    An htmx answer is out-of-band swaps only: ``#board``'s own attributes (morphed, children
+    kept), the places whose markup changed, the ending box when it changed, the info bar and
+    the live region. The whole board (swapped by id) answers a page that does not show the
+    board the action started from: the form's card was gone, or the page's board version
+    (``X-Board-Version``, sent by ``#board``'s inherited ``hx-headers``) is not the server's.
+    """
+    code = code or parse_code(screen, code_text)
+    code_str = str(code)
+    page_url = screen.url(code_str)
 
     def change(
         session: SessionData | None, stored: StoredGame | None
-    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said]]:
+    ) -> tuple[StoredGame | None, Acted]:
         session = check_token(session, token, page_url)
         game, unreadable = rebuild(screen, code, stored)
-        before = None if unreadable else game.to_record()
+        before = None if unreadable else screen.facts(game, session)
+        mark = None if unreadable else _mark(game)
         now = now_ms()
-        was_over = game.is_over()
         said = action(game, session, now)
-        record = game.to_record()
-        changed = unreadable or record != before
+        changed = unreadable or _mark(game) != mark
+        state = screen.state(game) if changed or before is None else before.state
         if unreadable and said.message is None:
             said = Said(UNREADABLE, "unreadable")
-        if changed and game.is_over() and not was_over:
-            said = Said(_with_ending(screen, game, said.message), said.notice)
-        return (screen.stored(game, record, now) if changed else None), (session, game, said)
+        was_over = before is not None and before.state != "playing"
+        if changed and state != "playing" and not was_over:
+            said = Said(_with_ending(screen, game, said.message, state), said.notice)
+        saved = screen.stored(game, game.to_record(), now, state) if changed else None
+        return saved, Acted(session, game, said, before, state)
 
-    session, game, said = await store.change_game_async(player.sid, str(code), change)
+    acted = await store.change_game_async(player.sid, code_str, change)
+    said = acted.said
     if not is_htmx(request):
         shown = said.notice is not None and notice_text(said.notice) is not None
         url = page_url + (f"?n={quote(said.notice or '')}" if shown else "")
         return vary_on_htmx(RedirectResponse(url, 303, headers=NO_STORE))
+    session, game = acted.session, acted.game
     lang = language(request, session)
     t = translations(lang)
     message = said.message(t) if said.message else None
-    context = page_context(request, screen, game, session, lang, message=message)
-    context["oob"] = True
-    html = renderer.blocks(screen.template, ["board", "info", "status"], context, t)
+    after = screen.facts(game, session, acted.state)
+    context = page_context(request, screen, game, session, lang, message=message, facts=after)
+    tail = renderer.blocks(screen.template, ["info", "status"], {**context, "oob": True}, t)
+    board = _board_answer(request, screen, acted.before, after, lang, session.token, said)
+    html = fill(board, session.token, code_str) + tail
     return vary_on_htmx(HTMLResponse(html, headers=NO_STORE))
 
 
-def _with_ending(screen: Screen, game: AnyGame, message: Text | None) -> Text:
+def _board_answer(
+    request: Request,
+    screen: Screen,
+    before: BoardFacts | None,
+    after: BoardFacts,
+    lang: str,
+    token: str,
+    said: Said,
+) -> str:
+    """The board's part of an htmx answer: the changed places, or the whole board."""
+    seen = request.headers.get(BOARD_VERSION_HEADER)
+    parts = screen.board_parts(after, lang)
+    if before is not None and seen is not None and said.notice != "stale":
+        before_parts = screen.board_parts(before, lang)
+        if seen == screen.board_version(before, before_parts, lang, token):
+            return _changes(screen, before, after, before_parts, parts, lang, token)
+    version = screen.board_version(after, parts, lang, token)
+    head = board_open(screen.slug, CODE, after, version, "true")
+    return f"{head}{screen.layout(parts)}{screen.ending_html(after, lang)}</div>"
+
+
+def _changes(
+    screen: Screen,
+    before: BoardFacts,
+    after: BoardFacts,
+    before_parts: list[str],
+    parts: list[str],
+    lang: str,
+    token: str,
+) -> str:
+    version = screen.board_version(after, parts, lang, token)
+    out = [board_open(screen.slug, CODE, after, version, "outerMorph"), "</div>"]
+    # every place's facts start (index, count, ...). Places that gain cards go first: htmx
+    # gives the focus back by id after each swap, so a focused card that moves keeps it only
+    # if its new place is already on the page when its old place is swapped.
+    changed = sorted(
+        (before.places[i][1] - after.places[i][1], i)
+        for i in range(len(parts))
+        if parts[i] is not before_parts[i] and parts[i] != before_parts[i]
+    )
+    out.extend(oob(parts[i]) for _, i in changed)
+    if after.ending != before.ending:
+        out.append(oob(screen.ending_html(after, lang)))
+    return "".join(out)
+
+
+def oob(html: str) -> str:
+    """The element ``html`` (one element) marked for an out-of-band swap by its id."""
+    cut = html.index(" ")
+    return f'{html[:cut]} hx-swap-oob="true"{html[cut:]}'
+
+
+@functools.lru_cache(maxsize=256)
+def _ending_html(screen: Screen, lang: str, ending: tuple[Any, ...]) -> str:
+    t = translations(lang)
+    state = ending[0]
+    labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
+    actions = [] if state == "won" else [(verb, labels[verb]) for verb in screen.end_actions]
+    return ending_html(
+        screen.slug,
+        state,
+        screen.ending_text(ending, t),
+        actions,
+        (screen.new_game_url, t.gettext(N_("New game"))),
+    )
+
+
+def _with_ending(screen: Screen, game: AnyGame, message: Text | None, state: str) -> Text:
     def say(t: NullTranslations) -> str:
-        ending = screen.ending(game, t) or ""
+        ending = screen.ending(game, t, state) or ""
         return f"{message(t)} {ending}".strip() if message else ending
 
     return say

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import re
 from typing import Annotated, Any, ClassVar, Final
 
@@ -26,8 +26,19 @@ from app.engine.seahaven import (
     parse_place,
     place_name,
 )
-from app.i18n import LANGUAGES, N_, card_name, translations
+from app.i18n import LANGUAGES, N_, card_name, rank_letter, translations
 from app.store import SessionData, Store, StoredGame
+from app.web.board import (
+    CODE,
+    INTERACTIVE,
+    TOKEN_FIELD,
+    BoardFacts,
+    attr,
+    colour,
+    face_html,
+    hidden,
+    label_html,
+)
 from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field
 from app.web.htmx import vary_on_htmx
 from app.web.play import (
@@ -45,7 +56,6 @@ from app.web.play import (
 )
 from app.web.render import Renderer
 from app.web.sessions import Player, set_cookie
-from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
@@ -168,63 +178,157 @@ class SeahavenScreen(Screen):
     def new_game_url(self) -> str:
         return "/seahaven"
 
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
+    def facts(self, game: AnyGame, session: SessionData, state: str | None = None) -> BoardFacts:
         assert isinstance(game, Seahaven)
         position = game.position
-        selected = set(map(str, game.selected_cards())) if game.selection else set()
-        columns = []
+        state = state or self.state(game)
+        chosen = game.selection
+        at, card = chosen if chosen is not None else (-1, None)
+        places: list[tuple[Any, ...]] = [
+            (CELLS.start + offset, 0 if in_cell is None else 1, in_cell, CELLS.start + offset == at)
+            for offset, in_cell in enumerate(position.cells)
+        ]
+        for offset, (suit, height) in enumerate(zip(SUITS, position.foundations, strict=True)):
+            place = FOUNDATIONS.start + offset
+            top = Card(height, suit) if height else None
+            places.append((place, height, top, place == at))
         for index in COLUMNS:
             column = position.columns[index]
-            label = column_label(index - COLUMNS.start + 1, len(column), t)
-            movable_from = len(column) - position.run_length(index)
-            cards = []
-            for depth, card in enumerate(column):
-                shown = CardView.of(card, t)
-                spoken = f"{shown.name}, {label}"
-                movable = depth >= movable_from
-                cards.append(ColumnCard(shown, spoken, shown.code in selected, movable))
-            columns.append(
-                ColumnView(
-                    place_name(index), len(column), label, tuple(cards), fan_class(len(column))
-                )
-            )
-        cells = []
-        for offset, in_cell in enumerate(position.cells):
-            label = t.gettext("cell %(number)s") % {"number": offset + 1}
-            cells.append(_slot(place_name(CELLS.start + offset), in_cell, label, selected, t))
-        foundations = []
-        for suit, height in zip(SUITS, position.foundations, strict=True):
-            label = foundation_label(suit, height, t)
-            top = position.foundation_top(suit)
-            slot = _slot(f"foundation-{suit}", top, label, selected, t, count=height)
-            colour = "red" if suit in "HD" else "black"
-            foundations.append(dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour))
-        return self.board_view(
-            game,
-            t,
-            cells=tuple(cells),
-            foundations=tuple(foundations),
-            columns=tuple(columns),
+            count = len(column)
+            selected_from = column.index(card) if index == at and card is not None else -1
+            movable_from = count - position.run_length(index)
+            places.append((index, count, column, movable_from, selected_from))
+        score = position.score
+        return BoardFacts(
+            state, score, game.move_count, tuple(places), self.ending_facts(game, state, score)
+        )
+
+    def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
+        if place[0] in COLUMNS:
+            return column_html(lang, *place)
+        return slot_html(lang, *place)
+
+    def place_id(self, place: tuple[Any, ...]) -> str:
+        return f"place-{place_name(place[0])}"
+
+    def layout(self, places: list[str]) -> str:
+        cells = len(places) - len(COLUMNS) - len(SUITS)
+        return (
+            f'<div class="top-row"><div class="cells">{"".join(places[:cells])}</div>'
+            f'<div class="foundations">{"".join(places[cells : cells + len(SUITS)])}</div></div>'
+            f'<div class="columns">{"".join(places[cells + len(SUITS) :])}</div>'
         )
 
 
-def _slot(
-    name: str,
+def _card_html(
+    card: Card, spoken: str, selected: bool, movable: bool, t: NullTranslations, interactive: bool
+) -> str:
+    code = str(card)
+    face = face_html(card, rank_letter(card, t))
+    classes = f"card {colour(card)}{' movable' if movable else ''}"
+    if not interactive:
+        mark = " data-selected" if selected else ""
+        return (
+            f'<div class="{classes}" data-card="{code}" role="img"'
+            f' aria-label="{attr(spoken)}"{mark}>{face}</div>'
+        )
+    return (
+        f'<button id="card-{code}" name="card" value="{code}" class="{classes}" data-card="{code}"'
+        f' aria-pressed="{"true" if selected else "false"}"'
+        f' aria-label="{attr(spoken)}">{face}</button>'
+    )
+
+
+def _place_html(
+    name: str, kind: str, count: int, inner: str, label: str, interactive: bool, extra: str = ""
+) -> str:
+    classes = f"place {kind}{' ' + extra if extra else ''}"
+    if not interactive:
+        return (
+            f'<div class="{classes}" data-place="{name}" data-count="{count}">'
+            f"{inner}{label_html(label)}</div>"
+        )
+    return (
+        f'<form id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
+        f' method="post" action="/seahaven/{CODE}/tap">{hidden("place", name)}{TOKEN_FIELD}'
+        f"{inner}{label_html(label)}</form>"
+    )
+
+
+def _empty_html(name: str, label: str, interactive: bool, extra: str = "", suit: str = "") -> str:
+    classes = f"card empty{' ' + extra if extra else ''}"
+    inner = f'<span class="suit">{suit}</span>' if suit else ""
+    if not interactive:
+        return f'<div class="{classes}" role="img" aria-label="{attr(label)}">{inner}</div>'
+    return (
+        f'<button id="slot-{name}" name="card" value="" class="{classes}"'
+        f' aria-label="{attr(label)}">{inner}</button>'
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def slot_html(
+    lang: str,
+    place: int,
+    count: int,
     card: Card | None,
-    label: str,
-    selected: set[str],
-    t: NullTranslations,
-    count: int | None = None,
-) -> PlaceView:
-    """A cell or a foundation: one card (its top) or none."""
-    view = CardView.of(card, t) if card is not None else None
-    return PlaceView(
-        id=name,
-        count=(0 if card is None else 1) if count is None else count,
-        label=label,
-        spoken=f"{view.name}, {label}" if view else label,
-        card=view,
-        selected=view is not None and view.code in selected,
+    selected: bool,
+    interactive: bool = INTERACTIVE,
+) -> str:
+    """A cell or a foundation: its one visible card (a foundation's top) or an empty slot."""
+    t = translations(lang)
+    name = place_name(place)
+    if place in CELLS:
+        kind, extra, suit = "cell", "", ""
+        label = t.gettext("cell %(number)s") % {"number": place - CELLS.start + 1}
+    else:
+        kind = "foundation"
+        letter = SUITS[place - FOUNDATIONS.start]
+        extra, suit = ("red" if letter in "HD" else "black"), SUIT_SYMBOLS[letter]
+        label = foundation_label(letter, count, t)
+    if card is None:
+        inner = _empty_html(name, label, interactive, extra, suit)
+    else:
+        spoken = f"{card_name(card, t)}, {label}"
+        inner = _card_html(card, spoken, selected, True, t, interactive)
+    return _place_html(name, kind, count, inner, label, interactive)
+
+
+@functools.lru_cache(maxsize=8192)
+def column_html(
+    lang: str,
+    index: int,
+    count: int,
+    cards: tuple[Card, ...],
+    movable_from: int,
+    selected_from: int,
+    interactive: bool = INTERACTIVE,
+) -> str:
+    """A column, fanned bottom to top; the cards of the run at its top are movable."""
+    t = translations(lang)
+    name = place_name(index)
+    label = column_label(index - COLUMNS.start + 1, count, t)
+    shown = "".join(
+        _card_html(
+            card,
+            f"{card_name(card, t)}, {label}",
+            0 <= selected_from <= depth,
+            depth >= movable_from,
+            t,
+            interactive,
+        )
+        for depth, card in enumerate(cards)
+    )
+    if not cards:
+        shown = _empty_html(name, label, interactive)
+    return _place_html(
+        name,
+        "column",
+        count,
+        f'<div class="fan">{shown}</div>',
+        label,
+        interactive,
+        fan_class(count),
     )
 
 
@@ -354,7 +458,7 @@ def _place_route(verb: str, summary: str) -> None:
     ) -> Response:
         deal = _code(code)
         action = _action(verb, _place("place", form.place, deal), _card(form.card))
-        return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+        return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
     route.__doc__ = summary
     router.add_api_route(
@@ -383,4 +487,4 @@ async def move(
     deal = _code(code)
     source, target = _place("from", form.source, deal), _place("to", form.to, deal)
     action = _action("move", source, _card(form.card, required=True), target)
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
