@@ -40,7 +40,7 @@ from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, new_token, set_cookie
-from app.web.views import InfoView, ScreenView, clock_text
+from app.web.views import InfoView, ScreenView, clock_text, info_html, status_html
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
@@ -191,6 +191,10 @@ class Screen(ABC):
         )
         return f"{head}{self.layout(parts)}{self.ending_html(facts, lang)}</div>"
 
+    def view(self, lang: str) -> ScreenView:
+        t = translations(lang)
+        return ScreenView(self.slug, t.gettext(self.name), self.new_game_url, self.end_actions)
+
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"
 
@@ -297,29 +301,21 @@ def page_context(
     lang: str,
     *,
     message: str | None = None,
-    facts: BoardFacts | None = None,
 ) -> dict[str, Any]:
-    t = translations(lang)
     now = now_ms()
     code = str(game.code)
-    facts = facts or screen.facts(game, session)
     return {
         "lang": lang,
         "languages": LANGUAGES,
         "token": session.token,
         "session": session,
         "here": request.url.path,
-        "screen": ScreenView(
-            screen.slug, t.gettext(screen.name), screen.new_game_url, screen.end_actions
-        ),
-        "board_html": Markup(
-            fill(screen.board_html(facts, lang, session.token), session.token, code)
-        ),
+        "screen": screen.view(lang),
         "info": InfoView(
             elapsed_ms=game.clock.elapsed(now),
             running=game.clock.is_running,
-            score=facts.score,
-            moves=facts.moves,
+            score=screen.score(game),
+            moves=game.move_count,
             code=code,
             url=origin(request) + screen.url(code),
             can_undo=game.can_undo(),
@@ -350,6 +346,12 @@ def show_page(
     said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
     message = said(t) if said else None
     context = page_context(request, screen, game, session, lang, message=message)
+    token, code_text = session.token, context["info"].code
+    board = screen.board_html(screen.facts(game, session), lang, token)
+    info = info_html(lang, context["screen"], context["info"], False)
+    context["board_html"] = Markup(fill(board, token, code_text))
+    context["info_html"] = Markup(fill(info, token, code_text))
+    context["status_html"] = Markup(status_html(message, False))
     response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
     set_cookie(response, player, request)
     return vary_on_htmx(response)
@@ -435,10 +437,19 @@ async def act(
     t = translations(lang)
     message = said.message(t) if said.message else None
     after = screen.facts(game, session, acted.state)
-    context = page_context(request, screen, game, session, lang, message=message, facts=after)
-    tail = renderer.blocks(screen.template, ["info", "status"], {**context, "oob": True}, t)
     board = _board_answer(request, screen, acted.before, after, lang, session.token, said)
-    html = fill(board, session.token, code_str) + tail
+    info = InfoView(
+        elapsed_ms=game.clock.elapsed(now_ms()),
+        running=game.clock.is_running,
+        score=after.score,
+        moves=after.moves,
+        code=code_str,
+        url=origin(request) + page_url,
+        can_undo=game.can_undo(),
+        can_redo=game.can_redo(),
+    )
+    board += info_html(lang, screen.view(lang), info, True)
+    html = fill(board, session.token, code_str) + status_html(message, True)
     return vary_on_htmx(HTMLResponse(html, headers=NO_STORE))
 
 
