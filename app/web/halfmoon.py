@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
-from fastapi import Form, Request
+from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
 from app.engine.cards import Card
 from app.engine.game import Outcome
 from app.engine.games import AnyGame
@@ -34,7 +33,7 @@ from app.web.board import (
     hidden,
     label_html,
 )
-from app.web.play import STALE, Action, Said, Screen, act, game_router, notice
+from app.web.play import STALE, Action, Said, Screen, act, acting, game_router, notice, read_form
 
 REFUSALS: Final = {
     Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
@@ -202,13 +201,8 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
     return Said(lambda t: t.gettext(message) % {"card": card_name(card, t)})
 
 
-@router.post("/{code}/tap", dependencies=[SameOrigin])
-async def tap(
-    code: str,
-    form: Annotated[TapForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/{code}/tap")
+async def tap(code: str, request: Request) -> Response:
+    form = await read_form(request, TapForm)
+    renderer, store, player = acting(request)
     return await act(request, renderer, store, player, SCREEN, code, form.token, _tap(form))

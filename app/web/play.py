@@ -12,16 +12,17 @@ import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Final
-from urllib.parse import quote
+from typing import Any, ClassVar, Final, TypeVar
+from urllib.parse import parse_qsl, quote
 
 from babel.support import NullTranslations
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
+from app.dependencies import PlayerDep, RendererDep, StoreDep, require_same_origin
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.game import RecordError, now_ms
 from app.engine.games import AnyGame
@@ -531,6 +532,39 @@ def _with_ending(screen: Screen, game: AnyGame, message: Text | None, state: str
 # --- the routes every game has -----------------------------------------------------------------
 
 
+FormModel = TypeVar("FormModel", bound=BaseModel)
+
+
+async def read_form(request: Request, model: type[FormModel]) -> FormModel:
+    """An action's form, its body parsed once and checked by the route's pydantic model.
+
+    Browsers and htmx send ``application/x-www-form-urlencoded``: one ``parse_qsl``, instead of
+    FastAPI's ``Form()`` machinery and a dependency per shared object (about 0.15 ms a tap,
+    measured with py-spy). Multipart bodies still work. As with ``Form()``, an empty value
+    counts as missing, and bad input raises the same ``RequestValidationError``, so the 422
+    page is unchanged.
+    """
+    await require_same_origin(request)
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        form = await request.form()
+        data = {name: value for name, value in form.multi_items() if isinstance(value, str)}
+        data = {name: value for name, value in data.items() if value}
+    else:
+        body = await request.body()
+        data = dict(parse_qsl(body.decode("utf-8", "replace")))
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        problems = [{**problem, "loc": ("body", *problem["loc"])} for problem in error.errors()]
+        raise RequestValidationError(problems) from None
+
+
+def acting(request: Request) -> tuple[Renderer, Store, Player]:
+    """What an action needs from the application, without a dependency per object."""
+    state = request.app.state
+    return state.renderer, state.store, Player.from_request(request)
+
+
 class TokenForm(BaseModel):
     """Undo, Redo, Restart: only the form token."""
 
@@ -579,18 +613,10 @@ def game_router(screen: Screen) -> APIRouter:
 
     for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
 
-        async def history(
-            code: str,
-            form: Annotated[TokenForm, Form()],
-            request: Request,
-            renderer: RendererDep,
-            store: StoreDep,
-            player: PlayerDep,
-            action: Action = action,
-        ) -> Response:
+        async def history(code: str, request: Request, action: Action = action) -> Response:
+            form = await read_form(request, TokenForm)
+            renderer, store, player = acting(request)
             return await act(request, renderer, store, player, screen, code, form.token, action)
 
-        router.add_api_route(
-            f"/{{code}}/{verb}", history, methods=["POST"], dependencies=[SameOrigin]
-        )
+        router.add_api_route(f"/{{code}}/{verb}", history, methods=["POST"])
     return router

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Annotated, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from babel.support import NullTranslations
-from fastapi import Form, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
 from app.engine.cards import SUITS, Card, CardParseError
 from app.engine.codes import DealCode
 from app.engine.game import Outcome, UnknownPlaceError
@@ -48,11 +47,13 @@ from app.web.play import (
     Said,
     Screen,
     act,
+    acting,
     ensure_session,
     game_router,
     language,
     notice_pattern,
     parse_code,
+    read_form,
 )
 from app.web.render import Renderer
 from app.web.sessions import Player, set_cookie
@@ -448,14 +449,9 @@ def _action(name: str, *args: Any) -> Action:
 def _place_route(verb: str, summary: str) -> None:
     """``tap`` and ``auto`` take the same form and differ only in the engine action."""
 
-    async def route(
-        code: str,
-        form: Annotated[PlaceForm, Form()],
-        request: Request,
-        renderer: RendererDep,
-        store: StoreDep,
-        player: PlayerDep,
-    ) -> Response:
+    async def route(code: str, request: Request) -> Response:
+        form = await read_form(request, PlaceForm)
+        renderer, store, player = acting(request)
         deal = _code(code)
         action = _action(verb, _place("place", form.place, deal), _card(form.card))
         return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
@@ -465,7 +461,6 @@ def _place_route(verb: str, summary: str) -> None:
         f"/{{code}}/{verb}",
         route,
         methods=["POST"],
-        dependencies=[SameOrigin],
         name=f"seahaven-{verb}",
     )
 
@@ -474,16 +469,11 @@ _place_route("tap", "A single tap: to the foundation when allowed, else select /
 _place_route("auto", "A double tap: the documents' destination order, never also a single tap.")
 
 
-@router.post("/{code}/move", dependencies=[SameOrigin])
-async def move(
-    code: str,
-    form: Annotated[MoveForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/{code}/move")
+async def move(code: str, request: Request) -> Response:
     """A drag and drop: ``card`` (with the run above it) from ``from`` to ``to``."""
+    form = await read_form(request, MoveForm)
+    renderer, store, player = acting(request)
     deal = _code(code)
     source, target = _place("from", form.source, deal), _place("to", form.to, deal)
     action = _action("move", source, _card(form.card, required=True), target)
