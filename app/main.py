@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,7 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.config import Config
 from app.housekeeping import sweep_forever
 from app.store import Store, open_store
-from app.web import error_pages, halfmoon, health, home, seahaven, settings, static
+from app.web import error_pages, floor, halfmoon, health, home, seahaven, settings, static
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, SecurityHeaders
 from app.web.render import Renderer
@@ -53,6 +54,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
     error_pages.install(app)
     for module in (home, settings, halfmoon, seahaven, static, health):
         app.include_router(module.router)
+    if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
+        app.include_router(floor.router)
     return app
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import re
 import statistics
 import tempfile
@@ -82,6 +83,8 @@ class Client:
 
         await self.app(scope, receive, send)
         answer = b"".join(chunks)
+        if answer[:2] == b"\x1f\x8b":
+            answer = gzip.decompress(answer)
         found = VERSION.search(answer)
         if found:
             self.version = found.group(1) or found.group(2)
@@ -94,7 +97,9 @@ def _page_token(page: bytes) -> str:
     return found.group(1).decode()
 
 
-async def _taps(store_text: str, game: str, taps: int, gzip: bool) -> tuple[list[int], list[int]]:
+async def _taps(
+    store_text: str, game: str, taps: int, compress: bool
+) -> tuple[list[int], list[int]]:
     app = create_app(store=open_store(store_text))
     async with app.router.lifespan_context(app):
         client = Client(app)
@@ -109,7 +114,7 @@ async def _taps(store_text: str, game: str, taps: int, gzip: bool) -> tuple[list
         page = await client.call("GET", f"/{game}/{code}")
         body = f"{body_fields}&token={_page_token(page)}".encode()
         extra = {"hx_request": "true"}
-        if gzip:
+        if compress:
             extra["accept_encoding"] = "gzip"
         walls, cpus = [], []
         for _ in range(taps):
@@ -129,12 +134,12 @@ def _us(values: list[int]) -> str:
 def whole_taps(taps: int) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-tap-"))
     for game in ("half-moon", "seahaven"):
-        for label, store, gzip in (
+        for label, store, compress in (
             ("memory store", "memory:", False),
             ("memory store + gzip", "memory:", True),
             ("SQLite synchronous=FULL", str(work / f"{game}.db"), False),
         ):
-            walls, cpus = asyncio.run(_taps(store, game, taps, gzip))
+            walls, cpus = asyncio.run(_taps(store, game, taps, compress))
             print(f"{game:9} {label:26} wall {_us(walls)}  CPU {_us(cpus)}")
 
 
@@ -151,45 +156,40 @@ def stages() -> None:
     """The pieces of one Half Moon select tap and one Seahaven select tap."""
     from app.engine.halfmoon import HalfMoon
     from app.engine.seahaven import Seahaven
-    from app.i18n import translations
     from app.store import SessionData
     from app.web import halfmoon, seahaven
-    from app.web.board import fill
-    from app.web.play import _mark, _changes
 
     session = SessionData("t" * 32)
-    for screen, game in (
-        (halfmoon.SCREEN, HalfMoon(DealCode("HM", 1, "N", 7))),
-        (seahaven.SCREEN, Seahaven(DealCode("SH", 1, "C4", 7))),
-    ):
-        print(screen.slug)
-        record = game.to_record()
-        _time("rebuild the game from its record (no moves)", lambda: type(game).from_record(record))
-        _time("to_record", game.to_record)
-        _time("mark (what the record is made of)", lambda: _mark(game))
-        _time("state()", lambda: screen.state(game))
-        before = screen.facts(game, session)
-        _time("facts (board as plain data)", lambda: screen.facts(game, session, "playing"))
-        parts = screen.board_parts(before, "en")
-        _time("place markup, cached (all places)", lambda: screen.board_parts(before, "en"))
-        _time("board version (crc32 of the places)", lambda: screen.board_version(before, parts, "en", "t"))
-        first = before.places[-1]
-        if screen is halfmoon.SCREEN:
-            miss = lambda: halfmoon.place_html.__wrapped__("en", *first)  # noqa: E731
-        else:
-            miss = lambda: seahaven.column_html.__wrapped__("en", *first)  # noqa: E731
-        _time("one place's markup, not cached", miss)
-        html = screen.board_html(before, "en", "t")
-        _time("whole board markup, cached places", lambda: screen.board_html(before, "en", "t"))
-        _time("fill token and code (whole board)", lambda: fill(html, "t" * 32, "HM1-N-AAAAAAH"))
-        after = before.__class__(
-            before.state, before.score, before.moves, before.places[:-1] + (first,), before.ending
-        )
-        _time(
-            "changed places only (the partial answer's board part)",
-            lambda: _changes(screen, before, after, parts, parts, "en", "t"),
-        )
-        translations("en")
+    _stages(halfmoon.SCREEN, HalfMoon(DealCode("HM", 1, "N", 7)), session, halfmoon.place_html)
+    _stages(seahaven.SCREEN, Seahaven(DealCode("SH", 1, "C4", 7)), session, seahaven.column_html)
+
+
+def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
+    from app.web.board import fill
+    from app.web.play import _changes, _mark
+
+    print(screen.slug)
+    record = game.to_record()
+    _time("rebuild the game from its record (no moves)", lambda: type(game).from_record(record))
+    _time("to_record", game.to_record)
+    _time("mark (what the record is made of)", lambda: _mark(game))
+    _time("state()", lambda: screen.state(game))
+    before = screen.facts(game, session)
+    _time("facts (board as plain data)", lambda: screen.facts(game, session, "playing"))
+    parts = screen.board_parts(before, "en")
+    _time("place markup, cached (all places)", lambda: screen.board_parts(before, "en"))
+    _time("board version", lambda: screen.board_version(before, parts, "en", "t"))
+    last = before.places[-1]
+    _time("one place's markup, not cached", lambda: renderer.__wrapped__("en", *last))
+    html = screen.board_html(before, "en", "t")
+    _time("whole board markup, cached places", lambda: screen.board_html(before, "en", "t"))
+    _time("fill token and code (whole board)", lambda: fill(html, "t" * 32, "HM1-N-AAAAAAH"))
+    changed = list(parts)
+    changed[-1] = renderer("en", *last[:-1], not last[-1])  # another flag on the last place
+    _time(
+        "changed places only (the partial answer's board part)",
+        lambda: _changes(screen, before, before, parts, changed, "en", "0"),
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

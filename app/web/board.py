@@ -12,6 +12,7 @@ partial answer applied to the page gives exactly the board a full render gives.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -98,11 +99,22 @@ class BoardFacts:
     """Extra classes on ``#board`` (Half Moon's ``with-help``)."""
 
 
+@functools.lru_cache(maxsize=16384)
+def _digest(part: str) -> int:
+    """A place's markup digest; the cached markup is the same string object on every hit, so
+    the lookup costs a hash already kept in the string."""
+    return zlib.crc32(part.encode())
+
+
 def version(parts: Iterable[str], token: str) -> str:
-    """A short digest of the board markup a page shows (cached parts, before filling)."""
+    """A short digest of the board markup a page shows (cached parts, before filling).
+
+    The same in every worker process (crc32, not Python's salted ``hash``): a page's next
+    action may reach another worker.
+    """
     crc = zlib.crc32(token.encode())
     for part in parts:
-        crc = zlib.crc32(part.encode(), crc)
+        crc = zlib.crc32(_digest(part).to_bytes(4, "little"), crc)
     return f"{crc:08x}"
 
 

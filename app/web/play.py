@@ -438,7 +438,7 @@ async def act(
     t = translations(lang)
     message = said.message(t) if said.message else None
     after = screen.facts(game, session, acted.state)
-    board = _board_answer(request, screen, acted.before, after, lang, session.token, said)
+    board, version = _board_answer(request, screen, acted.before, after, lang, session.token, said)
     info = InfoView(
         elapsed_ms=game.clock.elapsed(now_ms()),
         running=game.clock.is_running,
@@ -451,7 +451,8 @@ async def act(
     )
     board += info_html(lang, screen.view(lang), info, True)
     html = fill(board, session.token, code_str) + status_html(message, True)
-    return vary_on_htmx(HTMLResponse(html, headers=NO_STORE))
+    headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
+    return vary_on_htmx(HTMLResponse(html, headers=headers))
 
 
 def _board_answer(
@@ -462,17 +463,18 @@ def _board_answer(
     lang: str,
     token: str,
     said: Said,
-) -> str:
-    """The board's part of an htmx answer: the changed places, or the whole board."""
+) -> tuple[str, str]:
+    """The board's part of an htmx answer (the changed places, or the whole board) and the
+    new board version."""
     seen = request.headers.get(BOARD_VERSION_HEADER)
     parts = screen.board_parts(after, lang)
+    version = screen.board_version(after, parts, lang, token)
     if before is not None and seen is not None and said.notice != "stale":
         before_parts = screen.board_parts(before, lang)
         if seen == screen.board_version(before, before_parts, lang, token):
-            return _changes(screen, before, after, before_parts, parts, lang, token)
-    version = screen.board_version(after, parts, lang, token)
+            return _changes(screen, before, after, before_parts, parts, lang, version), version
     head = board_open(screen.slug, CODE, after, version, "true")
-    return f"{head}{screen.layout(parts)}{screen.ending_html(after, lang)}</div>"
+    return f"{head}{screen.layout(parts)}{screen.ending_html(after, lang)}</div>", version
 
 
 def _changes(
@@ -482,9 +484,8 @@ def _changes(
     before_parts: list[str],
     parts: list[str],
     lang: str,
-    token: str,
+    version: str,
 ) -> str:
-    version = screen.board_version(after, parts, lang, token)
     out = [board_open(screen.slug, CODE, after, version, "outerMorph"), "</div>"]
     # every place's facts start (index, count, ...). Places that gain cards go first: htmx
     # gives the focus back by id after each swap, so a focused card that moves keeps it only
