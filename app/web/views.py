@@ -58,27 +58,32 @@ def _info_parts(
     deal and Undo/Redo state; the token stays a placeholder."""
     t = translations(lang)
     href = escape(url)
+    # texts looked up outside the f-strings: the catalog extractor does not read inside them
+    time_text, score_text = t.gettext(N_("Time")), t.gettext(N_("Score"))
+    moves_text, deal_text = t.gettext(N_("Moves")), t.gettext(N_("Deal"))
+    copied, copy = t.gettext(N_("Link copied.")), t.gettext(N_("Copy link"))
+    new_game = t.gettext(N_("New game"))
+    verbs = (
+        ("undo", t.gettext(N_("Undo")), can_undo),
+        ("redo", t.gettext(N_("Redo")), can_redo),
+        ("restart", t.gettext(N_("Restart")), True),
+    )
     controls = "".join(
         f'<form method="post" action="/{slug}/{code}/{verb}" hx-post="/{slug}/{code}/{verb}"'
         f' hx-swap="none"><input type="hidden" name="token" value="{TOKEN}">'
         f'<button id="control-{verb}"{"" if enabled else " disabled"}>{escape(label)}</button>'
         "</form>"
-        for verb, label, enabled in (
-            ("undo", t.gettext(N_("Undo")), can_undo),
-            ("redo", t.gettext(N_("Redo")), can_redo),
-            ("restart", t.gettext(N_("Restart")), True),
-        )
+        for verb, label, enabled in verbs
     )
     return (
-        f'<dl class="stats"><div><dt>{escape(t.gettext(N_("Time")))}</dt><dd>',
-        f'</dd></div><div><dt>{escape(t.gettext(N_("Score")))}</dt><dd id="score">',
-        f'</dd></div><div><dt>{escape(t.gettext(N_("Moves")))}</dt><dd id="moves">',
-        f"</dd></div><div><dt>{escape(t.gettext(N_('Deal')))}</dt><dd>"
+        f'<dl class="stats"><div><dt>{escape(time_text)}</dt><dd>',
+        f'</dd></div><div><dt>{escape(score_text)}</dt><dd id="score">',
+        f'</dd></div><div><dt>{escape(moves_text)}</dt><dd id="moves">',
+        f'</dd></div><div><dt>{escape(deal_text)}</dt><dd>'
         f'<a id="deal-link" href="{href}">{code}</a> <button type="button" class="copy"'
-        f' data-copy="{href}" data-copied="{escape(t.gettext(N_("Link copied.")))}" hidden>'
-        f"{escape(t.gettext(N_('Copy link')))}</button></dd></div></dl>"
-        f'<div class="controls">{controls}<a class="button" id="control-new"'
-        f' href="{escape(new_game_url)}">{escape(t.gettext(N_("New game")))}</a></div></div>',
+        f' data-copy="{href}" data-copied="{escape(copied)}" hidden>{escape(copy)}</button>'
+        f'</dd></div></dl><div class="controls">{controls}<a class="button" id="control-new"'
+        f' href="{escape(new_game_url)}">{escape(new_game)}</a></div></div>',
     )
 
 

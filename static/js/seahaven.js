@@ -30,10 +30,14 @@
 
   function post(verb, values) {
     values.token = token();
+    // the board version the page shows (#board's inherited hx-headers): htmx.ajax has no
+    // source element on the board, so it is passed here; the answer is then only what changed
+    var seen = board().getAttribute("hx-headers:inherited");
     return htmx.ajax("POST", "/seahaven/" + board().dataset.code + "/" + verb, {
       target: "#board",
       swap: "outerHTML",
       values: values,
+      headers: seen ? JSON.parse(seen) : {},
     });
   }
 

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal
 from app.engine.halfmoon import place_name as hm_place
@@ -24,6 +25,9 @@ from app.engine.seahaven import COLUMNS, Move, Seahaven, place_name
 from app.engine.seahaven_solver import solve_code
 from app.main import create_app
 from app.store.memory import MemoryStore
+from app.web.board import STATIC
+from app.web.halfmoon import place_html as hm_place_html
+from app.web.seahaven import column_html
 from tests.web.conftest import HTMX, Player, apply_oob, board_version
 from tests.web.html import VOID, Element, parse
 
@@ -225,3 +229,30 @@ def test_a_won_seahaven_game_through_partial_answers(client):
     p.post("undo")
     assert p.board.attrs["data-state"] == "playing"
     assert all('id="board" hx-swap-oob="outerMorph"' in answer for answer in p.answers)
+
+
+def test_the_answer_names_the_new_board_version_in_a_header_and_on_the_board(client):
+    client.cookies.clear()
+    p = Player(client, "/half-moon/HM1-N-AAAAAAB")
+    p.open()
+    response = p.tap("pile-1")
+    assert response.headers["X-Board-Version"] == board_version(p.board)["X-Board-Version"]
+    assert board_version(p.board) == board_version(parse(client.get(p.url).text).by_id("board"))
+
+
+def test_static_places_draw_the_same_cards_without_forms_or_buttons():
+    """The mode a rules page's diagrams use: same cards, labels and flags, nothing to press."""
+    card = Card.parse("QH")
+    shown = parse(hm_place_html("en", 7, 3, card, True, False, STATIC))
+    place = shown.find(data_place="pile-8")
+    assert place.attrs["data-count"] == "3"
+    assert place.find(data_card="QH").attrs["aria-label"] == "queen of hearts, pile 8, 3 cards"
+    assert "data-selected" in place.find(data_card="QH").attrs
+    assert shown.find_all("form") == shown.find_all("button") == shown.find_all("input") == []
+    assert "id" not in place.attrs
+    column = parse(column_html("tr", 3, 2, (Card.parse("5S"), card), 1, -1, STATIC))
+    assert [c.attrs["data-card"] for c in column.find_all(data_card=True)] == ["5S", "QH"]
+    assert column.find_all("form") == column.find_all("button") == []
+    interactive = parse(hm_place_html("en", 7, 3, card, True, False))
+    assert interactive.find("button").attrs["aria-pressed"] == "true"
+    assert interactive.find(data_place="pile-8").attrs["id"] == "place-pile-8"
