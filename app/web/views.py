@@ -79,7 +79,7 @@ def _info_parts(
         f'<dl class="stats"><div><dt>{escape(time_text)}</dt><dd>',
         f'</dd></div><div><dt>{escape(score_text)}</dt><dd id="score">',
         f'</dd></div><div><dt>{escape(moves_text)}</dt><dd id="moves">',
-        f'</dd></div><div><dt>{escape(deal_text)}</dt><dd>'
+        f"</dd></div><div><dt>{escape(deal_text)}</dt><dd>"
         f'<a id="deal-link" href="{href}">{code}</a> <button type="button" class="copy"'
         f' data-copy="{href}" data-copied="{escape(copied)}" hidden>{escape(copy)}</button>'
         f'</dd></div></dl><div class="controls">{controls}<a class="button" id="control-new"'
