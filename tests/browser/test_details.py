@@ -247,13 +247,16 @@ def test_every_target_is_24px_on_a_phone_in_turkish_and_bulgarian(new_context, l
     assert_accessible(page, f"{game} at 390 × 844 in {locale}")
 
 
-def test_half_moon_fits_a_phone_in_landscape_without_scrolling(new_context):
-    page = new_context(viewport=LANDSCAPE).new_page()
+@pytest.mark.parametrize("locale", ["en-US", "tr-TR", "bg-BG"])
+def test_half_moon_fits_a_phone_in_landscape_without_scrolling(new_context, locale):
+    page = new_context(viewport=LANDSCAPE, locale=locale).new_page()
     page.goto(f"/half-moon/{HM}")
-    screenshot(page, "details-half-moon-landscape")
     height = page.evaluate("() => document.documentElement.scrollHeight")
     assert height <= LANDSCAPE["height"], height
     assert page.evaluate("() => document.documentElement.scrollWidth") <= LANDSCAPE["width"]
+    assert_apart(page, "#board [data-place]")
+    assert_apart(page, "#board .label", "#board .card")
+    assert_apart(page, "#board .label")
 
 
 # --- screenshots: both games, three sizes, three languages -----------------------------------
