@@ -129,26 +129,43 @@ def board_open(game: str, code: str, facts: BoardFacts, board_version: str, oob:
     )
 
 
-def ending_html(
+def ending_html(inner: str, state: str | None) -> str:
+    """The slot of the ending box and Restart's question, inside the board: always present (a
+    ``display: contents`` wrapper, empty while the game goes on) so an answer can swap it by id."""
+    return f'<div id="ending" class="ending-slot">{inner}</div>'
+
+
+def ending_box(
     slug: str,
     state: str,
-    text: str | None,
+    text: str,
     actions: Iterable[tuple[str, str]],
     new_game: tuple[str, str],
 ) -> str:
-    """The end of a game, inside the board: the message, and what the player can do next.
-
-    Always present (``hidden`` while the game goes on) so an answer can swap it by id.
-    """
-    if text is None:
-        return '<div id="ending" hidden></div>'
+    """The end of a game: the message, and what the player can do next."""
     forms = "".join(
         f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
-        f' hx-swap="none">{TOKEN_FIELD}<button id="ending-{verb}">{attr(label)}</button></form>'
+        f' hx-swap="none">{TOKEN_FIELD}'
+        f"{hidden('confirm', 'yes') if verb == 'restart' else ''}"
+        f'<button id="ending-{verb}">{attr(label)}</button></form>'
         for verb, label in actions
     )
     url, label = new_game
     return (
-        f'<div id="ending" class="ending {state}"><p>{attr(text)}</p><div class="ending-actions">'
-        f'{forms}<a class="button" id="ending-new" href="{url}">{attr(label)}</a></div></div>'
+        f'<div class="ending {state}"><p>{attr(text)}</p><div class="ending-actions">'
+        f'{forms}<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
+    )
+
+
+def restart_question(slug: str, question: str, restart: str, keep: str) -> str:
+    """Restart asks first when there are moves to lose (issue 13); without JavaScript too."""
+    return (
+        '<div class="ending asking" id="confirm-restart" role="group"'
+        ' aria-labelledby="confirm-restart-text">'
+        f'<p id="confirm-restart-text">{attr(question)}</p><div class="ending-actions">'
+        f'<form method="post" action="/{slug}/{CODE}/restart" hx-post="/{slug}/{CODE}/restart"'
+        f' hx-swap="none" hx-sync="#main:queue all">{TOKEN_FIELD}{hidden("confirm", "yes")}'
+        f'<button id="confirm-restart-yes">{attr(restart)}</button></form>'
+        f'<a class="button" id="confirm-restart-no" href="/{slug}/{CODE}" autofocus>'
+        f"{attr(keep)}</a></div></div>"
     )

@@ -35,6 +35,9 @@ from app.web.board import (
 )
 from app.web.play import STALE, Action, Said, Screen, act, acting, game_router, notice, read_form
 
+CLEARED = notice("cleared", N_("Selection cleared."))
+"""A refusal with *Move errors* off: nothing was removed and the selection is gone."""
+
 REFUSALS: Final = {
     Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
     Refusal.NEED_JACK_QUEEN_KING: ("jqk", notice("jqk", N_("You need a jack, a queen and a king"))),
@@ -57,7 +60,13 @@ class HalfMoonScreen(Screen):
         assert isinstance(game, HalfMoon)
         return "won" if game.is_won() else "stuck" if game.is_stuck() else "playing"
 
-    def facts(self, game: AnyGame, session: SessionData, state: str | None = None) -> BoardFacts:
+    def facts(
+        self,
+        game: AnyGame,
+        session: SessionData,
+        state: str | None = None,
+        asking: str | None = None,
+    ) -> BoardFacts:
         assert isinstance(game, HalfMoon)
         position = game.position
         state = state or self.state(game)
@@ -78,7 +87,7 @@ class HalfMoonScreen(Screen):
             score,
             game.move_count,
             places,
-            self.ending_facts(game, state, score),
+            self.ending_facts(game, state, score, asking),
             "with-help" if help_on else "",
         )
 
@@ -191,7 +200,7 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
         key, explained = REFUSALS[result.refusal]
         if session.move_errors:
             return Said(explained, key)
-        return Said(lambda t: t.gettext(N_("Selection cleared.")))
+        return Said(CLEARED, "cleared")
     messages = {
         Outcome.SELECTED: N_("%(card)s selected."),
         Outcome.DESELECTED: N_("%(card)s no longer selected."),

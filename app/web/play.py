@@ -12,7 +12,7 @@ import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, Literal, TypeVar
 from urllib.parse import parse_qsl, quote
 
 from babel.support import NullTranslations
@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.dependencies import PlayerDep, RendererDep, StoreDep, require_same_origin
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.game import RecordError, now_ms
+from app.engine.game import AWAY_MS, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.store import SessionData, Store, StoredGame
@@ -33,8 +33,10 @@ from app.web.board import (
     CODE,
     BoardFacts,
     board_open,
+    ending_box,
     ending_html,
     fill,
+    restart_question,
 )
 from app.web.board import version as board_version
 from app.web.errors import PlayerError, Text
@@ -57,6 +59,8 @@ class Said:
     """Announced in the live region (htmx answers)."""
     notice: str | None = None
     """Key of :data:`NOTICES` shown on the page after a no-JavaScript redirect."""
+    ask: str | None = None
+    """A question the board asks before acting (``restart``): see :data:`QUESTIONS`."""
 
 
 NOTICES: dict[str, Text] = {}
@@ -97,6 +101,28 @@ UNREADABLE = notice(
 )
 
 
+REFUSED = notice("refused", N_("Not allowed: nothing moved."))
+"""A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
+
+QUESTIONS: Final = {
+    "restart": N_("Restart this deal from the beginning? Your moves so far are lost.")
+}
+"""What the board may ask before an action (``?ask=restart`` without JavaScript)."""
+
+
+def sentence(text: str, lang: str) -> str:
+    """A status sentence starts with a capital ("three of hearts selected." reads as a sentence
+    too), Turkish dotted i included.
+
+    >>> sentence("üç kupa seçildi.", "tr"), sentence("ikili", "tr"), sentence("вале", "bg")
+    ('Üç kupa seçildi.', 'İkili', 'Вале')
+    """
+    if not text:
+        return text
+    first = "İ" if lang == "tr" and text[0] == "i" else text[0].upper()
+    return first + text[1:]
+
+
 class Screen(ABC):
     """One game's pages: its engine class, template and board view."""
 
@@ -111,8 +137,15 @@ class Screen(ABC):
         """``playing``, ``won``, ``stuck`` or ``lost``: the board's ``data-state``."""
 
     @abstractmethod
-    def facts(self, game: AnyGame, session: SessionData, state: str | None = None) -> BoardFacts:
-        """Everything the board shows, as plain data; ``state`` when already known."""
+    def facts(
+        self,
+        game: AnyGame,
+        session: SessionData,
+        state: str | None = None,
+        asking: str | None = None,
+    ) -> BoardFacts:
+        """Everything the board shows, as plain data; ``state`` when already known; ``asking``
+        a question the board shows (``restart``)."""
 
     @abstractmethod
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
@@ -137,9 +170,9 @@ class Screen(ABC):
         return self.ending_text(self.ending_facts(game, state, self.score(game)), t)
 
     def ending_text(self, ending: tuple[Any, ...], t: NullTranslations) -> str | None:
-        if not ending:
+        if not ending or ending[0] == "playing":
             return None
-        state, score, elapsed_ms = ending
+        state, score, elapsed_ms = ending[:3]
         if state == "won":
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
                 "score": score,
@@ -155,6 +188,10 @@ class Screen(ABC):
         """Where *New game* leads: a fresh deal, or a dialog first (Seahaven's cells)."""
         return f"/{self.slug}"
 
+    def new_game_link(self, game: AnyGame) -> str:
+        """*New game* from this game: the dialog may preselect what the player chose last."""
+        return self.new_game_url
+
     def restored(self, game: AnyGame, stored: StoredGame) -> None:  # noqa: B027  (optional hook)
         """Take facts kept with the saved game (verdicts) instead of working them out again."""
 
@@ -165,16 +202,18 @@ class Screen(ABC):
         code = DealCode.random(self.game.game_id)
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
-    def ending_facts(self, game: AnyGame, state: str, score: int) -> tuple[Any, ...]:
-        """What the ending box depends on (``()`` while the game goes on)."""
-        if state == "playing":
+    def ending_facts(
+        self, game: AnyGame, state: str, score: int, asking: str | None = None
+    ) -> tuple[Any, ...]:
+        """What the ending box depends on (``()`` while the game goes on and nothing is asked):
+        state, score, play time, the question asked (``restart``), the New game link."""
+        if state == "playing" and asking is None:
             return ()
-        return (state, score, game.clock.elapsed_ms if state == "won" else 0)
+        elapsed = game.clock.elapsed_ms if state == "won" else 0
+        return (state, score, elapsed, asking, self.new_game_link(game))
 
     def ending_html(self, facts: BoardFacts, lang: str) -> str:
-        if not facts.ending:
-            return ending_html(self.slug, facts.state, None, (), ("", ""))
-        return _ending_html(self, lang, facts.ending)
+        return _ending_html(self, lang, facts.ending) if facts.ending else ending_html("", None)
 
     def board_parts(self, facts: BoardFacts, lang: str) -> list[str]:
         """Each place's cached markup, in board order."""
@@ -192,9 +231,10 @@ class Screen(ABC):
         )
         return f"{head}{self.layout(parts)}{self.ending_html(facts, lang)}</div>"
 
-    def view(self, lang: str) -> ScreenView:
+    def view(self, lang: str, game: AnyGame) -> ScreenView:
         t = translations(lang)
-        return ScreenView(self.slug, t.gettext(self.name), self.new_game_url, self.end_actions)
+        name = t.gettext(self.name)
+        return ScreenView(self.slug, name, self.new_game_link(game), self.end_actions)
 
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"
@@ -302,8 +342,11 @@ def page_context(
     lang: str,
     *,
     message: str | None = None,
+    spoken: str | None = None,
+    asking: str | None = None,
 ) -> dict[str, Any]:
-    now = now_ms()
+    """``message`` is shown and announced; ``spoken`` only announced (the board shows it already:
+    the end of the game, a question); ``asking`` names a question of :data:`QUESTIONS`."""
     code = str(game.code)
     return {
         "lang": lang,
@@ -311,20 +354,35 @@ def page_context(
         "token": session.token,
         "session": session,
         "here": request.url.path,
-        "screen": screen.view(lang),
-        "info": InfoView(
-            elapsed_ms=game.clock.elapsed(now),
-            running=game.clock.is_running,
-            score=screen.score(game),
-            moves=game.move_count,
-            code=code,
-            url=origin(request) + screen.url(code),
-            can_undo=game.can_undo(),
-            can_redo=game.can_redo(),
-        ),
-        "message": message,
+        "screen": screen.view(lang, game),
+        "info": info_view(request, screen, game, code, screen.score(game)),
+        "message": sentence(message, lang) if message else message,
+        "spoken": spoken,
+        "asking": asked(asking, game),
         "oob": False,
     }
+
+
+def asked(asking: str | None, game: AnyGame) -> str | None:
+    """The question the board asks, if it is one and there is something to lose."""
+    return asking if asking in QUESTIONS and game.move_count else None
+
+
+def info_view(request: Request, screen: Screen, game: AnyGame, code: str, score: int) -> InfoView:
+    now = now_ms()
+    clock = game.clock
+    since = clock.running_since
+    return InfoView(
+        elapsed_ms=clock.elapsed(now),
+        running=clock.is_running,
+        away_left_ms=0 if since is None else max(0, AWAY_MS - max(0, now - since)),
+        score=score,
+        moves=game.move_count,
+        code=code,
+        url=origin(request) + screen.url(code),
+        can_undo=game.can_undo(),
+        can_redo=game.can_redo(),
+    )
 
 
 def show_page(
@@ -346,13 +404,18 @@ def show_page(
     t = translations(lang)
     said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
     message = said(t) if said else None
-    context = page_context(request, screen, game, session, lang, message=message)
+    asking = asked(request.query_params.get("ask"), game)
+    question = t.gettext(QUESTIONS[asking]) if asking else None
+    context = page_context(
+        request, screen, game, session, lang, message=message, spoken=question, asking=asking
+    )
     token, code_text = session.token, context["info"].code
-    board = screen.board_html(screen.facts(game, session), lang, token)
-    info = info_html(lang, context["screen"], context["info"], False)
+    board = screen.board_html(screen.facts(game, session, asking=asking), lang, token)
+    shortcuts = renderer.partial("partials/shortcuts.html", lang)
+    info = info_html(lang, context["screen"], context["info"], False, shortcuts)
     context["board_html"] = Markup(fill(board, token, code_text))
     context["info_html"] = Markup(fill(info, token, code_text))
-    context["status_html"] = Markup(status_html(message, False))
+    context["status_html"] = Markup(status_html(context["message"], False, question))
     response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
     set_cookie(response, player, request)
     return vary_on_htmx(response)
@@ -383,6 +446,8 @@ class Acted:
     before: BoardFacts | None
     """The board before the action (``None`` when the saved game could not be read)."""
     state: str
+    ended: bool
+    """The action ended the game (announced; the board shows the ending)."""
 
 
 async def act(
@@ -422,35 +487,33 @@ async def act(
         if unreadable and said.message is None:
             said = Said(UNREADABLE, "unreadable")
         was_over = before is not None and before.state != "playing"
-        if changed and state != "playing" and not was_over:
-            said = Said(_with_ending(screen, game, said.message, state), said.notice)
+        ended = changed and state != "playing" and not was_over
         saved = screen.stored(game, game.to_record(), now, state) if changed else None
-        return saved, Acted(session, game, said, before, state)
+        return saved, Acted(session, game, said, before, state, ended)
 
     acted = await store.change_game_async(player.sid, code_str, change)
     said = acted.said
     if not is_htmx(request):
         shown = said.notice is not None and notice_text(said.notice) is not None
-        url = page_url + (f"?n={quote(said.notice or '')}" if shown else "")
+        query = [f"n={quote(said.notice or '')}"] if shown else []
+        query += [f"ask={said.ask}"] if said.ask else []
+        url = page_url + ("?" + "&".join(query) if query else "")
         return vary_on_htmx(RedirectResponse(url, 303, headers=NO_STORE))
     session, game = acted.session, acted.game
     lang = language(request, session)
     t = translations(lang)
-    message = said.message(t) if said.message else None
-    after = screen.facts(game, session, acted.state)
+    message = sentence(said.message(t), lang) if said.message else None
+    # the end of the game and a question are on the board already: announced, not shown twice
+    spoken = screen.ending(game, t, acted.state) if acted.ended else None
+    asking = asked(said.ask, game)
+    if asking:
+        spoken = t.gettext(QUESTIONS[asking])
+    after = screen.facts(game, session, acted.state, asking)
     board, version = _board_answer(request, screen, acted.before, after, lang, session.token, said)
-    info = InfoView(
-        elapsed_ms=game.clock.elapsed(now_ms()),
-        running=game.clock.is_running,
-        score=after.score,
-        moves=after.moves,
-        code=code_str,
-        url=origin(request) + page_url,
-        can_undo=game.can_undo(),
-        can_redo=game.can_redo(),
-    )
-    board += info_html(lang, screen.view(lang), info, True)
-    html = fill(board, session.token, code_str) + status_html(message, True)
+    info = info_view(request, screen, game, code_str, after.score)
+    shortcuts = renderer.partial("partials/shortcuts.html", lang)
+    board += info_html(lang, screen.view(lang, game), info, True, shortcuts)
+    html = fill(board, session.token, code_str) + status_html(message, True, spoken)
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
     return vary_on_htmx(HTMLResponse(html, headers=headers))
 
@@ -509,25 +572,29 @@ def oob(html: str) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _ending_html(screen: Screen, lang: str, ending: tuple[Any, ...]) -> str:
+    """The end of a game, and Restart's question (``asking``), inside the board."""
     t = translations(lang)
-    state = ending[0]
-    labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
-    actions = [] if state == "won" else [(verb, labels[verb]) for verb in screen.end_actions]
-    return ending_html(
-        screen.slug,
-        state,
-        screen.ending_text(ending, t),
-        actions,
-        (screen.new_game_url, t.gettext(N_("New game"))),
-    )
-
-
-def _with_ending(screen: Screen, game: AnyGame, message: Text | None, state: str) -> Text:
-    def say(t: NullTranslations) -> str:
-        ending = screen.ending(game, t, state) or ""
-        return f"{message(t)} {ending}".strip() if message else ending
-
-    return say
+    state, _score, _elapsed, asking, new_game_link = ending
+    parts = []
+    if state != "playing" and asking != "restart":
+        labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
+        actions = [] if state == "won" else [(verb, labels[verb]) for verb in screen.end_actions]
+        text = screen.ending_text(ending, t) or ""
+        parts.append(
+            ending_box(
+                screen.slug, state, text, actions, (new_game_link, t.gettext(N_("New game")))
+            )
+        )
+    if asking == "restart":
+        parts.append(
+            restart_question(
+                screen.slug,
+                t.gettext(QUESTIONS["restart"]),
+                t.gettext(N_("Restart")),
+                t.gettext(N_("Keep playing")),
+            )
+        )
+    return ending_html("".join(parts), state)
 
 
 # --- the routes every game has -----------------------------------------------------------------
@@ -567,10 +634,11 @@ def acting(request: Request) -> tuple[Renderer, Store, Player]:
 
 
 class TokenForm(BaseModel):
-    """Undo, Redo, Restart: only the form token."""
+    """Undo, Redo, Restart: the form token; Restart's confirmation (``confirm=yes``)."""
 
     model_config = ConfigDict(extra="forbid")
     token: str = Field(max_length=64)
+    confirm: Literal["", "yes"] = ""
 
 
 TOOK_BACK = N_("Move taken back.")
@@ -595,6 +663,13 @@ def _restart(game: AnyGame, session: SessionData, now: int) -> Said:
     return Said(lambda t: t.gettext(RESTARTED))
 
 
+def _ask_restart(game: AnyGame, session: SessionData, now: int) -> Said:
+    """Restart without ``confirm=yes``: a game with moves asks first (nothing changes yet)."""
+    if game.move_count == 0:
+        return _restart(game, session, now)
+    return Said(ask="restart")
+
+
 def game_router(screen: Screen) -> APIRouter:
     """``GET /{game}`` (a fresh deal), the game page, and Undo / Redo / Restart."""
     SCREENS[screen.slug] = screen
@@ -617,6 +692,8 @@ def game_router(screen: Screen) -> APIRouter:
         async def history(code: str, request: Request, action: Action = action) -> Response:
             form = await read_form(request, TokenForm)
             renderer, store, player = acting(request)
+            if action is _restart and form.confirm != "yes":
+                action = _ask_restart
             return await act(request, renderer, store, player, screen, code, form.token, action)
 
         router.add_api_route(f"/{{code}}/{verb}", history, methods=["POST"])

@@ -38,10 +38,11 @@ from app.web.board import (
     hidden,
     label_html,
 )
-from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field
+from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field, unknown_field
 from app.web.htmx import vary_on_htmx
 from app.web.play import (
     NO_STORE,
+    REFUSED,
     STALE,
     Action,
     Said,
@@ -61,6 +62,7 @@ from app.web.sessions import Player, set_cookie
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
 """The New game dialog's choices: cells and their names (SPEC §3)."""
+CELLS_HELP: Final = N_("Accepted: 4, 2 or 1 cells.")
 
 REASONS: Final[dict[Reason, str]] = {
     Reason.NOT_MOVABLE: N_("Only the top card or a run of the same suit can move"),
@@ -149,12 +151,18 @@ class SeahavenScreen(Screen):
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
-        cells = request.query_params.get("cells")
+        query = request.query_params
+        cells, last = query.get("cells"), query.get("last")
+        problems = [unknown_field(name) for name in query if name not in ("cells", "last")]
+        problems += [
+            invalid_field(name, CELLS_HELP)
+            for name in ("cells", "last")
+            if name in query
+            and (query.get(name) not in ("4", "2", "1") or len(query.getlist(name)) > 1)
+        ]
+        if problems:
+            raise PlayerError.bad_input(problems)
         if cells is not None:
-            if cells not in ("4", "2", "1") or len(request.query_params) > 1:
-                raise PlayerError.bad_input(
-                    [invalid_field("cells", N_("Accepted: 4, 2 or 1 cells."))]
-                )
             code = DealCode.random("SH", f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
         session, _ = store.load(player.sid)
@@ -168,6 +176,7 @@ class SeahavenScreen(Screen):
             "session": session,
             "here": request.url.path,
             "levels": [(cells, t.gettext(name)) for cells, name in LEVELS],
+            "chosen": last or LEVELS[0][0],
         }
         response = HTMLResponse(
             renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
@@ -179,29 +188,59 @@ class SeahavenScreen(Screen):
     def new_game_url(self) -> str:
         return "/seahaven"
 
-    def facts(self, game: AnyGame, session: SessionData, state: str | None = None) -> BoardFacts:
+    def new_game_link(self, game: AnyGame) -> str:
+        """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
+        assert isinstance(game, Seahaven)
+        return f"/seahaven?last={game.cell_count}"
+
+    def facts(
+        self,
+        game: AnyGame,
+        session: SessionData,
+        state: str | None = None,
+        asking: str | None = None,
+    ) -> BoardFacts:
         assert isinstance(game, Seahaven)
         position = game.position
         state = state or self.state(game)
         chosen = game.selection
         at, card = chosen if chosen is not None else (-1, None)
-        places: list[tuple[Any, ...]] = [
-            (CELLS.start + offset, 0 if in_cell is None else 1, in_cell, CELLS.start + offset == at)
-            for offset, in_cell in enumerate(position.cells)
-        ]
+        helping = session.placement_help
+        # *Placement help*: where each movable card may go, and where the selection may go
+        targets = destinations(game) if helping else {}
+        wanted = targets.get((at, len(game.selected_cards())), ()) if chosen is not None else ()
+        places: list[tuple[Any, ...]] = []
+        for offset, in_cell in enumerate(position.cells):
+            place = CELLS.start + offset
+            count = 0 if in_cell is None else 1
+            goes = _names(targets.get((place, 1), ()))
+            places.append((place, count, in_cell, place == at, place in wanted, goes))
         for offset, (suit, height) in enumerate(zip(SUITS, position.foundations, strict=True)):
             place = FOUNDATIONS.start + offset
             top = Card(height, suit) if height else None
-            places.append((place, height, top, place == at))
+            goes = _names(targets.get((place, 1), ()))
+            places.append((place, height, top, place == at, place in wanted, goes))
         for index in COLUMNS:
             column = position.columns[index]
             count = len(column)
             selected_from = column.index(card) if index == at and card is not None else -1
             movable_from = count - position.run_length(index)
-            places.append((index, count, column, movable_from, selected_from))
+            goes_from = (
+                tuple(_names(targets.get((index, count - depth), ())) for depth in range(count))
+                if helping
+                else ()
+            )
+            places.append(
+                (index, count, column, movable_from, selected_from, index in wanted, goes_from)
+            )
         score = position.score
         return BoardFacts(
-            state, score, game.move_count, tuple(places), self.ending_facts(game, state, score)
+            state,
+            score,
+            game.move_count,
+            tuple(places),
+            self.ending_facts(game, state, score, asking),
+            "with-help" if helping else "",
         )
 
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
@@ -221,8 +260,32 @@ class SeahavenScreen(Screen):
         )
 
 
+DESTINATION_HINT: Final = N_("the selection can go here")
+"""*Placement help*: added to the spoken name of a place the selection may move to."""
+
+
+def destinations(game: Seahaven) -> dict[tuple[int, int], tuple[int, ...]]:
+    """*Placement help*: for every movable card (its place and how many cards move with it),
+    the places it may legally go to — from the engine's legal moves, so the hint never
+    promises a move the rules refuse."""
+    found: dict[tuple[int, int], list[int]] = {}
+    for source, count, target in game.legal_moves():
+        found.setdefault((source, count), []).append(target)
+    return {key: tuple(sorted(places)) for key, places in found.items()}
+
+
+def _names(places: tuple[int, ...]) -> str:
+    return " ".join(place_name(place) for place in places)
+
+
 def _card_html(
-    card: Card, spoken: str, selected: bool, movable: bool, t: NullTranslations, interactive: bool
+    card: Card,
+    spoken: str,
+    selected: bool,
+    movable: bool,
+    t: NullTranslations,
+    interactive: bool,
+    targets: str = "",
 ) -> str:
     code = str(card)
     face = face_html(card, rank_letter(card, t))
@@ -233,9 +296,10 @@ def _card_html(
             f'<div class="{classes}" data-card="{code}" role="img"'
             f' aria-label="{attr(spoken)}"{mark}>{face}</div>'
         )
+    goes = f' data-targets="{targets}"' if targets else ""
     return (
         f'<button id="card-{code}" name="card" value="{code}" class="{classes}" data-card="{code}"'
-        f' aria-pressed="{"true" if selected else "false"}"'
+        f'{goes} aria-pressed="{"true" if selected else "false"}"'
         f' aria-label="{attr(spoken)}">{face}</button>'
     )
 
@@ -274,9 +338,14 @@ def slot_html(
     count: int,
     card: Card | None,
     selected: bool,
+    destination: bool = False,
+    targets: str = "",
     interactive: bool = INTERACTIVE,
 ) -> str:
-    """A cell or a foundation: its one visible card (a foundation's top) or an empty slot."""
+    """A cell or a foundation: its one visible card (a foundation's top) or an empty slot.
+
+    *Placement help*: ``destination`` (the selection may come here: said in its name too) and
+    ``targets`` (where its card may go, for the drag)."""
     t = translations(lang)
     name = place_name(place)
     if place in CELLS:
@@ -287,12 +356,14 @@ def slot_html(
         letter = SUITS[place - FOUNDATIONS.start]
         extra, suit = ("red" if letter in "HD" else "black"), SUIT_SYMBOLS[letter]
         label = foundation_label(letter, count, t)
+    hint = f", {t.gettext(DESTINATION_HINT)}" if destination else ""
     if card is None:
-        inner = _empty_html(name, label, interactive, extra, suit)
+        inner = _empty_html(name, label + hint, interactive, extra, suit)
     else:
-        spoken = f"{card_name(card, t)}, {label}"
-        inner = _card_html(card, spoken, selected, True, t, interactive)
-    return _place_html(name, kind, count, inner, label, interactive)
+        spoken = f"{card_name(card, t)}, {label}{hint}"
+        inner = _card_html(card, spoken, selected, True, t, interactive, targets)
+    place_class = "destination" if destination else ""
+    return _place_html(name, kind, count, inner, label, interactive, place_class)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -303,33 +374,35 @@ def column_html(
     cards: tuple[Card, ...],
     movable_from: int,
     selected_from: int,
+    destination: bool = False,
+    targets: tuple[str, ...] = (),
     interactive: bool = INTERACTIVE,
 ) -> str:
-    """A column, fanned bottom to top; the cards of the run at its top are movable."""
+    """A column, fanned bottom to top; the cards of the run at its top are movable.
+
+    *Placement help*: ``destination`` (the selection may come here) and ``targets`` (for each
+    card, where it may go with the cards above it)."""
     t = translations(lang)
     name = place_name(index)
     label = column_label(index - COLUMNS.start + 1, count, t)
+    hint = f", {t.gettext(DESTINATION_HINT)}" if destination else ""
     shown = "".join(
         _card_html(
             card,
-            f"{card_name(card, t)}, {label}",
+            f"{card_name(card, t)}, {label}{hint if depth == count - 1 else ''}",
             0 <= selected_from <= depth,
             depth >= movable_from,
             t,
             interactive,
+            targets[depth] if targets else "",
         )
         for depth, card in enumerate(cards)
     )
     if not cards:
-        shown = _empty_html(name, label, interactive)
+        shown = _empty_html(name, label + hint, interactive)
+    extra = fan_class(count) + (" destination" if destination else "")
     return _place_html(
-        name,
-        "column",
-        count,
-        f'<div class="fan">{shown}</div>',
-        label,
-        interactive,
-        fan_class(count),
+        name, "column", count, f'<div class="fan">{shown}</div>', label, interactive, extra
     )
 
 
@@ -394,8 +467,9 @@ def _code(text: str) -> DealCode:
     return parse_code(SCREEN, text)
 
 
-def said_for(game: Seahaven, result: ActionResult) -> Said:
-    """The live region's sentence for one action; refusals always explain themselves."""
+def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said:
+    """The live region's sentence for one action; a refusal explains itself only with *Move
+    errors* on, and otherwise says that nothing moved (issue 13)."""
     outcome = result.outcome
     if outcome is Outcome.MOVED:
         assert result.move is not None
@@ -414,6 +488,8 @@ def said_for(game: Seahaven, result: ActionResult) -> Said:
     if outcome is Outcome.REFUSED:
         assert result.reason is not None
         reason, limit = result.reason, result.limit
+        if not session.move_errors:
+            return Said(REFUSED, "refused")
         key = f"group-{limit}" if reason is Reason.GROUP_TOO_LARGE else reason.name.lower()
         return Said(lambda t: reason_text(reason, limit, t), key)
     if outcome is Outcome.STALE:
@@ -441,7 +517,7 @@ def _action(name: str, *args: Any) -> Action:
     def action(game: AnyGame, session: SessionData, now: int) -> Said:
         assert isinstance(game, Seahaven)
         result: ActionResult = getattr(game, name)(*args, now=now)
-        return said_for(game, result)
+        return said_for(game, result, session)
 
     return action
 

@@ -30,6 +30,8 @@ class InfoView:
 
     elapsed_ms: int
     running: bool
+    away_left_ms: int
+    """How much longer the browser's clock may tick without an action (time away stops it)."""
     score: int
     moves: int
     code: str
@@ -52,7 +54,14 @@ def clock_text(ms: int) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _info_parts(
-    lang: str, slug: str, code: str, url: str, new_game_url: str, can_undo: bool, can_redo: bool
+    lang: str,
+    slug: str,
+    code: str,
+    url: str,
+    new_game_url: str,
+    can_undo: bool,
+    can_redo: bool,
+    shortcuts: str,
 ) -> tuple[str, str, str, str]:
     """The info bar around its three numbers (time, score, moves): cached per language,
     deal and Undo/Redo state; the token stays a placeholder."""
@@ -63,6 +72,7 @@ def _info_parts(
     moves_text, deal_text = t.gettext(N_("Moves")), t.gettext(N_("Deal"))
     copied, copy = t.gettext(N_("Link copied.")), t.gettext(N_("Copy link"))
     new_game = t.gettext(N_("New game"))
+    shortcuts_title = t.gettext(N_("Keyboard shortcuts"))
     verbs = (
         ("undo", t.gettext(N_("Undo")), can_undo),
         ("redo", t.gettext(N_("Redo")), can_redo),
@@ -83,27 +93,45 @@ def _info_parts(
         f'<a id="deal-link" href="{href}">{code}</a> <button type="button" class="copy"'
         f' data-copy="{href}" data-copied="{escape(copied)}" hidden>{escape(copy)}</button>'
         f'</dd></div></dl><div class="controls">{controls}<a class="button" id="control-new"'
-        f' href="{escape(new_game_url)}">{escape(new_game)}</a></div></div>',
+        f' href="{escape(new_game_url)}">{escape(new_game)}</a>'
+        '<details class="shortcuts-help"><summary><span aria-hidden="true">?</span>'
+        f'<span class="visually-hidden">{escape(shortcuts_title)}</span></summary>'
+        f"{shortcuts}</details></div></div>",
     )
 
 
-def info_html(lang: str, screen: ScreenView, info: InfoView, oob: bool) -> str:
+def info_html(lang: str, screen: ScreenView, info: InfoView, oob: bool, shortcuts: str) -> str:
     """The info bar of both games: time, score, moves, deal code; Undo, Redo, Restart, New
-    game. The token is still a placeholder (``board.fill``)."""
+    game, the keyboard shortcuts (``shortcuts``: their list, rendered once per language). The
+    token is still a placeholder (``board.fill``)."""
     time, score, moves, rest = _info_parts(
-        lang, screen.slug, info.code, info.url, screen.new_game_url, info.can_undo, info.can_redo
+        lang,
+        screen.slug,
+        info.code,
+        info.url,
+        screen.new_game_url,
+        info.can_undo,
+        info.can_redo,
+        shortcuts,
     )
     running = "true" if info.running else "false"
     swap = ' hx-swap-oob="true"' if oob else ""
     return (
         f'<div id="info" class="info"{swap}>{time}'
-        f'<time id="clock" data-elapsed="{info.elapsed_ms}" data-running="{running}">'
+        f'<time id="clock" data-elapsed="{info.elapsed_ms}" data-running="{running}"'
+        f' data-away-left="{info.away_left_ms}">'
         f"{clock_text(info.elapsed_ms)}</time>{score}{info.score}{moves}{info.moves}{rest}"
     )
 
 
-def status_html(message: str | None, oob: bool) -> str:
-    """The live region: outside the swapped board, updated out of band after every action."""
+def status_html(message: str | None, oob: bool, spoken: str | None = None) -> str:
+    """The live region: outside the swapped board, updated out of band after every action.
+
+    What the board already shows (the end of the game, a question) is ``spoken`` only: in the
+    live region for screen readers, never printed twice."""
     swap = ' hx-swap-oob="true"' if oob else ""
     text = escape(message) if message else ""
+    if spoken:
+        gap = " " if message else ""
+        text += f'<span class="visually-hidden">{gap}{escape(spoken)}</span>'
     return f'<p id="status" class="status" role="status" aria-live="polite"{swap}>{text}</p>'
