@@ -174,7 +174,7 @@ function setup(thread)
   table.insert(threads, thread)
 end
 local me
-local whole = 0
+whole = 0  -- globals: done() reads them with thread:get
 function init(args)
   me = players[id]
 end
@@ -191,11 +191,10 @@ function response(status, headers, body)
   local version = headers["x-board-version"] or headers["X-Board-Version"]
   if version then
     me.version = version
-    wrk.thread:set("version", version)
+    latest = version
   end
   if string.find(body, 'id="board" hx-swap-oob="true"', 1, true) then
     whole = whole + 1
-    wrk.thread:set("whole", whole)
   end
 end
 {delay}
@@ -203,7 +202,7 @@ function done(summary, latency, requests)
   local total = 0
   for _, thread in ipairs(threads) do
     total = total + (thread:get("whole") or 0)
-    local version = thread:get("version")
+    local version = thread:get("latest")
     if version then io.write("version " .. thread:get("id") .. " " .. version .. "\\n") end
   end
   io.write("whole boards: " .. total .. "\\n")

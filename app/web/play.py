@@ -43,7 +43,14 @@ from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, new_token, set_cookie
-from app.web.views import InfoView, ScreenView, clock_text, info_html, status_html
+from app.web.views import (
+    InfoView,
+    ScreenView,
+    clock_text,
+    info_changes,
+    info_html,
+    status_html,
+)
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
@@ -412,7 +419,7 @@ def show_page(
     token, code_text = session.token, context["info"].code
     board = screen.board_html(screen.facts(game, session, asking=asking), lang, token)
     shortcuts = renderer.partial("partials/shortcuts.html", lang)
-    info = info_html(lang, context["screen"], context["info"], False, shortcuts)
+    info = info_html(lang, context["screen"], context["info"], shortcuts)
     context["board_html"] = Markup(fill(board, token, code_text))
     context["info_html"] = Markup(fill(info, token, code_text))
     context["status_html"] = Markup(status_html(context["message"], False, question))
@@ -511,8 +518,7 @@ async def act(
     after = screen.facts(game, session, acted.state, asking)
     board, version = _board_answer(request, screen, acted.before, after, lang, session.token, said)
     info = info_view(request, screen, game, code_str, after.score)
-    shortcuts = renderer.partial("partials/shortcuts.html", lang)
-    board += info_html(lang, screen.view(lang, game), info, True, shortcuts)
+    board += info_changes(lang, screen.view(lang, game), info)
     html = fill(board, session.token, code_str) + status_html(message, True, spoken)
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
     return vary_on_htmx(HTMLResponse(html, headers=headers))

@@ -54,17 +54,10 @@ def clock_text(ms: int) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _info_parts(
-    lang: str,
-    slug: str,
-    code: str,
-    url: str,
-    new_game_url: str,
-    can_undo: bool,
-    can_redo: bool,
-    shortcuts: str,
-) -> tuple[str, str, str, str]:
-    """The info bar around its three numbers (time, score, moves): cached per language,
-    deal and Undo/Redo state; the token stays a placeholder."""
+    lang: str, slug: str, code: str, url: str, new_game_url: str, shortcuts: str
+) -> tuple[str, str, str, str, str, str]:
+    """The info bar around what changes (time, score, moves, Undo and Redo): cached per
+    language and deal; the token stays a placeholder."""
     t = translations(lang)
     href = escape(url)
     # texts looked up outside the f-strings: the catalog extractor does not read inside them
@@ -73,55 +66,73 @@ def _info_parts(
     copied, copy = t.gettext(N_("Link copied.")), t.gettext(N_("Copy link"))
     new_game = t.gettext(N_("New game"))
     shortcuts_title = t.gettext(N_("Keyboard shortcuts"))
-    verbs = (
-        ("undo", t.gettext(N_("Undo")), can_undo),
-        ("redo", t.gettext(N_("Redo")), can_redo),
-        ("restart", t.gettext(N_("Restart")), True),
-    )
-    controls = "".join(
+    forms = [
         f'<form method="post" action="/{slug}/{code}/{verb}" hx-post="/{slug}/{code}/{verb}"'
         f' hx-swap="none"><input type="hidden" name="token" value="{TOKEN}">'
-        f'<button id="control-{verb}"{"" if enabled else " disabled"}>{escape(label)}</button>'
-        "</form>"
-        for verb, label, enabled in verbs
-    )
+        for verb in ("undo", "redo", "restart")
+    ]
+    restart = escape(t.gettext(N_("Restart")))
     return (
-        f'<dl class="stats"><div><dt>{escape(time_text)}</dt><dd>',
+        f'<dl class="stats" id="stats"><div><dt>{escape(time_text)}</dt><dd>',
         f'</dd></div><div><dt>{escape(score_text)}</dt><dd id="score">',
         f'</dd></div><div><dt>{escape(moves_text)}</dt><dd id="moves">',
         f"</dd></div><div><dt>{escape(deal_text)}</dt><dd>"
         f'<a id="deal-link" href="{href}">{code}</a> <button type="button" class="copy"'
         f' data-copy="{href}" data-copied="{escape(copied)}" hidden>{escape(copy)}</button>'
-        f'</dd></div></dl><div class="controls">{controls}<a class="button" id="control-new"'
-        f' href="{escape(new_game_url)}">{escape(new_game)}</a>'
+        f'</dd></div></dl><div class="controls">{forms[0]}',
+        f"</form>{forms[1]}",
+        f'</form>{forms[2]}<button id="control-restart">{restart}</button></form>'
+        f'<a class="button" id="control-new" href="{escape(new_game_url)}">{escape(new_game)}</a>'
         '<details class="shortcuts-help"><summary><span aria-hidden="true">?</span>'
         f'<span class="visually-hidden">{escape(shortcuts_title)}</span></summary>'
-        f"{shortcuts}</details></div></div>",
+        f"{shortcuts}</details></div>",
     )
 
 
-def info_html(lang: str, screen: ScreenView, info: InfoView, oob: bool, shortcuts: str) -> str:
+@functools.lru_cache(maxsize=64)
+def _control(lang: str, verb: str, enabled: bool) -> str:
+    """Undo or Redo, enabled or not: the two controls whose state an action changes."""
+    t = translations(lang)
+    label = t.gettext(N_("Undo")) if verb == "undo" else t.gettext(N_("Redo"))
+    return f'<button id="control-{verb}"{"" if enabled else " disabled"}>{escape(label)}</button>'
+
+
+def _stats(lang: str, info: InfoView, parts: tuple[str, ...]) -> str:
+    time, score, moves = parts[:3]
+    running = "true" if info.running else "false"
+    return (
+        f'{time}<time id="clock" data-elapsed="{info.elapsed_ms}" data-running="{running}"'
+        f' data-away-left="{info.away_left_ms}">'
+        f"{clock_text(info.elapsed_ms)}</time>{score}{info.score}{moves}{info.moves}"
+    )
+
+
+def info_html(lang: str, screen: ScreenView, info: InfoView, shortcuts: str) -> str:
     """The info bar of both games: time, score, moves, deal code; Undo, Redo, Restart, New
     game, the keyboard shortcuts (``shortcuts``: their list, rendered once per language). The
     token is still a placeholder (``board.fill``)."""
-    time, score, moves, rest = _info_parts(
-        lang,
-        screen.slug,
-        info.code,
-        info.url,
-        screen.new_game_url,
-        info.can_undo,
-        info.can_redo,
-        shortcuts,
+    parts = _info_parts(lang, screen.slug, info.code, info.url, screen.new_game_url, shortcuts)
+    undo, redo = _control(lang, "undo", info.can_undo), _control(lang, "redo", info.can_redo)
+    stats = _stats(lang, info, parts)
+    return f'<div id="info" class="info">{stats}{parts[3]}{undo}{parts[4]}{redo}{parts[5]}</div>'
+
+
+def info_changes(lang: str, screen: ScreenView, info: InfoView) -> str:
+    """What an action changes in the info bar, out of band by id: the numbers (``#stats``,
+    the deal link included), Undo and Redo. The rest of the bar never changes on a page."""
+    parts = _info_parts(lang, screen.slug, info.code, info.url, screen.new_game_url, "")
+    stats = _stats(lang, info, parts).replace(
+        '<dl class="stats"', '<dl hx-swap-oob="true" class="stats"', 1
     )
-    running = "true" if info.running else "false"
-    swap = ' hx-swap-oob="true"' if oob else ""
     return (
-        f'<div id="info" class="info"{swap}>{time}'
-        f'<time id="clock" data-elapsed="{info.elapsed_ms}" data-running="{running}"'
-        f' data-away-left="{info.away_left_ms}">'
-        f"{clock_text(info.elapsed_ms)}</time>{score}{info.score}{moves}{info.moves}{rest}"
+        f"{stats}{parts[3].partition('</dl>')[0]}</dl>"
+        f"{_oob_button(_control(lang, 'undo', info.can_undo))}"
+        f"{_oob_button(_control(lang, 'redo', info.can_redo))}"
     )
+
+
+def _oob_button(html: str) -> str:
+    return html.replace("<button ", '<button hx-swap-oob="true" ', 1)
 
 
 def status_html(message: str | None, oob: bool, spoken: str | None = None) -> str:
