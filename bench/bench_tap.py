@@ -185,7 +185,8 @@ def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
     _time("whole board markup, cached places", lambda: screen.board_html(before, "en", "t"))
     _time("fill token and code (whole board)", lambda: fill(html, "t" * 32, "HM1-N-AAAAAAH"))
     changed = list(parts)
-    changed[-1] = renderer("en", *last[:-1], not last[-1])  # another flag on the last place
+    flag = 4 if screen.slug == "half-moon" else 5  # dimmed / destination: a changed place
+    changed[-1] = renderer("en", *last[:flag], not last[flag], *last[flag + 1 :])
     _time(
         "changed places only (the partial answer's board part)",
         lambda: _changes(screen, before, before, parts, changed, "en", "0"),
