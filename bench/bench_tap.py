@@ -187,6 +187,12 @@ def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
     changed = list(parts)
     flag = 4 if screen.slug == "half-moon" else 5  # dimmed / destination: a changed place
     changed[-1] = renderer("en", *last[:flag], not last[flag], *last[flag + 1 :])
+    from app.web.views import InfoView, info_changes, status_html
+
+    info = InfoView(61_000, True, 240_000, 10, 2, "HM1-N-AAAAAAH", "http://x/y", True, False)
+    view = screen.view("en", game)
+    _time("info bar's changes (numbers, Undo, Redo)", lambda: info_changes("en", view, info))
+    _time("live region", lambda: status_html("Three of hearts selected.", True))
     _time(
         "changed places only (the partial answer's board part)",
         lambda: _changes(screen, before, before, parts, changed, "en", "0"),
@@ -197,9 +203,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=3000)
     parser.add_argument("--stages", action="store_true")
+    parser.add_argument("--only-stages", action="store_true")
     args = parser.parse_args(argv)
-    whole_taps(args.taps)
-    if args.stages:
+    if not args.only_stages:
+        whole_taps(args.taps)
+    if args.stages or args.only_stages:
         stages()
 
 
