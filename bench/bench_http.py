@@ -210,6 +210,18 @@ end
 """
 
 
+def refresh_versions(server: Server, players: list[dict[str, str]]) -> None:
+    """Each player's page reloaded (a GET changes nothing): the board version it shows now."""
+    with httpx.Client(timeout=30) as client:
+        for player in players:
+            page = client.get(
+                server.url + player["path"][: -len("/tap")], headers={"Cookie": player["cookie"]}
+            )
+            found = re.search(r'X-Board-Version":"(\w+)"', page.text)
+            assert found, page.text[:300]
+            player["version"] = found.group(1)
+
+
 def answer_bytes(server: Server, player: dict[str, str]) -> tuple[int, int]:
     """Raw and gzipped bytes of one tap answer (the player's page follows the answers)."""
     sizes = []
@@ -285,6 +297,7 @@ def measure_game(
     (floors / f"{game}.html").write_text(answer.text, "utf-8")
 
     def taps(seconds: int, *, compress: bool = False, delay_ms: int = 0) -> Load:
+        refresh_versions(server, players)
         run = script(players, floor=False, gzip=compress, delay_ms=delay_ms)
         return wrk(server, run, seconds, connections, players)
 
