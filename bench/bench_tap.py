@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
+import os
 import re
 import statistics
 import tempfile
@@ -98,8 +99,11 @@ def _page_token(page: bytes) -> str:
 
 
 async def _taps(
-    store_text: str, game: str, taps: int, compress: bool
+    store_text: str, game: str, taps: int, compress: bool, floor: bool = False
 ) -> tuple[list[int], list[int]]:
+    """Taps (or, with ``floor``, the floor route answering a tap's answer) through the app."""
+    answers = Path(tempfile.mkdtemp(prefix="bench-floor-"))
+    os.environ["SOLITAIRE_BENCH_FLOOR"] = str(answers)
     app = create_app(store=open_store(store_text))
     async with app.router.lifespan_context(app):
         client = Client(app)
@@ -116,10 +120,15 @@ async def _taps(
         extra = {"hx_request": "true"}
         if compress:
             extra["accept_encoding"] = "gzip"
+        path = f"/{game}/{code}/tap"
+        if floor:
+            answer = await client.call("POST", path, body, hx_request="true")
+            (answers / f"{game}.html").write_bytes(answer)
+            path = f"/_bench/floor/{game}"
         walls, cpus = [], []
         for _ in range(taps):
             cpu, wall = time.process_time_ns(), time.perf_counter_ns()
-            await client.call("POST", f"/{game}/{code}/tap", body, **extra)
+            await client.call("POST", path, body, **extra)
             walls.append(time.perf_counter_ns() - wall)
             cpus.append(time.process_time_ns() - cpu)
         return walls, cpus
@@ -141,6 +150,13 @@ def whole_taps(taps: int) -> None:
         ):
             walls, cpus = asyncio.run(_taps(store, game, taps, compress))
             print(f"{game:9} {label:26} wall {_us(walls)}  CPU {_us(cpus)}")
+            if store == "memory:" and os.path.exists("app/web/floor.py"):
+                _, floor = asyncio.run(_taps(store, game, taps, compress, floor=True))
+                ratio = statistics.median(floor) / statistics.median(cpus)
+                print(
+                    f"{'':9} {'  the floor, same way':26} CPU {_us(floor)}"
+                    f"  (floor ÷ tap {ratio:.2f})"
+                )
 
 
 def _time(label: str, fn: Callable[[], object], rounds: int = 2000) -> None:
