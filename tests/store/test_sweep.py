@@ -106,9 +106,9 @@ def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -
     store.connection().set_trace_callback(statements.append)
     assert store.sweep(now_ms() + 60_000, batch=2) == 8
     store.connection().set_trace_callback(None)
-    # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done)
-    assert statements.count("BEGIN IMMEDIATE") == 5
-    assert statements.count("COMMIT") == 5
+    # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done)
+    assert statements.count("BEGIN IMMEDIATE") == 6
+    assert statements.count("COMMIT") == 6
     store.close()
 
 
