@@ -9,7 +9,6 @@ import pytest
 import redis
 
 from app.proofs import make_pool
-
 from tests.store.redis_server import start_redis_server, stop_redis_server
 
 
