@@ -212,6 +212,9 @@ class Prover:
         except BrokenProcessPool:
             self._restart(pool)
             return None
+        except Exception:  # a proof that fails says nothing: the game goes on as playable
+            log.exception("a lost proof failed")
+            return None
         if timed_out:
             log.warning("a lost proof ran out of its %s s", self._seconds)
             return None
