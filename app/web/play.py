@@ -105,6 +105,9 @@ class Screen(ABC):
 
     defeat: ClassVar[str]
     """The message of a game that cannot be won any more (stuck, lost), a catalog text."""
+    defeat_at_deal: ClassVar[str | None] = None
+    """The message of a deal lost before any move (no Undo or Restart to suggest), when the
+    game has one; otherwise :attr:`defeat`."""
     end_actions: ClassVar[tuple[str, ...]]
     """What the end message offers besides New game: ``undo``, ``restart``."""
 
@@ -116,7 +119,11 @@ class Screen(ABC):
                 "score": self.score(game),
                 "time": clock_text(game.clock.elapsed_ms),
             }
-        return t.gettext(self.defeat) if state != "playing" else None
+        if state == "playing":
+            return None
+        if self.defeat_at_deal and game.move_count == 0 and not game.can_redo():
+            return t.gettext(self.defeat_at_deal)
+        return t.gettext(self.defeat)
 
     def score(self, game: AnyGame) -> int:
         return int(getattr(game, "score", 0))

@@ -127,6 +127,9 @@ class SeahavenScreen(Screen):
     defeat: ClassVar = N_(
         "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
     )
+    defeat_at_deal: ClassVar = N_(
+        "No useful move left: no card of this deal can reach a foundation. Start a new game."
+    )
     end_actions: ClassVar = ("undo", "restart")
 
     def state(self, game: AnyGame) -> str:
