@@ -103,15 +103,15 @@ class Prover:
             pool.submit(ready)
 
     async def close(self) -> None:
-        """Cancel the proofs under way and stop an own pool (a proof already running ends at
-        its time bound; nothing waits for it)."""
+        """Cancel the proofs under way and stop an own pool, ending its processes (a proof
+        still running has nobody left to answer)."""
         for job in list(self._jobs.values()):
             if job.task is not None:
                 job.task.cancel()
         self._jobs.clear()
         pool, self._pool = self._pool, None
         if pool is not None and self._owns_pool:
-            pool.shutdown(wait=False, cancel_futures=True)
+            _stop(pool)
 
     def known(self, position: Position) -> bool | None:
         """The verdict this process remembers, without asking anyone."""
@@ -225,4 +225,15 @@ class Prover:
         if self._owns_pool and self._pool is broken:
             self._pool = None
             with contextlib.suppress(Exception):
-                broken.shutdown(wait=False, cancel_futures=True)
+                _stop(broken)
+
+
+def _stop(pool: concurrent.futures.Executor) -> None:
+    """Shut a pool down without waiting, ending its processes: a proof still running has
+    nobody left to answer (``ProcessPoolExecutor`` has no public way to end them before
+    Python 3.14's ``terminate_workers``)."""
+    workers = dict(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers.values():
+        with contextlib.suppress(Exception):
+            process.terminate()

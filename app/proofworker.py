@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
 
 from app.engine.seahaven import Position
@@ -16,10 +17,19 @@ from app.engine.seahaven_solver import is_lost
 
 
 def start_worker(niceness: int) -> None:
-    """Run below the web workers' priority, and leave Ctrl-C to the server that owns us."""
+    """Run below the web workers' priority, leave Ctrl-C to the server that owns us, and end
+    when that server is gone (killed, or ended by a signal before it could stop us)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(niceness)
+    parent = os.getppid()
+    threading.Thread(target=_end_with, args=(parent,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)  # our server is gone: nobody will ever read an answer
 
 
 def prove_lost(position: Position, budget: int, seconds: float) -> tuple[bool | None, bool]:
