@@ -9,8 +9,10 @@
   take before the store counts as unreachable (taps answer 503, ``/health`` says so).
 - ``SOLITAIRE_PROOF_WORKERS`` (default ``1``): processes per app process that prove Seahaven
   positions lost ("no useful move left"), at a lower CPU priority than the web workers.
-- ``SOLITAIRE_PROOF_SECONDS`` (default ``3``): the most time one proof may take.
-- ``SOLITAIRE_PROOF_WAIT`` (default ``4``): how long a request waits for a pending proof
+- ``SOLITAIRE_PROOF_SECONDS`` (default ``10``): the most time one proof may take (a second
+  on a quiet machine; the bound is for a machine under load, where the proof process, at a
+  lower priority, gets little CPU).
+- ``SOLITAIRE_PROOF_WAIT`` (default ``5``): how long a request waits for a pending proof
   (without holding up anyone else) before it answers without the verdict.
 """
 
@@ -32,8 +34,8 @@ class Config:
     sweep_seconds: float = 3600.0
     store_timeout: float = 1.0
     proof_workers: int = 1
-    proof_seconds: float = 3.0
-    proof_wait: float = 4.0
+    proof_seconds: float = 10.0
+    proof_wait: float = 5.0
 
     @classmethod
     def from_env(cls) -> Config:
@@ -45,8 +47,8 @@ class Config:
             sweep_seconds=_number("SOLITAIRE_SWEEP_SECONDS", 3600.0),
             store_timeout=_number("SOLITAIRE_STORE_TIMEOUT", 1.0),
             proof_workers=max(1, int(_number("SOLITAIRE_PROOF_WORKERS", 1))),
-            proof_seconds=_number("SOLITAIRE_PROOF_SECONDS", 3.0),
-            proof_wait=_number("SOLITAIRE_PROOF_WAIT", 4.0),
+            proof_seconds=_number("SOLITAIRE_PROOF_SECONDS", 10.0),
+            proof_wait=_number("SOLITAIRE_PROOF_WAIT", 5.0),
         )
 
 

@@ -71,7 +71,7 @@ class Prover:
         store: Store,
         *,
         workers: int = 1,
-        seconds: float = 3.0,
+        seconds: float = 10.0,
         budget: int = LOST_BUDGET,
         pool: concurrent.futures.Executor | None = None,
     ) -> None:

@@ -43,6 +43,14 @@ def state_of(response) -> str:
 
 
 @pytest.fixture
+def app(store, proof_pool):
+    """Proofs with time to spare: the machine running the tests may be loaded, and these
+    tests are about where proofs run and how often, not about their time bound."""
+    config = dataclasses.replace(Config(), proof_seconds=120.0, proof_wait=120.0)
+    return create_app(config, store, proof_pool)
+
+
+@pytest.fixture
 def no_search_here(monkeypatch):
     """Any search in this (the server's) process fails the request: proofs run in the pool."""
 
@@ -72,7 +80,7 @@ def test_a_position_is_proved_once_for_every_player_worker_and_instance(
         assert state_of(client.get(f"/seahaven/{COSTLY}")) == "lost"
     assert app.state.prover.proofs == 1
     assert store.verdict(position_key(deal_position(DealCode.parse(COSTLY)))) is True
-    other = create_app(store=store, proof_pool=proof_pool)  # another worker or instance
+    other = create_app(app.state.config, store, proof_pool)  # another worker or instance
     with TestClient(other) as player:
         assert state_of(player.get(f"/seahaven/{COSTLY}")) == "lost"
     assert other.state.prover.proofs == 0
