@@ -27,6 +27,7 @@ from app.engine.codes import DealCode, DealCodeError
 from app.engine.game import AWAY_MS, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
+from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.board import (
     BOARD_VERSION_HEADER,
@@ -168,6 +169,9 @@ class Screen(ABC):
 
     defeat: ClassVar[str]
     """The message of a game that cannot be won any more (stuck, lost), a catalog text."""
+    defeat_at_deal: ClassVar[str | None] = None
+    """The message of a deal lost before any move (no Undo or Restart to suggest), when the
+    game has one; otherwise :attr:`defeat`."""
     end_actions: ClassVar[tuple[str, ...]]
     """What the end message offers besides New game: ``undo``, ``restart``."""
 
@@ -185,6 +189,8 @@ class Screen(ABC):
                 "score": score,
                 "time": clock_text(elapsed_ms),
             }
+        if self.defeat_at_deal and ending[5]:
+            return t.gettext(self.defeat_at_deal)
         return t.gettext(self.defeat)
 
     def score(self, game: AnyGame) -> int:
@@ -202,7 +208,24 @@ class Screen(ABC):
     def restored(self, game: AnyGame, stored: StoredGame) -> None:  # noqa: B027  (optional hook)
         """Take facts kept with the saved game (verdicts) instead of working them out again."""
 
-    def new_deal(
+    # --- verdicts proved off the request path (Seahaven's "no useful move left") ---------------
+
+    def prepare(self, game: AnyGame) -> None:  # noqa: B027  (optional hook)
+        """Called on every game the server builds: no search may run while it is changed."""
+
+    def unproved(self, game: AnyGame) -> Any | None:
+        """The position whose verdict the game still needs, or ``None`` when it needs none."""
+        return None
+
+    def note_verdict(self, game: AnyGame, lost: bool) -> None:  # noqa: B027  (optional hook)
+        """Tell the game the verdict on its current position, proved elsewhere."""
+
+    def end_actions_for(self, game: AnyGame) -> tuple[str, ...]:
+        """What the end message offers: only what would do something (no Undo at the deal)."""
+        can = {"undo": game.can_undo(), "restart": game.move_count > 0 or game.can_redo()}
+        return tuple(verb for verb in self.end_actions if can.get(verb, True))
+
+    async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /{game}``: 303 to a fresh random deal."""
@@ -213,11 +236,14 @@ class Screen(ABC):
         self, game: AnyGame, state: str, score: int, asking: str | None = None
     ) -> tuple[Any, ...]:
         """What the ending box depends on (``()`` while the game goes on and nothing is asked):
-        state, score, play time, the question asked (``restart``), the New game link."""
+        state, score, play time, the question asked (``restart``), the New game link, whether
+        the deal was lost before any move, and the actions offered."""
         if state == "playing" and asking is None:
             return ()
         elapsed = game.clock.elapsed_ms if state == "won" else 0
-        return (state, score, elapsed, asking, self.new_game_link(game))
+        at_deal = game.move_count == 0 and not game.can_redo()
+        actions = self.end_actions_for(game)
+        return (state, score, elapsed, asking, self.new_game_link(game), at_deal, actions)
 
     def ending_html(self, facts: BoardFacts, lang: str) -> str:
         return _ending_html(self, lang, facts.ending) if facts.ending else ending_html("", None)
@@ -291,14 +317,14 @@ class Redirect(Exception):  # noqa: N818  (control flow, not an error)
 # --- sessions ----------------------------------------------------------------------------------
 
 
-def ensure_session(store: Store, player: Player, session: SessionData | None) -> SessionData:
+async def ensure_session(store: Store, player: Player, session: SessionData | None) -> SessionData:
     """The player's session, created (with a fresh id if the cookie named none) when missing."""
     if session is not None:
         return session
     if not player.fresh:
         player.renew()  # an id the store does not know: never adopt it
     session = SessionData(new_token())
-    store.save_session(player.sid, session)
+    await store.save_session_async(player.sid, session)
     return session
 
 
@@ -316,6 +342,14 @@ def language(request: Request, session: SessionData | None) -> str:
 
 def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
     """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
+    game, unreadable = _rebuild(screen, code, stored)
+    screen.prepare(game)
+    if stored is not None and not unreadable:
+        screen.restored(game, stored)
+    return game, unreadable
+
+
+def _rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
     if stored is None:
         return screen.game(code), False
     try:
@@ -324,8 +358,49 @@ def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[
         return screen.game(code), True
     if str(game.code) != str(code):
         return screen.game(code), True
-    screen.restored(game, stored)
     return game, False
+
+
+async def settle_verdict(
+    request: Request, store: Store, sid: str, screen: Screen, game: AnyGame
+) -> bool:
+    """Prove the game's position in the proof pool when nobody has (:mod:`app.proofs`);
+    ``True`` when it is lost — then the saved game (when it is still this one) keeps the
+    verdict, its clock stopped at its last action. Waits at most ``proof_wait`` seconds
+    without holding up anyone else; without a verdict by then, the game goes on as playable
+    and the next answer asks again."""
+    position = screen.unproved(game)
+    if position is None:
+        return False
+    prover: Prover = request.app.state.prover
+    wait: float = request.app.state.config.proof_wait
+    lost = await prover.verdict(position, wait=wait, wanted_by=(sid, str(game.code)))
+    if lost is None:
+        return False
+    screen.note_verdict(game, lost)
+    if lost:
+        await _keep_lost(store, sid, screen, game)
+    return lost
+
+
+async def _keep_lost(store: Store, sid: str, screen: Screen, game: AnyGame) -> None:
+    """Write the verdict into the saved game, if it is still the game that was proved."""
+    code = game.code
+    record = game.to_record()
+
+    def change(
+        session: SessionData | None, stored: StoredGame | None
+    ) -> tuple[StoredGame | None, int | None]:
+        if stored is None or stored.record != record or stored.state == "lost":
+            return None, None
+        kept, _ = rebuild(screen, code, stored)
+        screen.note_verdict(kept, True)
+        kept.clock.stop(stored.updated_ms)  # the game ended with its last action
+        return screen.stored(kept, kept.to_record(), stored.updated_ms), stored.updated_ms
+
+    ended = await store.change_game_async(sid, str(code), change)
+    if ended is not None:
+        game.clock.stop(ended)
 
 
 # --- answering ---------------------------------------------------------------------------------
@@ -389,10 +464,11 @@ def info_view(request: Request, screen: Screen, game: AnyGame, code: str, score:
         url=origin(request) + screen.url(code),
         can_undo=game.can_undo(),
         can_redo=game.can_redo(),
+        can_restart=game.move_count > 0 or game.can_redo(),
     )
 
 
-def show_page(
+async def show_page(
     request: Request,
     renderer: Renderer,
     store: Store,
@@ -404,9 +480,10 @@ def show_page(
     code = parse_code(screen, code_text)
     if str(code) != code_text:
         return RedirectResponse(screen.url(code), 308)
-    session, stored = store.load(player.sid, str(code))
-    session = ensure_session(store, player, session)
+    session, stored = await store.load_async(player.sid, str(code))
+    session = await ensure_session(store, player, session)
     game, unreadable = rebuild(screen, code, stored)
+    await settle_verdict(request, store, player.sid, screen, game)
     lang = language(request, session)
     t = translations(lang)
     said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
@@ -499,7 +576,12 @@ async def act(
         return saved, Acted(session, game, said, before, state, ended)
 
     acted = await store.change_game_async(player.sid, code_str, change)
-    said = acted.said
+    said, ended, state = acted.said, acted.ended, acted.state
+    # the verdict on the new position: proved outside the store's writer (it may search)
+    was_over = acted.before is not None and acted.before.state != "playing"
+    if await settle_verdict(request, store, player.sid, screen, acted.game):
+        state = screen.state(acted.game)
+        ended = ended or not was_over
     if not is_htmx(request):
         shown = said.notice is not None and notice_text(said.notice) is not None
         query = [f"n={quote(said.notice or '')}"] if shown else []
@@ -511,11 +593,11 @@ async def act(
     t = translations(lang)
     message = sentence(said.message(t), lang) if said.message else None
     # the end of the game and a question are on the board already: announced, not shown twice
-    spoken = screen.ending(game, t, acted.state) if acted.ended else None
+    spoken = screen.ending(game, t, state) if ended else None
     asking = asked(said.ask, game)
     if asking:
         spoken = t.gettext(QUESTIONS[asking])
-    after = screen.facts(game, session, acted.state, asking)
+    after = screen.facts(game, session, state, asking)
     board, version = _board_answer(request, screen, acted.before, after, lang, session.token, said)
     info = info_view(request, screen, game, code_str, after.score)
     board += info_changes(lang, screen.view(lang, game), info)
@@ -580,11 +662,11 @@ def oob(html: str) -> str:
 def _ending_html(screen: Screen, lang: str, ending: tuple[Any, ...]) -> str:
     """The end of a game, and Restart's question (``asking``), inside the board."""
     t = translations(lang)
-    state, _score, _elapsed, asking, new_game_link = ending
+    state, _score, _elapsed, asking, new_game_link, _at_deal, offered = ending
     parts = []
     if state != "playing" and asking != "restart":
         labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
-        actions = [] if state == "won" else [(verb, labels[verb]) for verb in screen.end_actions]
+        actions = [] if state == "won" else [(verb, labels[verb]) for verb in offered]
         text = screen.ending_text(ending, t) or ""
         parts.append(
             ending_box(
@@ -685,13 +767,13 @@ def game_router(screen: Screen) -> APIRouter:
     async def new_deal(
         request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
-        return screen.new_deal(request, renderer, store, player)
+        return await screen.new_deal(request, renderer, store, player)
 
     @router.get("/{code}", name=f"{screen.slug}-page")
     async def page(
         code: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
-        return show_page(request, renderer, store, player, screen, code)
+        return await show_page(request, renderer, store, player, screen, code)
 
     for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
 

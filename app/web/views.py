@@ -38,6 +38,8 @@ class InfoView:
     url: str
     can_undo: bool
     can_redo: bool
+    can_restart: bool = True
+    """Whether Restart would change anything (moves made, or moves to redo)."""
 
 
 def clock_text(ms: int) -> str:
@@ -55,7 +57,7 @@ def clock_text(ms: int) -> str:
 @functools.lru_cache(maxsize=1024)
 def _info_parts(
     lang: str, slug: str, code: str, url: str, new_game_url: str, shortcuts: str
-) -> tuple[str, str, str, str, str, str]:
+) -> tuple[str, str, str, str, str, str, str]:
     """The info bar around what changes (time, score, moves, Undo and Redo): cached per
     language and deal; the token stays a placeholder."""
     t = translations(lang)
@@ -71,7 +73,6 @@ def _info_parts(
         f' hx-swap="none"><input type="hidden" name="token" value="{TOKEN}">'
         for verb in ("undo", "redo", "restart")
     ]
-    restart = escape(t.gettext(N_("Restart")))
     return (
         f'<dl class="stats" id="stats"><div><dt>{escape(time_text)}</dt><dd>',
         f'</dd></div><div><dt>{escape(score_text)}</dt><dd id="score">',
@@ -81,8 +82,9 @@ def _info_parts(
         f' data-copy="{href}" data-copied="{escape(copied)}" hidden>{escape(copy)}</button>'
         f'</dd></div></dl><div class="controls">{forms[0]}',
         f"</form>{forms[1]}",
-        f'</form>{forms[2]}<button id="control-restart">{restart}</button></form>'
-        f'<a class="button" id="control-new" href="{escape(new_game_url)}">{escape(new_game)}</a>'
+        f"</form>{forms[2]}",
+        f'</form><a class="button" id="control-new" href="{escape(new_game_url)}">'
+        f"{escape(new_game)}</a>"
         '<details class="shortcuts-help"><summary><span aria-hidden="true">?</span>'
         f'<span class="visually-hidden">{escape(shortcuts_title)}</span></summary>'
         f"{shortcuts}</details></div>",
@@ -91,9 +93,14 @@ def _info_parts(
 
 @functools.lru_cache(maxsize=64)
 def _control(lang: str, verb: str, enabled: bool) -> str:
-    """Undo or Redo, enabled or not: the two controls whose state an action changes."""
+    """Undo, Redo or Restart, enabled or not: the controls whose state an action changes."""
     t = translations(lang)
-    label = t.gettext(N_("Undo")) if verb == "undo" else t.gettext(N_("Redo"))
+    labels = {
+        "undo": t.gettext(N_("Undo")),
+        "redo": t.gettext(N_("Redo")),
+        "restart": t.gettext(N_("Restart")),
+    }
+    label = labels[verb]
     return f'<button id="control-{verb}"{"" if enabled else " disabled"}>{escape(label)}</button>'
 
 
@@ -113,13 +120,17 @@ def info_html(lang: str, screen: ScreenView, info: InfoView, shortcuts: str) -> 
     token is still a placeholder (``board.fill``)."""
     parts = _info_parts(lang, screen.slug, info.code, info.url, screen.new_game_url, shortcuts)
     undo, redo = _control(lang, "undo", info.can_undo), _control(lang, "redo", info.can_redo)
+    restart = _control(lang, "restart", info.can_restart)
     stats = _stats(lang, info, parts)
-    return f'<div id="info" class="info">{stats}{parts[3]}{undo}{parts[4]}{redo}{parts[5]}</div>'
+    return (
+        f'<div id="info" class="info">{stats}{parts[3]}{undo}{parts[4]}{redo}{parts[5]}'
+        f"{restart}{parts[6]}</div>"
+    )
 
 
 def info_changes(lang: str, screen: ScreenView, info: InfoView) -> str:
     """What an action changes in the info bar, out of band by id: the numbers (``#stats``,
-    the deal link included), Undo and Redo. The rest of the bar never changes on a page."""
+    the deal link included), Undo, Redo and Restart. The rest of the bar never changes on a page."""
     parts = _info_parts(lang, screen.slug, info.code, info.url, screen.new_game_url, "")
     stats = _stats(lang, info, parts).replace(
         '<dl class="stats"', '<dl hx-swap-oob="true" class="stats"', 1
@@ -128,6 +139,7 @@ def info_changes(lang: str, screen: ScreenView, info: InfoView) -> str:
         f"{stats}{parts[3].partition('</dl>')[0]}</dl>"
         f"{_oob_button(_control(lang, 'undo', info.can_undo))}"
         f"{_oob_button(_control(lang, 'redo', info.can_redo))}"
+        f"{_oob_button(_control(lang, 'restart', info.can_restart))}"
     )
 
 

@@ -67,9 +67,17 @@ def test_an_htmx_tap_answers_only_the_changed_place_the_info_bar_and_status(play
     assert "HX-Request" in varies(response)
     fragment = parse(response.text)
     ids = [c.attrs["id"] for c in fragment.children]
-    assert ids == ["board", "place-pile-1", "stats", "control-undo", "control-redo", "status"]
+    assert ids == [
+        "board",
+        "place-pile-1",
+        "stats",
+        "control-undo",
+        "control-redo",
+        "control-restart",
+        "status",
+    ]
     swaps = [c.attrs["hx-swap-oob"] for c in fragment.children]
-    assert swaps == ["outerMorph", "true", "true", "true", "true", "true"]
+    assert swaps == ["outerMorph", "true", "true", "true", "true", "true", "true"]
     assert fragment.children[0].children == []  # attributes only: the places stay
     assert fragment.find(data_place="pile-1").find("button").attrs["aria-pressed"] == "true"
     assert fragment.by_id("status").text.endswith("selected.")
@@ -88,6 +96,7 @@ def test_an_htmx_tap_from_a_page_without_a_board_version_answers_the_whole_board
         "stats",
         "control-undo",
         "control-redo",
+        "control-restart",
         "status",
     ]
     assert {c.attrs["hx-swap-oob"] for c in fragment.children} == {"true"}
