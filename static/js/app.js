@@ -62,6 +62,19 @@
     stops[next].focus();
   });
 
+  // A page's game actions wait in one queue (hx-sync="#main:queue all" on every game form), so
+  // an action can leave after an earlier answer replaced the board it was clicked on. htmx
+  // resolves hx-target when the click happens and would throw the answer away because that
+  // board is gone; draw it on the board that is there now (same id), so no answer is lost.
+  document.addEventListener("htmx:after:request", function (event) {
+    var ctx = event.detail && event.detail.ctx;
+    var target = ctx && ctx.target;
+    if (target && target.id && target.isConnected === false) {
+      var current = document.getElementById(target.id);
+      if (current) ctx.target = current;
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", revealCopyButtons);
   document.addEventListener("htmx:after:swap", revealCopyButtons);
   setInterval(tick, 250);
