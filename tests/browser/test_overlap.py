@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -24,7 +25,7 @@ from app.engine.halfmoon import PLACES, deal, legal_removals, remove
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import CELLS, COLUMNS, FOUNDATIONS, Seahaven
 from app.engine.seahaven import place_name as sh_place
-from tests.browser.play import HM, SH, board, drag, hm_reach
+from tests.browser.play import HM, SH, board, hm_reach
 
 SH_TWO_ACES = "SH1-C4-AAAAAAE"
 """Two aces on top of their columns at the deal: AC in column 3, AD in column 8."""
@@ -55,6 +56,7 @@ class Posts:
 
     def __init__(self, page: Page) -> None:
         self.sent: list[str] = []
+        self.bodies: list[dict[str, list[str]]] = []
         self.done = 0
         page.on("request", self._sent)
         page.on("requestfinished", self._done)
@@ -63,6 +65,7 @@ class Posts:
     def _sent(self, request: Any) -> None:
         if request.method == "POST":
             self.sent.append(request.url.rsplit("/", 1)[-1])
+            self.bodies.append(parse_qs(request.post_data or ""))
 
     def _done(self, request: Any) -> None:
         if request.method == "POST":
@@ -168,8 +171,13 @@ def test_half_moon_double_click_selects_then_deselects(
     page.goto(f"/half-moon/{HM}")
     posts = Posts(page)
     latency(context, page, delay)
+    card = page.locator(f"#card-{PAIR[0]}").get_attribute("data-card")
     page.locator(f"#card-{PAIR[0]}").dblclick()
     posts.wait(page, 2)
+    # the second request waited for the first answer, which replaced its form: it still left,
+    # with the values the player saw at the click
+    clicked = {"place": [PAIR[0]], "card": [card], "token": [posts.bodies[0]["token"][0]]}
+    assert posts.bodies == [clicked, clicked]
     shown = assert_same_after_reload(page)
     assert shown["board"] == ["playing", "0", "0"]
     assert not any(card.endswith("*") for p in shown["places"] for card in p[2])
@@ -249,9 +257,17 @@ def test_seahaven_taps_keyboard_and_a_drop_in_a_burst_keep_their_order(
     page.goto(f"/seahaven/{SH_TWO_ACES}")
     posts = Posts(page)
     latency(context, page, delay)
+    # where the drag starts and ends, taken before the burst (an answer may redraw the board
+    # while a locator is being measured)
+    x, y = centre(page, "#card-AD")
+    to_x, to_y = centre(page, "#slot-foundation-D")
     page.locator("#card-AC").focus()
     page.keyboard.press("Enter")  # home
-    drag(page, page.locator("#card-AD"), page.locator("#slot-foundation-D"))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 10, y + 10)
+    page.mouse.move(to_x, to_y, steps=4)
+    page.mouse.up()
     posts.wait(page, 2)
     assert posts.sent == ["tap", "move"]
     shown = assert_same_after_reload(page)
