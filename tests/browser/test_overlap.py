@@ -97,6 +97,15 @@ def latency(context: BrowserContext, page: Page, ms: int) -> None:
     )
 
 
+def ready(page: Page) -> None:
+    """Until htmx has taken over the page's game forms (a click before that is a plain form
+    post, which reloads the page: right, but not what these tests are about)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#main form[hx-post]')]"
+        ".every((f) => f.hasAttribute('data-htmx-powered'))"
+    )
+
+
 def centre(page: Page, selector: str) -> tuple[float, float]:
     box = page.locator(selector).bounding_box()
     assert box is not None, selector
@@ -152,6 +161,7 @@ def test_half_moon_pair_tapped_in_a_burst_is_removed_and_drawn(
     page.goto(f"/half-moon/{HM}")
     posts = Posts(page)
     latency(context, page, delay)
+    ready(page)
     burst(page, [f"#card-{PAIR[0]}", f"#card-{PAIR[1]}"], gap)
     posts.wait(page, 2)
     shown = assert_same_after_reload(page)
@@ -171,6 +181,7 @@ def test_half_moon_double_click_selects_then_deselects(
     page.goto(f"/half-moon/{HM}")
     posts = Posts(page)
     latency(context, page, delay)
+    ready(page)
     card = page.locator(f"#card-{PAIR[0]}").get_attribute("data-card")
     page.locator(f"#card-{PAIR[0]}").dblclick()
     posts.wait(page, 2)
@@ -190,6 +201,7 @@ def test_half_moon_undo_and_taps_from_the_info_bar_and_board_keep_their_order(
     hm_reach(page, HM, [pair])
     posts = Posts(page)
     latency(context, page, 300)
+    ready(page)
     # Undo (info bar), then a pair on the board: undone first, then removed
     burst(page, ["#control-undo", f"#card-{SECOND_PAIR[0]}", f"#card-{SECOND_PAIR[1]}"], 60)
     posts.wait(page, 3)
@@ -207,6 +219,7 @@ def test_half_moon_touch_taps_in_a_burst(new_context: Callable[..., BrowserConte
     page.goto(f"/half-moon/{HM}")
     posts = Posts(page)
     latency(context, page, 300)
+    ready(page)
     for name in PAIR:
         page.locator(f"#card-{name}").tap()
     posts.wait(page, 2)
@@ -218,6 +231,7 @@ def test_half_moon_keyboard_taps_in_a_burst(context: BrowserContext, page: Page)
     page.goto(f"/half-moon/{HM}")
     posts = Posts(page)
     latency(context, page, 300)
+    ready(page)
     page.locator(f"#card-{PAIR[0]}").focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # deselect
@@ -241,6 +255,7 @@ def test_seahaven_two_foundation_taps_in_a_burst_are_both_drawn(
     page.goto(f"/seahaven/{SH_TWO_ACES}")
     posts = Posts(page)
     latency(context, page, delay)
+    ready(page)
     burst(page, ["#card-AC", "#card-AD"], gap)
     posts.wait(page, 2)
     shown = assert_same_after_reload(page)
@@ -257,6 +272,7 @@ def test_seahaven_taps_keyboard_and_a_drop_in_a_burst_keep_their_order(
     page.goto(f"/seahaven/{SH_TWO_ACES}")
     posts = Posts(page)
     latency(context, page, delay)
+    ready(page)
     # where the drag starts and ends, taken before the burst (an answer may redraw the board
     # while a locator is being measured)
     x, y = centre(page, "#card-AD")
@@ -282,6 +298,7 @@ def test_seahaven_touch_taps_in_a_burst(new_context: Callable[..., BrowserContex
     page.goto(f"/seahaven/{SH_TWO_ACES}")
     posts = Posts(page)
     latency(context, page, 300)
+    ready(page)
     page.locator("#card-AC").tap()
     page.locator("#card-AD").tap()
     posts.wait(page, 2)
@@ -310,6 +327,7 @@ def test_seahaven_double_click_ends_as_the_double_tap_alone(
     page.goto(f"/seahaven/{SH}")
     posts = Posts(page)
     latency(context, page, delay)
+    ready(page)
     button = page.locator(f"#card-{text}")
     box = button.bounding_box()
     assert box is not None
@@ -345,6 +363,7 @@ def test_a_seahaven_tap_needs_no_timer(page: Page):
     """Click → request → paint with the page's timers stopped: no wait sits between a click
     and its tap (before, every tap waited 280 ms for a possible second click)."""
     page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
     page.clock.install()
     page.clock.pause_at(datetime.now() + timedelta(hours=1))
     page.locator("#card-AC").click()

@@ -463,7 +463,7 @@ def test_tap_then_auto_with_double_ends_as_the_double_tap_alone(
     assert p.status.lower() == first.lower()
     p.post("auto", place=place, card=card, double="1")
     after_both = _shown(p)
-    p.post("restart")
+    p.post("restart", confirm="yes")
     p.post("auto", place=place, card=card)
     assert _shown(p) == after_both
     assert after_both[0] == moves
