@@ -369,3 +369,34 @@ def test_a_seahaven_tap_needs_no_timer(page: Page):
     page.locator("#card-AC").click()
     expect(page.locator("[data-place=foundation-C]")).to_have_attribute("data-count", "1")
     expect(board(page)).to_have_attribute("data-moves", "1")
+
+
+@pytest.mark.parametrize(
+    ("url", "card", "place", "attribute", "value"),
+    [
+        (f"/half-moon/{HM}", "#card-pile-1", "[data-place=pile-1] button", "aria-pressed", "true"),
+        (f"/seahaven/{SH_TWO_ACES}", "#card-AC", "[data-place=foundation-C]", "data-count", "1"),
+    ],
+    ids=["half-moon", "seahaven"],
+)
+def test_a_click_on_a_form_htmx_has_not_taken_yet_still_goes_through_htmx(
+    page: Page, url: str, card: str, place: str, attribute: str, value: str
+):
+    """Between an answer's swap and htmx processing the new board, a click would be a plain
+    form post that reloads the whole page; it goes through htmx (and its queue) instead, with
+    the clicked button's own field (Seahaven's ``card``)."""
+    page.goto(url)
+    ready(page)
+    page.evaluate(
+        """(card) => {
+          window.samePage = true;
+          const form = document.querySelector(card).form;
+          const fresh = form.cloneNode(true);  // no htmx state: as just swapped in
+          fresh.removeAttribute('data-htmx-powered');
+          form.replaceWith(fresh);
+        }""",
+        card,
+    )
+    page.locator(card).click()
+    expect(page.locator(place)).to_have_attribute(attribute, value)
+    assert page.evaluate("() => window.samePage === true")
