@@ -34,6 +34,11 @@ BOARD_VERSION_HEADER: Final = "X-Board-Version"
 board the page shows, so an answer to a page that is not the server's previous board (another
 tab moved on) is the whole board rather than the changed places."""
 
+QUEUE: Final = "#main:queue all"
+"""Every game form's ``hx-sync``: one queue per page, on ``<main>`` (never swapped), so a page's
+actions reach the server one after another in click order. Written on each form, not inherited:
+a form replaced by an earlier answer has no parents when its queued request leaves."""
+
 _SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -145,7 +150,7 @@ def ending_box(
     """The end of a game: the message, and what the player can do next."""
     forms = "".join(
         f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
-        f' hx-swap="none">{TOKEN_FIELD}'
+        f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}'
         f"{hidden('confirm', 'yes') if verb == 'restart' else ''}"
         f'<button id="ending-{verb}">{attr(label)}</button></form>'
         for verb, label in actions
@@ -164,7 +169,7 @@ def restart_question(slug: str, question: str, restart: str, keep: str) -> str:
         ' aria-labelledby="confirm-restart-text">'
         f'<p id="confirm-restart-text">{attr(question)}</p><div class="ending-actions">'
         f'<form method="post" action="/{slug}/{CODE}/restart" hx-post="/{slug}/{CODE}/restart"'
-        f' hx-swap="none" hx-sync="#main:queue all">{TOKEN_FIELD}{hidden("confirm", "yes")}'
+        f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}{hidden("confirm", "yes")}'
         f'<button id="confirm-restart-yes">{attr(restart)}</button></form>'
         f'<a class="button" id="confirm-restart-no" href="/{slug}/{CODE}" autofocus>'
         f"{attr(keep)}</a></div></div>"

@@ -25,6 +25,7 @@ from app.store import SessionData
 from app.web.board import (
     CODE,
     INTERACTIVE,
+    QUEUE,
     TOKEN_FIELD,
     BoardFacts,
     attr,
@@ -133,7 +134,7 @@ def place_html(
         if interactive:
             inner = (
                 f'<form method="post" action="/half-moon/{CODE}/tap"'
-                f' hx-post="/half-moon/{CODE}/tap" hx-swap="none">'
+                f' hx-post="/half-moon/{CODE}/tap" hx-swap="none" hx-sync="{QUEUE}">'
                 f"{hidden('place', name)}{hidden('card', code)}{TOKEN_FIELD}"
                 f'<button{ident} class="card {colour(card)}" data-card="{code}"'
                 f' aria-pressed="{pressed}" aria-label="{spoken}">{face}</button></form>'

@@ -35,6 +35,7 @@ from app.store import SessionData, Store, StoredGame
 from app.web.board import (
     CODE,
     INTERACTIVE,
+    QUEUE,
     TOKEN_FIELD,
     BoardFacts,
     attr,
@@ -287,8 +288,27 @@ class SeahavenScreen(Screen):
         return (
             f'<div class="top-row"><div class="cells">{"".join(places[:cells])}</div>'
             f'<div class="foundations">{"".join(places[cells : cells + len(SUITS)])}</div></div>'
-            f'<div class="columns">{"".join(places[cells + len(SUITS) :])}</div>'
+            f'<div class="columns">{"".join(places[cells + len(SUITS) :])}</div>{GESTURES}'
         )
+
+
+def _gesture_form(ident: str, verb: str, fields: str) -> str:
+    return (
+        f'<form id="{ident}" hidden method="post" action="/seahaven/{CODE}/{verb}"'
+        f' hx-post="/seahaven/{CODE}/{verb}" hx-swap="none" hx-sync="{QUEUE}">'
+        f"{fields}{TOKEN_FIELD}</form>"
+    )
+
+
+GESTURES: Final = _gesture_form(
+    "gesture-double", "auto", hidden("place", "") + hidden("card", "") + hidden("double", "1")
+) + _gesture_form(
+    "gesture-drop", "move", hidden("from", "") + hidden("card", "") + hidden("to", "")
+)
+"""What the script submits for gestures a plain form has no button for: the second click of a
+double tap (it fills ``place`` and ``card``; ``double=1``) and a drop (``from``, ``card``,
+``to``). On the board, so they carry its version (``hx-headers:inherited``) and join the same
+queue as every tap; they never change, so a partial answer leaves them alone."""
 
 
 UNPROVED: Final = "unproved"
@@ -372,7 +392,8 @@ def _place_html(
         )
     return (
         f'<form id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
-        f' method="post" action="/seahaven/{CODE}/tap">{hidden("place", name)}{TOKEN_FIELD}'
+        f' method="post" action="/seahaven/{CODE}/tap" hx-post="/seahaven/{CODE}/tap"'
+        f' hx-swap="none" hx-sync="{QUEUE}">{hidden("place", name)}{TOKEN_FIELD}'
         f"{inner}{label_html(label)}</form>"
     )
 
@@ -491,6 +512,12 @@ class PlaceForm(BaseModel):
     token: str = Field(max_length=64)
 
 
+class AutoForm(PlaceForm):
+    """``auto``: a double tap; ``double=1`` when its first click was already sent as a tap."""
+
+    double: bool = False
+
+
 class MoveForm(BaseModel):
     """``move`` (a drag): the bottom card of the run, where it was, where it goes."""
 
@@ -579,27 +606,27 @@ def _action(name: str, *args: Any) -> Action:
     return action
 
 
-def _place_route(verb: str, summary: str) -> None:
-    """``tap`` and ``auto`` take the same form and differ only in the engine action."""
-
-    async def route(code: str, request: Request) -> Response:
-        form = await read_form(request, PlaceForm)
-        renderer, store, player = acting(request)
-        deal = _code(code)
-        action = _action(verb, _place("place", form.place, deal), _card(form.card))
-        return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
-
-    route.__doc__ = summary
-    router.add_api_route(
-        f"/{{code}}/{verb}",
-        route,
-        methods=["POST"],
-        name=f"seahaven-{verb}",
-    )
+@router.post("/{code}/tap", name="seahaven-tap")
+async def tap(code: str, request: Request) -> Response:
+    """A single tap: to the foundation when allowed, else select / move here."""
+    form = await read_form(request, PlaceForm)
+    renderer, store, player = acting(request)
+    deal = _code(code)
+    action = _action("tap", _place("place", form.place, deal), _card(form.card))
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
-_place_route("tap", "A single tap: to the foundation when allowed, else select / move here.")
-_place_route("auto", "A double tap: the documents' destination order, never also a single tap.")
+@router.post("/{code}/auto", name="seahaven-auto")
+async def auto(code: str, request: Request) -> Response:
+    """A double tap: the documents' destination order, never also a single tap. With
+    ``double=1`` the page already sent its first click as a tap: the engine finishes the double
+    tap so the game ends as the double tap alone would leave it (docs/decisions.md)."""
+    form = await read_form(request, AutoForm)
+    renderer, store, player = acting(request)
+    deal = _code(code)
+    verb = "finish_double_tap" if form.double else "auto"
+    action = _action(verb, _place("place", form.place, deal), _card(form.card))
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
 @router.post("/{code}/move")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from html import escape
 
 from app.i18n import N_, translations
-from app.web.board import TOKEN
+from app.web.board import QUEUE, TOKEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ def _info_parts(
     shortcuts_title = t.gettext(N_("Keyboard shortcuts"))
     forms = [
         f'<form method="post" action="/{slug}/{code}/{verb}" hx-post="/{slug}/{code}/{verb}"'
-        f' hx-swap="none"><input type="hidden" name="token" value="{TOKEN}">'
+        f' hx-swap="none" hx-sync="{QUEUE}"><input type="hidden" name="token" value="{TOKEN}">'
         for verb in ("undo", "redo", "restart")
     ]
     return (
