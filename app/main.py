@@ -16,9 +16,10 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.config import Config
 from app.housekeeping import sweep_forever
 from app.store import Store, open_store
+from app.store.ratelimit import Limits, limiter_for
 from app.web import error_pages, halfmoon, health, home, seahaven, settings, static
 from app.web.assets import Assets
-from app.web.middleware import BodyLimit, SecurityHeaders
+from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
 from app.web.render import Renderer
 
 
@@ -35,6 +36,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper  # a sweep under way finishes before its connections close
+        app.state.limiter.close()
         app.state.store.close()
 
     app = FastAPI(
@@ -44,11 +46,19 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         openapi_url=None,
         lifespan=lifespan,
     )
+    app.state.config = config
     app.state.store = store or open_store(config.store, config.expire_days)
+    app.state.limiter = limiter_for(
+        app.state.store, Limits.parse(config.rate_writes, config.rate_new)
+    )
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
+    # Outermost last: security headers on everything, the 500 page inside them.
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(SessionCookie)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
     for module in (home, settings, halfmoon, seahaven, static, health):

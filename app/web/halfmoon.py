@@ -44,6 +44,7 @@ class HalfMoonScreen(Screen):
         "to remove. Undo, or start a new game."
     )
     end_actions: ClassVar = ("undo",)
+    own_notices: ClassVar = frozenset(key for key, _ in REFUSALS.values())
 
     def state(self, game: AnyGame) -> str:
         assert isinstance(game, HalfMoon)

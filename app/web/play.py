@@ -19,16 +19,24 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
+from app.dependencies import (
+    PlayerDep,
+    RendererDep,
+    SameOrigin,
+    StoreDep,
+    limit,
+    may_create,
+    public_origin,
+)
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.game import RecordError, now_ms
+from app.engine.game import MAX_RECORD_MOVES, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.store import SessionData, Store, StoredGame
 from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
-from app.web.sessions import Player, new_token, set_cookie
+from app.web.sessions import Player, form_token
 from app.web.views import BoardView, InfoView, ScreenView, clock_text
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
@@ -48,20 +56,9 @@ class Said:
 
 
 NOTICES: dict[str, Text] = {}
-"""Notices that survive a redirect as ``?n=key``: only known keys, never free text."""
-_PATTERNS: list[Callable[[str], Text | None]] = []
-
-
-def notice_pattern(resolve: Callable[[str], Text | None]) -> None:
-    """Register a family of notice keys (``group-4``) that a function turns into text."""
-    _PATTERNS.append(resolve)
-
-
-def notice_text(key: str) -> Text | None:
-    """The text of a notice key from a URL, or ``None`` for anything not registered."""
-    if key in NOTICES:
-        return NOTICES[key]
-    return next((text for resolve in _PATTERNS if (text := resolve(key)) is not None), None)
+"""Notices that survive a redirect as ``?n=key``: only known keys, never free text. Which of
+them a page shows is its screen's call (:meth:`Screen.notice`): only its own game's keys, and
+only what is true of the game on the page."""
 
 
 def notice(key: str, message: str) -> Text:
@@ -85,6 +82,9 @@ UNREADABLE = notice(
 )
 
 
+COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
+
+
 class Screen(ABC):
     """One game's pages: its engine class, template and board view."""
 
@@ -93,6 +93,17 @@ class Screen(ABC):
     template: ClassVar[str]
     name: ClassVar[str]
     """The game's name, a catalog text."""
+    own_notices: ClassVar[frozenset[str]] = frozenset()
+    """The keys of :data:`NOTICES` only this game's pages show."""
+
+    def notice(self, key: str, game: AnyGame) -> Text | None:
+        """The text of ``?n=key`` on this game's page, or ``None`` when the key is not this
+        game's or would say something untrue of ``game`` (a crafted link cannot mislead)."""
+        if (key == "no-undo" and game.can_undo()) or (key == "no-redo" and game.can_redo()):
+            return None
+        if key in COMMON_NOTICES or key in self.own_notices:
+            return NOTICES.get(key)
+        return None
 
     @abstractmethod
     def state(self, game: AnyGame) -> str:
@@ -169,8 +180,12 @@ SCREENS: dict[str, Screen] = {}
 # --- codes in URLs -----------------------------------------------------------------------------
 
 
-def parse_code(screen: Screen, text: str) -> DealCode:
-    """The code in a URL, or a 404 page that says what a code looks like."""
+def parse_code(screen: Screen, text: str, *, action: bool = False) -> DealCode:
+    """The code in a URL, or a 404 page that says what a code looks like.
+
+    A page of the other game's code redirects there (308); an action posted to it is a 404
+    that names the right game — a 308 would make the browser post it again, to an address
+    that accepts only GET."""
     try:
         code = DealCode.parse(text)
     except DealCodeError:
@@ -179,6 +194,8 @@ def parse_code(screen: Screen, text: str) -> DealCode:
         other = next((s for s in SCREENS.values() if s.game.game_id == code.game), None)
         if other is None:
             raise PlayerError.invalid_code(text, f"/{screen.slug}")
+        if action:
+            raise PlayerError.other_game(str(code), other.name, other.url(code))
         raise Redirect(other.url(code), 308)
     return code
 
@@ -193,21 +210,22 @@ class Redirect(Exception):  # noqa: N818  (control flow, not an error)
 # --- sessions ----------------------------------------------------------------------------------
 
 
-def ensure_session(store: Store, player: Player, session: SessionData | None) -> SessionData:
-    """The player's session, created (with a fresh id if the cookie named none) when missing."""
-    if session is not None:
-        return session
-    if not player.fresh:
-        player.renew()  # an id the store does not know: never adopt it
-    session = SessionData(new_token())
-    store.save_session(player.sid, session)
-    return session
+def page_session(player: Player, session: SessionData | None) -> SessionData:
+    """The player's stored session, or — nothing is written for a page — the default one
+    with the token derived from the id, which the first action accepts (see
+    :mod:`app.web.sessions`)."""
+    return session if session is not None else SessionData(form_token(player.sid))
 
 
-def check_token(session: SessionData | None, token: str, page_url: str) -> SessionData:
-    if session is None or not hmac.compare_digest(session.token.encode(), token.encode()):
+def check_token(
+    player: Player, session: SessionData | None, token: str, page_url: str
+) -> SessionData:
+    """The session a POST acts for, when its form token is the session's (the stored one's,
+    or the derived one of an id with nothing stored yet); else "this page has expired"."""
+    expected = session.token if session is not None else form_token(player.sid)
+    if player.fresh or not hmac.compare_digest(expected.encode(), token.encode()):
         raise PlayerError.expired_form(page_url)
-    return session
+    return page_session(player, session)
 
 
 def language(request: Request, session: SessionData | None) -> str:
@@ -260,7 +278,7 @@ def page_context(
             score=screen.score(game),
             moves=game.move_count,
             code=str(game.code),
-            url=str(request.base_url).rstrip("/") + screen.url(game.code),
+            url=public_origin(request) + screen.url(game.code),
             can_undo=game.can_undo(),
             can_redo=game.can_redo(),
         ),
@@ -282,15 +300,14 @@ def show_page(
     if str(code) != code_text:
         return RedirectResponse(screen.url(code), 308)
     session, stored = store.load(player.sid, str(code))
-    session = ensure_session(store, player, session)
+    session = page_session(player, session)
     game, unreadable = rebuild(screen, code, stored)
     lang = language(request, session)
     t = translations(lang)
-    said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
+    said = UNREADABLE if unreadable else screen.notice(request.query_params.get("n", "")[:32], game)
     message = said(t) if said else None
     context = page_context(request, screen, game, session, lang, message=message)
     response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
-    set_cookie(response, player, request)
     return vary_on_htmx(response)
 
 
@@ -307,14 +324,19 @@ async def act(
     token: str,
     action: Action,
 ) -> Response:
-    """Apply one action to the player's game atomically, then answer htmx or the plain form."""
-    code = parse_code(screen, code_text)
+    """Apply one action to the player's game atomically, then answer htmx or the plain form.
+
+    A game the session has not played yet counts against the client's limit of new games:
+    when it is spent the action is refused (429) and nothing is written. A move past
+    :data:`MAX_RECORD_MOVES` is refused too, so every record written can be read back."""
+    code = parse_code(screen, code_text, action=True)
     page_url = screen.url(code)
+    creating = await may_create(request)
 
     def change(
         session: SessionData | None, stored: StoredGame | None
-    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said]]:
-        session = check_token(session, token, page_url)
+    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said, bool]]:
+        session = check_token(player, session, token, page_url)
         game, unreadable = rebuild(screen, code, stored)
         before = None if unreadable else game.to_record()
         now = now_ms()
@@ -324,13 +346,21 @@ async def act(
         changed = unreadable or record != before
         if unreadable and said.message is None:
             said = Said(UNREADABLE, "unreadable")
+        if changed and game.move_count > MAX_RECORD_MOVES:
+            raise PlayerError.game_too_long(MAX_RECORD_MOVES, page_url)
+        created = changed and stored is None
+        if created and not creating.allowed:
+            raise PlayerError.rate_limited(creating.retry_after)
         if changed and game.is_over() and not was_over:
             said = Said(_with_ending(screen, game, said.message), said.notice)
-        return (screen.stored(game, record, now) if changed else None), (session, game, said)
+        written = screen.stored(game, record, now) if changed else None
+        return written, (session, game, said, created)
 
-    session, game, said = await store.change_game_async(player.sid, str(code), change)
+    session, game, said, created = await store.change_game_async(player.sid, str(code), change)
+    if created:
+        await limit(request, "new")
     if not is_htmx(request):
-        shown = said.notice is not None and notice_text(said.notice) is not None
+        shown = said.notice is not None and screen.notice(said.notice, game) is not None
         url = page_url + (f"?n={quote(said.notice or '')}" if shown else "")
         return vary_on_htmx(RedirectResponse(url, 303, headers=NO_STORE))
     lang = language(request, session)

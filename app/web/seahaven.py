@@ -37,14 +37,13 @@ from app.web.play import (
     Said,
     Screen,
     act,
-    ensure_session,
     game_router,
     language,
-    notice_pattern,
+    page_session,
     parse_code,
 )
 from app.web.render import Renderer
-from app.web.sessions import Player, set_cookie
+from app.web.sessions import Player
 from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -147,7 +146,7 @@ class SeahavenScreen(Screen):
             code = DealCode.random("SH", f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
         session, _ = store.load(player.sid)
-        session = ensure_session(store, player, session)
+        session = page_session(player, session)
         lang = language(request, session)
         t = translations(lang)
         context = {
@@ -161,12 +160,14 @@ class SeahavenScreen(Screen):
         response = HTMLResponse(
             renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
         )
-        set_cookie(response, player, request)
         return vary_on_htmx(response)
 
     @property
     def new_game_url(self) -> str:
         return "/seahaven"
+
+    def notice(self, key: str, game: AnyGame) -> Text | None:
+        return super().notice(key, game) or _reason_notice(key, game)
 
     def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
         assert isinstance(game, Seahaven)
@@ -228,18 +229,27 @@ def _slot(
     )
 
 
-def _reason_notice(key: str) -> Text | None:
-    """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect."""
-    if key.startswith("group-") and key[6:].isdigit() and len(key) <= 10:
-        limit = int(key[6:])
+_GROUP_NOTICE: Final = re.compile(r"group-([1-9][0-9]{0,3})")
+
+
+def _reason_notice(key: str, game: AnyGame) -> Text | None:
+    """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect.
+
+    The group limit must be one the board on the page allows (to a column, or to an empty
+    one), so a crafted link cannot announce a limit that is not true."""
+    assert isinstance(game, Seahaven)
+    group = _GROUP_NOTICE.fullmatch(key)
+    if group is not None:
+        limit = int(group.group(1))
+        if limit not in (game.max_group(False), game.max_group(True)):
+            return None
         return lambda t: reason_text(Reason.GROUP_TOO_LARGE, limit, t)
     for reason in REASONS:
-        if key == reason.name.lower():
+        if key == reason.name.lower() and reason is not Reason.GROUP_TOO_LARGE:
             return lambda t, reason=reason: reason_text(reason, None, t)  # type: ignore[misc]
     return None
 
 
-notice_pattern(_reason_notice)
 SCREEN = SeahavenScreen()
 router = game_router(SCREEN)
 
