@@ -22,6 +22,7 @@ and logs: the store's own error handling answers the write itself.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ipaddress
 import logging
@@ -30,7 +31,9 @@ import random
 import sqlite3
 import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
@@ -140,26 +143,55 @@ class RateLimiter(ABC):
 
 
 class LimitsRateLimiter(RateLimiter):
-    """The ``limits`` library's sliding-window counter on one of its async storages."""
+    """The ``limits`` library's sliding-window counter on one of its async storages.
 
-    def __init__(self, configured: Limits, storage: Storage) -> None:
+    ``make_storage`` is called once per event loop that uses the limiter: an async Redis
+    client's connections belong to the loop that opened them (a server has one loop per
+    worker; tests run several). A storage kept in this process's memory is made once and
+    shared, so that all loops count together.
+    """
+
+    def __init__(
+        self, configured: Limits, make_storage: Callable[[], Storage], *, per_loop: bool
+    ) -> None:
         super().__init__(configured)
-        self.storage = storage
-        self.strategy = SlidingWindowCounterRateLimiter(storage)
+        self._make_storage = make_storage
+        self._per_loop = per_loop
+        self._shared: SlidingWindowCounterRateLimiter | None = None
+        self._by_loop: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, SlidingWindowCounterRateLimiter
+        ] = weakref.WeakKeyDictionary()
+
+    def _strategy(self) -> SlidingWindowCounterRateLimiter:
+        if not self._per_loop:
+            if self._shared is None:
+                self._shared = SlidingWindowCounterRateLimiter(self._make_storage())
+            return self._shared
+        loop = asyncio.get_running_loop()
+        strategy = self._by_loop.get(loop)
+        if strategy is None:
+            strategy = SlidingWindowCounterRateLimiter(self._make_storage())
+            self._by_loop[loop] = strategy
+        return strategy
 
     async def _hit(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        if await self.strategy.hit(item, kind, client):
+        strategy = self._strategy()
+        if await strategy.hit(item, kind, client):
             return ALLOWED
-        return await self._refused(item, kind, client)
+        return await _refused(strategy, item, kind, client)
 
     async def _test(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        if await self.strategy.test(item, kind, client):
+        strategy = self._strategy()
+        if await strategy.test(item, kind, client):
             return ALLOWED
-        return await self._refused(item, kind, client)
+        return await _refused(strategy, item, kind, client)
 
-    async def _refused(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        stats = await self.strategy.get_window_stats(item, kind, client)
-        return Verdict(False, max(1, math.ceil(stats.reset_time - time.time())))
+
+async def _refused(
+    strategy: SlidingWindowCounterRateLimiter, item: limits.RateLimitItem, kind: Kind, client: str
+) -> Verdict:
+    stats = await strategy.get_window_stats(item, kind, client)
+    return Verdict(False, max(1, math.ceil(stats.reset_time - time.time())))
 
 
 BUSY_TIMEOUT_MS: Final = 1000
@@ -269,11 +301,14 @@ def limiter_for(store: Store, configured: Limits) -> RateLimiter:
     from app.store.sqlite import SQLiteStore
 
     if isinstance(store, RedisStore):
-        uri = "async+" + store.url
-        storage = RedisStorage(uri, implementation="redispy", key_prefix=f"{store.prefix}rl")
-        return LimitsRateLimiter(configured, storage)
+        uri, prefix = "async+" + store.url, f"{store.prefix}rl"
+
+        def redis_storage() -> Storage:
+            return RedisStorage(uri, implementation="redispy", key_prefix=prefix)
+
+        return LimitsRateLimiter(configured, redis_storage, per_loop=True)
     if isinstance(store, SQLiteStore):
         return SQLiteRateLimiter(configured, f"{store.path}.limits")
     if not isinstance(store, MemoryStore):
         log.warning("no shared rate-limit storage for %s: counting in this process", store)
-    return LimitsRateLimiter(configured, MemoryStorage())
+    return LimitsRateLimiter(configured, MemoryStorage, per_loop=False)
