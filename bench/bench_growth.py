@@ -65,7 +65,8 @@ def footprint(db: Path) -> Footprint:
 def token_and_card(html: str) -> tuple[str, str]:
     token = TOKEN.search(html)
     card = CARD.search(html)
-    assert token and card, "the page has no token or no card on pile 1"
+    if token is None or card is None:
+        raise RuntimeError("the page has no token or no card on pile 1")
     return token.group(1), card.group(1)
 
 
@@ -145,7 +146,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"start                                    {footprint(db)}")
         t = time.monotonic()
         phase_gets(server, args.gets)
-        print(f"{args.gets:,} GETs without a cookie ({time.monotonic() - t:4.0f} s)  {footprint(db)}")
+        took = time.monotonic() - t
+        print(f"{args.gets:,} GETs without a cookie ({took:.0f} s)  {footprint(db)}")
         _, statuses = tap_times(server, args.taps, deal(1))
         print(f"{args.taps:,} taps on one game {statuses}  {footprint(db)}")
         t = time.monotonic()
