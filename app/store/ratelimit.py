@@ -82,7 +82,13 @@ def _item(text: str) -> limits.RateLimitItem | None:
     text = text.strip().lower()
     if text in ("off", "none", "0"):
         return None
-    return limits.parse(text)
+    try:
+        return limits.parse(text)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a rate: write N/second, N/minute, N/hour, N/day "
+            "(or N per 10 minutes), or off"
+        ) from None
 
 
 def client_key(host: str | None) -> str:

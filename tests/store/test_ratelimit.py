@@ -50,5 +50,5 @@ def test_a_failing_limiter_lets_the_request_through(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text", ["sometimes", "5/fortnight"])
 def test_a_rate_that_is_not_one_is_refused(text: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="is not a rate"):
         Limits.parse(text, "off")
