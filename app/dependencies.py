@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -75,7 +76,16 @@ async def guard_write(request: Request) -> None:
         raise PlayerError.forbidden_origin()
     verdict = await limit(request, "write")
     if not verdict.allowed:
-        raise PlayerError.rate_limited(verdict.retry_after)
+        raise PlayerError.rate_limited(verdict.retry_after, _page_of(request.url.path))
+
+
+_ACTION = re.compile(r"(/(?:half-moon|seahaven)/[A-Za-z0-9-]{1,64})/[a-z]{1,16}")
+
+
+def _page_of(path: str) -> str | None:
+    """The game page an action's path belongs to (``/half-moon/CODE/tap`` → its page)."""
+    match = _ACTION.fullmatch(path)
+    return match.group(1) if match else None
 
 
 StoreDep = Annotated[Store, Depends(get_store)]

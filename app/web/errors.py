@@ -119,9 +119,11 @@ class PlayerError(Exception):
         )
 
     @classmethod
-    def rate_limited(cls, seconds: int) -> PlayerError:
-        """Too many writes from one address (``429``): nothing was changed."""
+    def rate_limited(cls, seconds: int, back: str | None = None) -> PlayerError:
+        """Too many writes from one address (``429``): nothing was changed. ``back``: the
+        page the refused action came from, offered as the way on."""
         seconds = max(1, seconds)
+        way_back = [(back, _text(N_("Back to the game")))] if back and back != "/" else []
         return cls(
             429,
             _text(N_("Too many requests")),
@@ -135,7 +137,7 @@ class PlayerError(Exception):
                 )
                 % {"seconds": seconds}
             ),
-            [("/", _text(N_("Home")))],
+            [*way_back, ("/", _text(N_("Home")))],
             {"Retry-After": str(seconds)},
         )
 

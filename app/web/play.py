@@ -350,7 +350,7 @@ async def act(
             raise PlayerError.game_too_long(MAX_RECORD_MOVES, page_url)
         created = changed and stored is None
         if created and not creating.allowed:
-            raise PlayerError.rate_limited(creating.retry_after)
+            raise PlayerError.rate_limited(creating.retry_after, page_url)
         if changed and game.is_over() and not was_over:
             said = Said(_with_ending(screen, game, said.message), said.notice)
         written = screen.stored(game, record, now) if changed else None

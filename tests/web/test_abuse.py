@@ -139,6 +139,8 @@ def test_writes_beyond_the_limit_get_429_with_retry_after_in_the_players_languag
         plain = client.post(f"{URL}/undo", data=data, headers={"Accept-Language": "tr"})
         assert plain.status_code == 429
         assert plain.headers["retry-after"].isdigit()
+        links = [a.attrs["href"] for a in parse(plain.text).by_id("main").find_all("a")]
+        assert links == [URL, "/"]  # back to the game, or home
 
 
 def test_the_write_limit_counts_per_client_address():
