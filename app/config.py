@@ -12,6 +12,15 @@
 - ``SOLITAIRE_RATE_NEW`` (default ``60/hour``): new games (and new sessions) one client
   address may start. Both take the ``limits`` notation (``N/second|minute|hour|day``, also
   ``N per 10 minutes``) or ``off``.
+- ``SOLITAIRE_STORE_TIMEOUT`` (default ``1``): seconds one Redis command or connection may
+  take before the store counts as unreachable (taps answer 503, ``/health`` says so).
+- ``SOLITAIRE_PROOF_WORKERS`` (default ``1``): processes per app process that prove Seahaven
+  positions lost ("no useful move left"), at a lower CPU priority than the web workers.
+- ``SOLITAIRE_PROOF_SECONDS`` (default ``10``): the most time one proof may take (a second
+  on a quiet machine; the bound is for a machine under load, where the proof process, at a
+  lower priority, gets little CPU).
+- ``SOLITAIRE_PROOF_WAIT`` (default ``5``): how long a request waits for a pending proof
+  (without holding up anyone else) before it answers without the verdict.
 """
 
 from __future__ import annotations
@@ -50,6 +59,11 @@ class Config:
         """The public origin is HTTPS (whatever scheme the proxy speaks to us)."""
         return self.origin.startswith("https://")
 
+    store_timeout: float = 1.0
+    proof_workers: int = 1
+    proof_seconds: float = 10.0
+    proof_wait: float = 5.0
+
     @classmethod
     def from_env(cls) -> Config:
         max_body = os.environ.get("SOLITAIRE_MAX_BODY", "")
@@ -61,6 +75,10 @@ class Config:
             origin=os.environ.get("SOLITAIRE_ORIGIN", ""),
             rate_writes=os.environ.get("SOLITAIRE_RATE_WRITES", "") or DEFAULT_RATE_WRITES,
             rate_new=os.environ.get("SOLITAIRE_RATE_NEW", "") or DEFAULT_RATE_NEW,
+            store_timeout=_number("SOLITAIRE_STORE_TIMEOUT", 1.0),
+            proof_workers=max(1, int(_number("SOLITAIRE_PROOF_WORKERS", 1))),
+            proof_seconds=_number("SOLITAIRE_PROOF_SECONDS", 10.0),
+            proof_wait=_number("SOLITAIRE_PROOF_WAIT", 5.0),
         )
 
 

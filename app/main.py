@@ -6,6 +6,7 @@ Run it with ``bash scripts/run`` (or ``uvicorn app.main:app``).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Config
 from app.housekeeping import sweep_forever
+from app.proofs import Prover
 from app.store import Store, open_store
 from app.store.ratelimit import Limits, limiter_for
 from app.web import error_pages, halfmoon, health, home, seahaven, settings, static
@@ -23,12 +25,18 @@ from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders
 from app.web.render import Renderer
 
 
-def create_app(config: Config | None = None, store: Store | None = None) -> FastAPI:
-    """The application; ``store`` replaces the configured one (tests pass a memory store)."""
+def create_app(
+    config: Config | None = None,
+    store: Store | None = None,
+    proof_pool: concurrent.futures.Executor | None = None,
+) -> FastAPI:
+    """The application; ``store`` replaces the configured one (tests pass a memory store),
+    ``proof_pool`` the proof processes it would start (tests share one pool)."""
     config = config or Config.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.prover.start()
         sweeper = asyncio.create_task(
             sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
         )
@@ -36,8 +44,9 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper  # a sweep under way finishes before its connections close
+        await app.state.prover.close()
         app.state.limiter.close()
-        app.state.store.close()
+        await app.state.store.aclose()
 
     app = FastAPI(
         title="Half Moon & Seahaven Towers",
@@ -47,9 +56,15 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         lifespan=lifespan,
     )
     app.state.config = config
-    app.state.store = store or open_store(config.store, config.expire_days)
+    app.state.store = store or open_store(config.store, config.expire_days, config.store_timeout)
     app.state.limiter = limiter_for(
         app.state.store, Limits.parse(config.rate_writes, config.rate_new)
+    )
+    app.state.prover = Prover(
+        app.state.store,
+        workers=config.proof_workers,
+        seconds=config.proof_seconds,
+        pool=proof_pool,
     )
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)

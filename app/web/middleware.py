@@ -168,7 +168,7 @@ class BodyLimit:
         from app.web.errors import PlayerError
 
         request = Request(scope, receive)
-        response = render_error(request, PlayerError.too_large(self.limit))
+        response = await render_error(request, PlayerError.too_large(self.limit))
         response.headers["Connection"] = "close"
         await response(scope, receive, send)
 
@@ -201,4 +201,5 @@ class CrashGuard:
                 raise
             from app.web.error_pages import render_crash
 
-            await render_crash(Request(scope, receive))(scope, receive, send)
+            response = await render_crash(Request(scope, receive))
+            await response(scope, receive, send)

@@ -51,13 +51,13 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
         raise PlayerError.bad_input(problems)
     assert isinstance(token, str)
     back = _local_path(form.get("next"))
-    stored, _ = store.load(player.sid)
+    stored, _ = await store.load_async(player.sid)
     session = check_token(player, stored, token, back)
     if stored is None:  # the first thing this player keeps: a new session row
         verdict = await limit(request, "new")
         if not verdict.allowed:
             raise PlayerError.rate_limited(verdict.retry_after)
-    store.save_session(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
+    await store.save_session_async(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
     return RedirectResponse(back, 303, headers={"Cache-Control": "no-store"})
 
 
