@@ -232,6 +232,8 @@ class RedisStore(Store):
         self._conflicts_lock = threading.Lock()
         self._url = url
         self._timeout = socket_timeout
+        self.timeout: Final = socket_timeout
+        """Seconds one command may take (the rate limiter's connections use it too)."""
         self._async: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None
         self._game_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """Changes of one game from this process queue here (``WATCH`` is left for the other

@@ -71,3 +71,20 @@ def test_redis_keeps_a_session_without_games_a_day_and_one_with_games_as_long_as
         assert redis_client.ttl("sol:s:lonely") > SESSION_IDLE_SECONDS
     finally:
         store.close()
+
+
+def test_the_cap_holds_for_changes_made_on_the_event_loop(store: Store) -> None:
+    """The web layer changes games through ``change_game_async`` (Redis: its asyncio client)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    store.max_games = 2
+
+    async def main() -> None:
+        for code, updated in (("A", 10), ("B", 20), ("C", 30)):
+            stored = game(code, updated_ms=updated)
+            await store.change_game_async("s1", code, lambda _s, _g, g=stored: (g, None))
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright keeps a loop running in the main thread
+        pool.submit(asyncio.run, main()).result()
+    assert codes(store, "s1", "ABC") == ["B", "C"]
