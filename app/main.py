@@ -16,7 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.config import Config
 from app.housekeeping import sweep_forever
 from app.store import Store, open_store
-from app.web import error_pages, halfmoon, health, home, seahaven, settings, static
+from app.web import error_pages, halfmoon, health, home, pages, seahaven, settings, static
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, SecurityHeaders
 from app.web.render import Renderer
@@ -51,7 +51,7 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, static, health):
+    for module in (home, settings, halfmoon, seahaven, pages, static, health):
         app.include_router(module.router)
     return app
 
