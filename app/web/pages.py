@@ -78,8 +78,8 @@ PAGES: Final = {
         "/winnability",
         N_("How winnable are these games?"),
         N_(
-            "How many Half Moon and Seahaven Towers deals can be won, with 95 % confidence "
-            "intervals, the length of wins and a cross-check against Freecell Solver."
+            "How many Half Moon and Seahaven Towers deals can be won, with confidence intervals, "
+            "the length of wins and a cross-check against Freecell Solver."
         ),
     ),
 }
