@@ -186,7 +186,7 @@ def examples_index(
     return _page("examples", "pages/examples.html", request, renderer, store, player, extra)
 
 
-StepQuery = Annotated[str, Query(max_length=8)]
+StepQuery = Annotated[str, Query()]
 
 
 def _step(text: str, last: int) -> int:
