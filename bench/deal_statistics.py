@@ -305,7 +305,9 @@ def race_from_markdown(text: str) -> list[dict[str, Any]]:
         tables = {}
         for preset in ("strict", "relaxed"):
             block = section.split(f"fc-solve {preset} →", 1)[1]
-            rows = re.findall(r"^\| (won|no win|undecided) \| (\d+) \| (\d+) \| (\d+) \|", block, re.M)
+            rows = re.findall(
+                r"^\| (won|no win|undecided) \| (\d+) \| (\d+) \| (\d+) \|", block, re.M
+            )
             tables[preset] = [[int(x) for x in row[1:]] for row in rows[:3]]
         ratio = re.search(r"median ([\d.]+)×, p90 ([\d.]+)×", section)
         assert ratio is not None

@@ -84,9 +84,37 @@ HALF_MOON_LINE: Final = (
 """The won game, one removal a line: the places the player taps (the Half Moon solver's line)."""
 
 SEAHAVEN_DEAL: Final = DealCode.parse("SH1-C4-AAAAAAA")
-SEAHAVEN_LINE: Final = (
-    "jH gh gm gH ea fn kf gk gD dD jf mj fb4 fa fD cj kc dk dc dm dS hd2 ch3 ec2 hc4 kf ek ed nd"
-).split()
+SEAHAVEN_LINE: Final = [
+    "jH",
+    "gh",
+    "gm",
+    "gH",
+    "ea",
+    "fn",
+    "kf",
+    "gk",
+    "gD",
+    "dD",
+    "jf",
+    "mj",
+    "fb4",
+    "fa",
+    "fD",
+    "cj",
+    "kc",
+    "dk",
+    "dc",
+    "dm",
+    "dS",
+    "hd2",
+    "ch3",
+    "ec2",
+    "hc4",
+    "kf",
+    "ek",
+    "ed",
+    "nd",
+]
 """The first 29 moves of the Seahaven solver's winning line for deal 0 (record notation,
 ``docs/seahaven.md``): they leave one free cell, two empty columns and the king-led run
 K♥ … 7♥ (seven cards) on column 3."""

@@ -23,7 +23,7 @@ from app.engine.seahaven import Seahaven
 from app.i18n import LANGUAGES, N_, card_letters, translations
 from app.store import SessionData, Store
 from app.web import examples, winnability
-from app.web.errors import PlayerError, Text
+from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
 from app.web.play import NO_STORE, ensure_session, language
 from app.web.seahaven import SCREEN as SEAHAVEN
@@ -193,9 +193,11 @@ def _step(text: str, last: int) -> int:
     """``?step=N``: a whole number from 0 to ``last``, or a page that says what is accepted."""
     if text.isdigit() and int(text) <= last:
         return int(text)
-    problem: Text = lambda t: t.gettext(  # noqa: E731
-        N_("“%(step)s” is not a step: accepted are the whole numbers 0 to %(last)s.")
-    ) % {"step": text[:8], "last": last}
+
+    def problem(t: NullTranslations) -> str:
+        message = N_("“%(step)s” is not a step: accepted are the whole numbers 0 to %(last)s.")
+        return t.gettext(message) % {"step": text[:8], "last": last}
+
     raise PlayerError.bad_input([problem])
 
 
@@ -241,9 +243,7 @@ def half_moon_step_view(number: int, lang: str) -> dict[str, Any]:
         "score": step.game.score,
         "cards_left": step.game.position.cards_left,
         "won": step.game.is_won(),
-        "sum": " + ".join(
-            str(r.card.rank) for r in step.removed if not r.card.is_face
-        ),
+        "sum": " + ".join(str(r.card.rank) for r in step.removed if not r.card.is_face),
     }
 
 
@@ -256,7 +256,8 @@ def opening(lang: str) -> dict[str, str]:
     first, second = steps[1].removed, steps[2].removed
     (uncovering,) = [r for r in first if r.uncovered is not None and r.uncovered.is_face]
     others = [r for r in second if r.place != uncovering.place]
-    assert uncovering.uncovered is not None and len(others) == 2
+    assert uncovering.uncovered is not None
+    assert len(others) == 2
     return {
         "first": card_letters(first[0].card, t),
         "first_place": _place_text(first[0].place, t),
@@ -350,9 +351,9 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
             "refused_size": refused_size,
             "refused_source": _sh_place(refused_source, t),
             "refused_target": _sh_place(refused_target, t),
-            "reason": reason_text(
-                case.refusal.reason, case.refusal.limit, t
-            ) if case.refusal.reason else "",
+            "reason": reason_text(case.refusal.reason, case.refusal.limit, t)
+            if case.refusal.reason
+            else "",
             "allowed_card": card_letters(allowed_card, t),
             "allowed_size": allowed_size,
             "allowed_source": _sh_place(allowed_source, t),
@@ -373,7 +374,7 @@ def example_seahaven(
     player: PlayerDep,
     step: StepQuery = "0",
 ) -> Response:
-    steps, case = examples.seahaven_steps()
+    steps, _case = examples.seahaven_steps()
     last = len(steps) - 1
     number = _step(step, last)
 
@@ -384,9 +385,7 @@ def example_seahaven(
             "view": seahaven_step_view(number, lang),
         }
 
-    return _page(
-        "examples", "pages/example_seahaven.html", request, renderer, store, player, extra
-    )
+    return _page("examples", "pages/example_seahaven.html", request, renderer, store, player, extra)
 
 
 # --- FAQ and winnability -----------------------------------------------------------------------
@@ -404,6 +403,4 @@ def winnability_page(
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
         return {"figures": winnability.figures(lang)}
 
-    return _page(
-        "winnability", "pages/winnability.html", request, renderer, store, player, extra
-    )
+    return _page("winnability", "pages/winnability.html", request, renderer, store, player, extra)

@@ -111,7 +111,9 @@ def _chart(data: dict[str, Any], lang: str, scale: float) -> Chart | None:
         count = counts.get(start, 0)
         label = f"{start}+" if start == TAIL else f"{start}–{start + 9}"
         height = 100 * count / wins / scale
-        bars.append(Bar(label, count, percent(count / wins, lang), 10 * i + 1, 100 - height, height))
+        bars.append(
+            Bar(label, count, percent(count / wins, lang), 10 * i + 1, 100 - height, height)
+        )
     return Chart(
         tuple(bars),
         10 * len(bars),

@@ -22,6 +22,7 @@ with warnings.catch_warnings():
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.halfmoon import PILES, deal, parse_place, remove
+from app.engine.seahaven import Move as SeahavenMove
 from app.engine.seahaven import (
     Reason,
     apply_move,
@@ -30,7 +31,6 @@ from app.engine.seahaven import (
     decode_move,
     max_group,
 )
-from app.engine.seahaven import Move as SeahavenMove
 from app.i18n import card_letters, card_name, place_label, translations
 from app.main import create_app
 from app.store.memory import MemoryStore
@@ -188,9 +188,7 @@ def test_the_seahaven_diagrams_are_the_engines_layouts_for_4_2_and_1_cells(clien
         board = board_of(doc.by_id(f"diagram-seahaven-{number}"))
         assert board.attrs["data-code"] == str(code)
         columns = with_class(board, "column")
-        assert [c.attrs["data-count"] for c in columns] == [
-            str(len(c)) for c in position.columns
-        ]
+        assert [c.attrs["data-count"] for c in columns] == [str(len(c)) for c in position.columns]
         for column, cards in zip(columns, position.columns, strict=True):
             assert [c.attrs["data-card"] for c in column.find_all(data_card=True)] == list(
                 map(str, cards)
@@ -202,10 +200,15 @@ def test_the_seahaven_diagrams_are_the_engines_layouts_for_4_2_and_1_cells(clien
             assert [c.attrs["data-card"] for c in found] == ([str(card)] if card else [])
             assert cell.attrs["data-count"] == ("1" if card else "0")
         assert [f.attrs["data-count"] for f in with_class(board, "foundation")] == ["0"] * 4
-        assert columns[1].find(class_="label").text.endswith(
-            t.ngettext("%(count)s card", "%(count)s cards", len(position.columns[1]))
-            % {"count": len(position.columns[1])}
-        ) or str(len(position.columns[1])) in columns[1].find(class_="label").text
+        assert (
+            columns[1]
+            .find(class_="label")
+            .text.endswith(
+                t.ngettext("%(count)s card", "%(count)s cards", len(position.columns[1]))
+                % {"count": len(position.columns[1])}
+            )
+            or str(len(position.columns[1])) in columns[1].find(class_="label").text
+        )
         assert board.find_all("form") == board.find_all("button") == []
 
 
@@ -313,14 +316,16 @@ def test_each_seahaven_step_is_the_engines_position_and_names_the_move(client, s
             if move.source < 10
             else (before.top(move.source),)
         )
-        assert f"Move {step}: " + " ".join(card_letters(c, translations("en")) for c in moved) in said
+        assert (
+            f"Move {step}: " + " ".join(card_letters(c, translations("en")) for c in moved) in said
+        )
 
 
 def test_the_group_size_case_is_the_engines_own_verdict(client):
     position = _sh_position(CASE)
     assert (position.free_cells, position.empty_columns) == (1, 2)
     assert (max_group(position, False), max_group(position, True)) == (8, 4)
-    refused_source, refused_card, refused_target = examples.SEAHAVEN_REFUSED
+    refused_source, refused_card, _refused_target = examples.SEAHAVEN_REFUSED
     column = position.columns[int(refused_source.split("-")[1]) - 1]
     size = len(column) - column.index(Card.parse(refused_card))
     assert column[-size].rank == 13 and 4 < size <= 8  # king-led, more than 4, no more than 8
@@ -414,7 +419,7 @@ def test_the_moves_in_wins_chart_and_its_table_match_the_data_file(client):
         figure = doc.by_id(f"chart-{key}")
         bars = [int(b.attrs["data-count"]) for b in with_class(figure, "bar")]
         table = [int(r.find_all("td")[0].text) for r in figure.find("tbody").find_all("tr")]
-        by_tens = dict((s, c) for s, c in variant["moves_in_wins"]["by_tens"])
+        by_tens = dict(variant["moves_in_wins"]["by_tens"])
         expected = [by_tens.get(s, 0) for s in range(60, 200, 10)]
         expected.append(sum(c for s, c in by_tens.items() if s >= 200))
         assert bars == table == expected
