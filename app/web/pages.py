@@ -29,7 +29,7 @@ from app.web.play import NO_STORE, ensure_session, language
 from app.web.seahaven import SCREEN as SEAHAVEN
 from app.web.seahaven import place_text, reason_text
 from app.web.sessions import Player, set_cookie
-from app.web.views import BoardView
+from app.web.views import BoardView, PlaceView
 
 router = APIRouter()
 
@@ -326,6 +326,17 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
     steps, case = examples.seahaven_steps()
     step = steps[number]
     board = SEAHAVEN.board(step.game, SessionData(""), t)
+    if number == case.step:  # ring the two runs of the case
+        position = step.game.position
+        runs = [case.refused, case.allowed]
+        ringed = {
+            str(c)
+            for source, card, _, size in runs
+            for c in position.columns[int(source.split("-")[1]) - 1][-size:]
+        }
+    else:  # ring what the move moved, where it went
+        ringed = {str(c) for c in examples.moved_cards(step)}
+    board = _ring_seahaven(board, ringed)
     move = None
     if step.move is not None:
         cards = examples.moved_cards(step)
@@ -360,6 +371,29 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
             "allowed_target": _sh_place(allowed_target, t),
         },
     }
+
+
+def _ring_seahaven(board: BoardView, codes: set[str]) -> BoardView:
+    """The board with the cards in ``codes`` marked (a diagram's "selected" look)."""
+
+    def slots(places: tuple[PlaceView, ...]) -> tuple[PlaceView, ...]:
+        return tuple(
+            dataclasses.replace(p, selected=p.card is not None and p.card.code in codes)
+            for p in places
+        )
+
+    columns = tuple(
+        dataclasses.replace(
+            column,
+            cards=tuple(
+                dataclasses.replace(item, selected=item.card.code in codes) for item in column.cards
+            ),
+        )
+        for column in board.columns
+    )
+    return dataclasses.replace(
+        board, cells=slots(board.cells), foundations=slots(board.foundations), columns=columns
+    )
 
 
 def _sh_place(name: str, t: NullTranslations) -> str:

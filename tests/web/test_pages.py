@@ -336,6 +336,9 @@ def test_the_group_size_case_is_the_engines_own_verdict(client):
     assert check_move(position, allowed) is None
     doc = get(client, f"/examples/seahaven?step={CASE}")
     case = doc.find(class_="case")
+    ringed = {e.attrs["data-card"] for e in with_class(doc.by_id("replay-board"), "marked")}
+    runs = [*position.columns[2][-size:], *position.columns[1][-5:]]
+    assert ringed == set(map(str, runs))
     assert "the 7-card run from K♥ on column 3 into the empty column 5" in case.text
     assert "“That group needs more free cells: at most 4 cards can move now”" in case.text
     assert "the 5-card run from 8♠ on column 2 onto column 8: 5 is at most 8" in case.text
