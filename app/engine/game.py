@@ -68,15 +68,25 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+AWAY_MS: Final = 5 * 60_000
+"""A pause between two actions counts as at most five minutes: time away is not play time."""
+
+
 @dataclass(slots=True)
 class Clock:
     """Play time: starts with the first action, stops when the game ends, resumes on undo.
+
+    While it runs, ``running_since`` is the time of the last action: each action adds the time
+    since the one before, but never more than :data:`AWAY_MS` — a player who closes the tab for
+    an hour comes back to at most five more minutes (issue 13).
 
     >>> clock = Clock()
     >>> clock.run(1_000); clock.elapsed(4_500)
     3500
     >>> clock.stop(5_000); clock.elapsed(9_000)
     4000
+    >>> clock.run(10_000); clock.elapsed(10_000 + 3_600_000)
+    304000
     """
 
     elapsed_ms: int = 0
@@ -87,19 +97,21 @@ class Clock:
         return self.running_since is not None
 
     def run(self, now: int) -> None:
-        if self.running_since is None:
-            self.running_since = now
+        """An action at ``now``: the time since the last one counts (up to the away limit)."""
+        if self.running_since is not None:
+            self.elapsed_ms += _played(self.running_since, now)
+        self.running_since = now
 
     def stop(self, now: int) -> None:
         if self.running_since is not None:
-            self.elapsed_ms += max(0, now - self.running_since)
+            self.elapsed_ms += _played(self.running_since, now)
             self.running_since = None
 
     def elapsed(self, now: int) -> int:
         """Milliseconds played up to ``now``."""
         if self.running_since is None:
             return self.elapsed_ms
-        return self.elapsed_ms + max(0, now - self.running_since)
+        return self.elapsed_ms + _played(self.running_since, now)
 
     def to_list(self) -> list[int | None]:
         return [self.elapsed_ms, self.running_since]
@@ -114,6 +126,10 @@ class Clock:
         ):
             raise RecordError("the clock must be [elapsed milliseconds, running since or null]")
         return cls(data[0], data[1])
+
+
+def _played(since: int, now: int) -> int:
+    return min(max(0, now - since), AWAY_MS)
 
 
 def _is_count(value: Any) -> bool:

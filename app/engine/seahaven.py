@@ -27,7 +27,14 @@ from typing import Any, ClassVar, Final, NamedTuple
 
 from app.engine.cards import ACE, KING, SUITS, Card, CardParseError, Suit, iter_cards
 from app.engine.codes import DealCode, DealCodeError, GameId
-from app.engine.game import Game, IllegalMoveError, Outcome, RecordError, UnknownPlaceError
+from app.engine.game import (
+    Game,
+    IllegalMoveError,
+    Outcome,
+    RecordError,
+    UnknownPlaceError,
+    now_ms,
+)
 from app.engine.rng import shuffled_cards
 
 Place = int
@@ -715,7 +722,7 @@ class Seahaven(Game[Position, Move]):
         :raises UnknownPlaceError: for a place name that is not on this board.
         """
         source_place, target_place = self._place(source), self._place(target)
-        return self._move(source_place, card, target_place, now)
+        return self._ticked(self._move(source_place, card, target_place, now), now)
 
     def _move(
         self, source: Place, card: Card | None, target: Place, now: int | None
@@ -740,9 +747,10 @@ class Seahaven(Game[Position, Move]):
 
         With no selection: the card goes to its foundation when it is the top card of its
         column or cell and may go there; otherwise it (with the run above it) becomes the
-        selection. With a selection: tapping it again deselects; tapping another place moves the
-        selection there (a refusal clears the selection); tapping another card of the same
-        column starts afresh from that card.
+        selection. With a selection: tapping it again deselects; tapping a place that can take
+        it moves it there; tapping a card that cannot take it (or another card of the selected
+        column) is a fresh tap on that card, so no tap is lost (issue 13); tapping an empty
+        place that cannot take it is refused and clears the selection.
 
         :raises UnknownPlaceError: for a place name that is not on this board.
         """
@@ -753,23 +761,30 @@ class Seahaven(Game[Position, Move]):
         if selection is not None:
             if selection == (tapped, card):
                 self._selection = None
-                return ActionResult(Outcome.DESELECTED)
+                return self._ticked(ActionResult(Outcome.DESELECTED), now)
             if selection[0] != tapped:
                 result = self._move(selection[0], selection[1], tapped, now)
-                if result.outcome is not Outcome.MOVED:
+                if result.outcome is Outcome.MOVED or card is None:
                     self._selection = None
-                return result
+                    return self._ticked(result, now)
+            self._selection = None  # not a destination: a fresh tap on the card
         if card is None:
             return ActionResult(Outcome.IGNORED)
         count = self._movable_count(tapped, card)
         if count is None:
-            return ActionResult(Outcome.REFUSED, reason=Reason.NOT_MOVABLE)
+            return self._ticked(ActionResult(Outcome.REFUSED, reason=Reason.NOT_MOVABLE), now)
         if count == 1 and tapped not in FOUNDATIONS:
             home = foundation_place(card.suit)
             if self.position.accepts(home, card):
                 return self._play(Move(tapped, 1, home), now)
         self._selection = (tapped, card)
-        return ActionResult(Outcome.SELECTED)
+        return self._ticked(ActionResult(Outcome.SELECTED), now)
+
+    def _ticked(self, result: ActionResult, now: int | None) -> ActionResult:
+        """A selection or a refusal is an action too: the clock starts with the first one."""
+        if result.outcome in (Outcome.SELECTED, Outcome.DESELECTED, Outcome.REFUSED):
+            self._tick(now_ms() if now is None else now)
+        return result
 
     def auto(self, place: str, card: Card | None, now: int | None = None) -> ActionResult:
         """A double tap: the card (with its run) goes to its foundation, else onto the longest
@@ -777,6 +792,9 @@ class Seahaven(Game[Position, Move]):
 
         :raises UnknownPlaceError: for a place name that is not on this board.
         """
+        return self._ticked(self._auto(place, card, now), now)
+
+    def _auto(self, place: str, card: Card | None, now: int | None) -> ActionResult:
         source = self._place(place)
         if card is None:
             return ActionResult(Outcome.IGNORED)

@@ -27,6 +27,9 @@ from app.store import SessionData
 from app.web.play import STALE, Action, Said, Screen, act, game_router, notice
 from app.web.views import BoardView, CardView, PlaceView
 
+CLEARED = notice("cleared", N_("Selection cleared."))
+"""A refusal with *Move errors* off: nothing was removed and the selection is gone."""
+
 REFUSALS: Final = {
     Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
     Refusal.NEED_JACK_QUEEN_KING: ("jqk", notice("jqk", N_("You need a jack, a queen and a king"))),
@@ -124,7 +127,7 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
         key, explained = REFUSALS[result.refusal]
         if session.move_errors:
             return Said(explained, key)
-        return Said(lambda t: t.gettext(N_("Selection cleared.")))
+        return Said(CLEARED, "cleared")
     messages = {
         Outcome.SELECTED: N_("%(card)s selected."),
         Outcome.DESELECTED: N_("%(card)s no longer selected."),

@@ -11,7 +11,7 @@ import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Final
+from typing import Annotated, Any, ClassVar, Final, Literal
 from urllib.parse import quote
 
 from babel.support import NullTranslations
@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.game import RecordError, now_ms
+from app.engine.game import AWAY_MS, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.store import SessionData, Store, StoredGame
@@ -45,6 +45,8 @@ class Said:
     """Announced in the live region (htmx answers)."""
     notice: str | None = None
     """Key of :data:`NOTICES` shown on the page after a no-JavaScript redirect."""
+    ask: str | None = None
+    """A question the board asks before acting (``restart``): see :data:`QUESTIONS`."""
 
 
 NOTICES: dict[str, Text] = {}
@@ -83,6 +85,26 @@ NOTHING_TO_REDO = notice("no-redo", N_("There is nothing to redo."))
 UNREADABLE = notice(
     "unreadable", N_("Your saved game for this deal could not be read, so it starts afresh.")
 )
+REFUSED = notice("refused", N_("Not allowed: nothing moved."))
+"""A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
+
+QUESTIONS: Final = {
+    "restart": N_("Restart this deal from the beginning? Your moves so far are lost.")
+}
+"""What the board may ask before an action (``?ask=restart`` without JavaScript)."""
+
+
+def sentence(text: str, lang: str) -> str:
+    """A status sentence starts with a capital ("three of hearts selected." reads as a sentence
+    too), Turkish dotted i included.
+
+    >>> sentence("üç kupa seçildi.", "tr"), sentence("ikili", "tr"), sentence("вале", "bg")
+    ('Üç kupa seçildi.', 'İkili', 'Вале')
+    """
+    if not text:
+        return text
+    first = "İ" if lang == "tr" and text[0] == "i" else text[0].upper()
+    return first + text[1:]
 
 
 class Screen(ABC):
@@ -124,6 +146,10 @@ class Screen(ABC):
     def new_game_url(self) -> str:
         """Where *New game* leads: a fresh deal, or a dialog first (Seahaven's cells)."""
         return f"/{self.slug}"
+
+    def new_game_link(self, game: AnyGame) -> str:
+        """*New game* from this game: the dialog may preselect what the player chose last."""
+        return self.new_game_url
 
     def restored(self, game: AnyGame, stored: StoredGame) -> None:  # noqa: B027  (optional hook)
         """Take facts kept with the saved game (verdicts) instead of working them out again."""
@@ -241,9 +267,15 @@ def page_context(
     lang: str,
     *,
     message: str | None = None,
+    spoken: str | None = None,
+    asking: str | None = None,
 ) -> dict[str, Any]:
+    """``message`` is shown and announced; ``spoken`` only announced (the board shows it already:
+    the end of the game, a question); ``asking`` names a question of :data:`QUESTIONS`."""
     t = translations(lang)
     now = now_ms()
+    clock = game.clock
+    since = clock.running_since
     return {
         "lang": lang,
         "languages": LANGUAGES,
@@ -251,12 +283,13 @@ def page_context(
         "session": session,
         "here": request.url.path,
         "screen": ScreenView(
-            screen.slug, t.gettext(screen.name), screen.new_game_url, screen.end_actions
+            screen.slug, t.gettext(screen.name), screen.new_game_link(game), screen.end_actions
         ),
         "board": screen.board(game, session, t),
         "info": InfoView(
-            elapsed_ms=game.clock.elapsed(now),
-            running=game.clock.is_running,
+            elapsed_ms=clock.elapsed(now),
+            running=clock.is_running,
+            away_left_ms=0 if since is None else max(0, AWAY_MS - max(0, now - since)),
             score=screen.score(game),
             moves=game.move_count,
             code=str(game.code),
@@ -264,7 +297,9 @@ def page_context(
             can_undo=game.can_undo(),
             can_redo=game.can_redo(),
         ),
-        "message": message,
+        "message": sentence(message, lang) if message else message,
+        "spoken": spoken,
+        "asking": asking if asking in QUESTIONS and game.move_count else None,
         "oob": False,
     }
 
@@ -288,7 +323,11 @@ def show_page(
     t = translations(lang)
     said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
     message = said(t) if said else None
-    context = page_context(request, screen, game, session, lang, message=message)
+    asking = request.query_params.get("ask")
+    question = t.gettext(QUESTIONS[asking]) if asking in QUESTIONS and game.move_count else None
+    context = page_context(
+        request, screen, game, session, lang, message=message, spoken=question, asking=asking
+    )
     response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
     set_cookie(response, player, request)
     return vary_on_htmx(response)
@@ -313,7 +352,7 @@ async def act(
 
     def change(
         session: SessionData | None, stored: StoredGame | None
-    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said]]:
+    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said, bool]]:
         session = check_token(session, token, page_url)
         game, unreadable = rebuild(screen, code, stored)
         before = None if unreadable else game.to_record()
@@ -324,40 +363,45 @@ async def act(
         changed = unreadable or record != before
         if unreadable and said.message is None:
             said = Said(UNREADABLE, "unreadable")
-        if changed and game.is_over() and not was_over:
-            said = Said(_with_ending(screen, game, said.message), said.notice)
-        return (screen.stored(game, record, now) if changed else None), (session, game, said)
+        ended = changed and game.is_over() and not was_over
+        return (screen.stored(game, record, now) if changed else None), (
+            session,
+            game,
+            said,
+            ended,
+        )
 
-    session, game, said = await store.change_game_async(player.sid, str(code), change)
+    session, game, said, ended = await store.change_game_async(player.sid, str(code), change)
     if not is_htmx(request):
         shown = said.notice is not None and notice_text(said.notice) is not None
-        url = page_url + (f"?n={quote(said.notice or '')}" if shown else "")
+        query = [f"n={quote(said.notice or '')}"] if shown else []
+        query += [f"ask={said.ask}"] if said.ask else []
+        url = page_url + ("?" + "&".join(query) if query else "")
         return vary_on_htmx(RedirectResponse(url, 303, headers=NO_STORE))
     lang = language(request, session)
     t = translations(lang)
     message = said.message(t) if said.message else None
-    context = page_context(request, screen, game, session, lang, message=message)
+    # the end of the game and a question are on the board already: announced, not shown twice
+    spoken = screen.ending(game, t) if ended else None
+    if said.ask:
+        spoken = t.gettext(QUESTIONS[said.ask])
+    context = page_context(
+        request, screen, game, session, lang, message=message, spoken=spoken, asking=said.ask
+    )
     context["oob"] = True
     html = renderer.blocks(screen.template, ["board", "info", "status"], context, t)
     return vary_on_htmx(HTMLResponse(html, headers=NO_STORE))
-
-
-def _with_ending(screen: Screen, game: AnyGame, message: Text | None) -> Text:
-    def say(t: NullTranslations) -> str:
-        ending = screen.ending(game, t) or ""
-        return f"{message(t)} {ending}".strip() if message else ending
-
-    return say
 
 
 # --- the routes every game has -----------------------------------------------------------------
 
 
 class TokenForm(BaseModel):
-    """Undo, Redo, Restart: only the form token."""
+    """Undo, Redo, Restart: the form token; Restart's confirmation (``confirm=yes``)."""
 
     model_config = ConfigDict(extra="forbid")
     token: str = Field(max_length=64)
+    confirm: Literal["", "yes"] = ""
 
 
 TOOK_BACK = N_("Move taken back.")
@@ -380,6 +424,13 @@ def _redo(game: AnyGame, session: SessionData, now: int) -> Said:
 def _restart(game: AnyGame, session: SessionData, now: int) -> Said:
     game.restart()
     return Said(lambda t: t.gettext(RESTARTED))
+
+
+def _ask_restart(game: AnyGame, session: SessionData, now: int) -> Said:
+    """Restart without ``confirm=yes``: a game with moves asks first (nothing changes yet)."""
+    if game.move_count == 0:
+        return _restart(game, session, now)
+    return Said(ask="restart")
 
 
 def game_router(screen: Screen) -> APIRouter:
@@ -410,6 +461,8 @@ def game_router(screen: Screen) -> APIRouter:
             player: PlayerDep,
             action: Action = action,
         ) -> Response:
+            if action is _restart and form.confirm != "yes":
+                action = _ask_restart
             return await act(request, renderer, store, player, screen, code, form.token, action)
 
         router.add_api_route(

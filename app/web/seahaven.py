@@ -28,10 +28,11 @@ from app.engine.seahaven import (
 )
 from app.i18n import LANGUAGES, N_, card_name, translations
 from app.store import SessionData, Store, StoredGame
-from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field
+from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field, unknown_field
 from app.web.htmx import vary_on_htmx
 from app.web.play import (
     NO_STORE,
+    REFUSED,
     STALE,
     Action,
     Said,
@@ -50,6 +51,7 @@ from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
 """The New game dialog's choices: cells and their names (SPEC §3)."""
+CELLS_HELP: Final = N_("Accepted: 4, 2 or 1 cells.")
 
 REASONS: Final[dict[Reason, str]] = {
     Reason.NOT_MOVABLE: N_("Only the top card or a run of the same suit can move"),
@@ -138,12 +140,18 @@ class SeahavenScreen(Screen):
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
-        cells = request.query_params.get("cells")
+        query = request.query_params
+        cells, last = query.get("cells"), query.get("last")
+        problems = [unknown_field(name) for name in query if name not in ("cells", "last")]
+        problems += [
+            invalid_field(name, CELLS_HELP)
+            for name in ("cells", "last")
+            if name in query
+            and (query.get(name) not in ("4", "2", "1") or len(query.getlist(name)) > 1)
+        ]
+        if problems:
+            raise PlayerError.bad_input(problems)
         if cells is not None:
-            if cells not in ("4", "2", "1") or len(request.query_params) > 1:
-                raise PlayerError.bad_input(
-                    [invalid_field("cells", N_("Accepted: 4, 2 or 1 cells."))]
-                )
             code = DealCode.random("SH", f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
         session, _ = store.load(player.sid)
@@ -157,6 +165,7 @@ class SeahavenScreen(Screen):
             "session": session,
             "here": request.url.path,
             "levels": [(cells, t.gettext(name)) for cells, name in LEVELS],
+            "chosen": last or LEVELS[0][0],
         }
         response = HTMLResponse(
             renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
@@ -168,44 +177,104 @@ class SeahavenScreen(Screen):
     def new_game_url(self) -> str:
         return "/seahaven"
 
+    def new_game_link(self, game: AnyGame) -> str:
+        """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
+        assert isinstance(game, Seahaven)
+        return f"/seahaven?last={game.cell_count}"
+
     def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
         assert isinstance(game, Seahaven)
         position = game.position
         selected = set(map(str, game.selected_cards())) if game.selection else set()
+        helping = session.placement_help
+        targets = destinations(game) if helping else {}
+        chosen = game.selection
+        wanted = (
+            targets.get((chosen[0], len(game.selected_cards())), ()) if chosen is not None else ()
+        )
+        hint = t.gettext(DESTINATION_HINT)
         columns = []
         for index in COLUMNS:
             column = position.columns[index]
             label = column_label(index - COLUMNS.start + 1, len(column), t)
             movable_from = len(column) - position.run_length(index)
+            here = index in wanted
             cards = []
             for depth, card in enumerate(column):
                 shown = CardView.of(card, t)
                 spoken = f"{shown.name}, {label}"
+                if here and depth == len(column) - 1:
+                    spoken = f"{spoken}, {hint}"
                 movable = depth >= movable_from
-                cards.append(ColumnCard(shown, spoken, shown.code in selected, movable))
+                goes = _names(targets.get((index, len(column) - depth), ()))
+                cards.append(ColumnCard(shown, spoken, shown.code in selected, movable, goes))
             columns.append(
                 ColumnView(
-                    place_name(index), len(column), label, tuple(cards), fan_class(len(column))
+                    place_name(index),
+                    len(column),
+                    label,
+                    tuple(cards),
+                    fan_class(len(column)),
+                    destination=here,
                 )
             )
         cells = []
         for offset, in_cell in enumerate(position.cells):
+            place = CELLS.start + offset
             label = t.gettext("cell %(number)s") % {"number": offset + 1}
-            cells.append(_slot(place_name(CELLS.start + offset), in_cell, label, selected, t))
+            slot = _slot(place_name(place), in_cell, label, selected, t)
+            cells.append(_helped(slot, place, targets, wanted, hint))
         foundations = []
         for suit, height in zip(SUITS, position.foundations, strict=True):
+            place = FOUNDATIONS.start + SUITS.index(suit)
             label = foundation_label(suit, height, t)
             top = position.foundation_top(suit)
             slot = _slot(f"foundation-{suit}", top, label, selected, t, count=height)
             colour = "red" if suit in "HD" else "black"
-            foundations.append(dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour))
+            slot = dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour)
+            foundations.append(_helped(slot, place, targets, wanted, hint))
         return self.board_view(
             game,
             t,
             cells=tuple(cells),
             foundations=tuple(foundations),
             columns=tuple(columns),
+            placement_help=helping,
         )
+
+
+DESTINATION_HINT: Final = N_("the selection can go here")
+"""*Placement help*: added to the spoken name of a place the selection may move to."""
+
+
+def destinations(game: Seahaven) -> dict[tuple[int, int], tuple[int, ...]]:
+    """*Placement help*: for every movable card (its place and how many cards move with it),
+    the places it may legally go to — from the engine's legal moves, so the hint never
+    promises a move the rules refuse."""
+    found: dict[tuple[int, int], list[int]] = {}
+    for source, count, target in game.legal_moves():
+        found.setdefault((source, count), []).append(target)
+    return {key: tuple(sorted(places)) for key, places in found.items()}
+
+
+def _names(places: tuple[int, ...]) -> str:
+    return " ".join(place_name(place) for place in places)
+
+
+def _helped(
+    slot: PlaceView,
+    place: int,
+    targets: dict[tuple[int, int], tuple[int, ...]],
+    wanted: tuple[int, ...],
+    hint: str,
+) -> PlaceView:
+    """A cell or a foundation with *Placement help*: whether the selection may come here (said
+    in its name too), and where its own card may go (for the drag)."""
+    here = place in wanted
+    spoken = f"{slot.spoken}, {hint}" if here else slot.spoken
+    return dataclasses.replace(
+        slot, destination=here, spoken=spoken, targets=_names(targets.get((place, 1), ()))
+    )
 
 
 def _slot(
@@ -289,8 +358,9 @@ def _code(text: str) -> DealCode:
     return parse_code(SCREEN, text)
 
 
-def said_for(game: Seahaven, result: ActionResult) -> Said:
-    """The live region's sentence for one action; refusals always explain themselves."""
+def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said:
+    """The live region's sentence for one action; a refusal explains itself only with *Move
+    errors* on, and otherwise says that nothing moved (issue 13)."""
     outcome = result.outcome
     if outcome is Outcome.MOVED:
         assert result.move is not None
@@ -309,6 +379,8 @@ def said_for(game: Seahaven, result: ActionResult) -> Said:
     if outcome is Outcome.REFUSED:
         assert result.reason is not None
         reason, limit = result.reason, result.limit
+        if not session.move_errors:
+            return Said(REFUSED, "refused")
         key = f"group-{limit}" if reason is Reason.GROUP_TOO_LARGE else reason.name.lower()
         return Said(lambda t: reason_text(reason, limit, t), key)
     if outcome is Outcome.STALE:
@@ -336,7 +408,7 @@ def _action(name: str, *args: Any) -> Action:
     def action(game: AnyGame, session: SessionData, now: int) -> Said:
         assert isinstance(game, Seahaven)
         result: ActionResult = getattr(game, name)(*args, now=now)
-        return said_for(game, result)
+        return said_for(game, result, session)
 
     return action
 

@@ -55,6 +55,10 @@ class PlaceView:
     selected: bool = False
     dimmed: bool = False
     """*Placement help*: this card cannot combine with the selection."""
+    destination: bool = False
+    """*Placement help* (Seahaven): the selection may move here."""
+    targets: str = ""
+    """*Placement help* (Seahaven): where this place's card may go (for the drag)."""
     suit: str = ""
     """A foundation's suit symbol, drawn when it is empty."""
     colour: str = ""
@@ -69,6 +73,9 @@ class ColumnCard:
     selected: bool
     movable: bool
     """It and the cards above it form a run that may move (draggable)."""
+    targets: str = ""
+    """*Placement help*: where it (with its run) may go, place names separated by spaces — the
+    drag highlights them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +86,8 @@ class ColumnView:
     cards: tuple[ColumnCard, ...]
     fan: str
     """How tightly the column's cards overlap (a CSS class)."""
+    destination: bool = False
+    """*Placement help*: the selection may move here."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +122,8 @@ class InfoView:
 
     elapsed_ms: int
     running: bool
+    away_left_ms: int
+    """How much longer the browser's clock may tick without an action (time away stops it)."""
     score: int
     moves: int
     code: str

@@ -1,7 +1,9 @@
 // Small enhancements on top of plain forms and htmx; the game is playable without them.
 // - the clock ticks between server answers (the server's elapsed time is the truth);
 // - the copy-link button appears and copies the deal's URL;
-// - arrow keys move between the board's cards.
+// - arrow keys move between the board's cards by their position on the screen;
+// - focus never falls to the page body when an answer replaces what had it;
+// - keyboard shortcuts press the page's own Undo, Redo and New game controls.
 (function () {
   "use strict";
 
@@ -22,7 +24,9 @@
     var base = Number(clock.dataset.elapsed) || 0;
     if (!seen.has(clock)) seen.set(clock, performance.now());
     var running = clock.dataset.running === "true";
-    var shown = running ? base + performance.now() - seen.get(clock) : base;
+    // time away does not count: without an action the clock stops where the server's does
+    var left = clock.dataset.awayLeft === undefined ? Infinity : Number(clock.dataset.awayLeft);
+    var shown = running ? base + Math.min(performance.now() - seen.get(clock), left) : base;
     var text = format(shown);
     if (clock.textContent !== text) clock.textContent = text;
   }
@@ -43,23 +47,166 @@
     });
   });
 
-  // Arrow keys walk the board's cards and places (Tab reaches them too): Left/Up to the
-  // previous one, Right/Down to the next, Home/End to the first and last.
-  document.addEventListener("keydown", function (event) {
-    var keys = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
-    var step = keys[event.key];
-    var board = document.getElementById("board");
-    if (step === undefined || !board || !board.contains(document.activeElement)) return;
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    var stops = Array.prototype.filter.call(
+  // --- arrow keys: by position on the board ------------------------------------------------
+  // Up, Down, Left and Right go to the nearest card or place in that direction as the board is
+  // drawn (Half Moon: from pile 1 at the bottom left, Up goes to pile 2; Seahaven: Up and Down
+  // walk a column's fan, Left and Right go to the neighbouring column at the same height).
+  // A card's point is the middle of its top strip, the part of a fanned card that shows.
+  // Home and End go to the first and the last card in reading order.
+
+  function stopsOf(board) {
+    return Array.prototype.filter.call(
       board.querySelectorAll("button:not([disabled]), [tabindex='-1'].card"),
       function (el) { return el.offsetParent !== null; }
     );
-    var here = stops.indexOf(document.activeElement);
-    var next = step === "first" ? 0 : step === "last" ? stops.length - 1 : here + step;
-    if (next < 0 || next >= stops.length) return;
+  }
+
+  function pointOf(el) {
+    var r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + Math.min(r.height / 2, 12) };
+  }
+
+  var DIRECTIONS = {
+    ArrowUp: [0, -1],
+    ArrowDown: [0, 1],
+    ArrowLeft: [-1, 0],
+    ArrowRight: [1, 0],
+  };
+
+  // The nearest stop inside a cone around the direction (it must lead there more than it
+  // strays sideways), else the nearest anywhere on that side.
+  function nearest(stops, from, direction) {
+    var here = pointOf(from);
+    var best = [null, null];
+    var bestScore = [Infinity, Infinity];
+    stops.forEach(function (el) {
+      if (el === from) return;
+      var p = pointOf(el);
+      var dx = p.x - here.x;
+      var dy = p.y - here.y;
+      var along = dx * direction[0] + dy * direction[1];
+      if (along <= 4) return; // not in that direction
+      var across = Math.abs(dx * direction[1]) + Math.abs(dy * direction[0]);
+      var score = along + 2.5 * across;
+      var kind = across <= along ? 0 : 1;
+      if (score < bestScore[kind]) {
+        bestScore[kind] = score;
+        best[kind] = el;
+      }
+    });
+    return best[0] || best[1];
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var board = document.getElementById("board");
+    if (!board || !board.contains(document.activeElement)) return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    var stops = stopsOf(board);
+    var next = null;
+    if (event.key === "Home") next = stops[0];
+    else if (event.key === "End") next = stops[stops.length - 1];
+    else if (DIRECTIONS[event.key]) next = nearest(stops, document.activeElement, DIRECTIONS[event.key]);
+    else return;
     event.preventDefault();
-    stops[next].focus();
+    if (next) next.focus();
+  });
+
+  // --- focus after a swap --------------------------------------------------------------------
+  // An answer replaces the board and the info bar. htmx puts the focus back on an element with
+  // the same id; when there is none (an empty slot that now holds a card) or it is disabled
+  // (Undo with nothing left to undo), the focus would fall to <body>. Instead it goes to the
+  // same place's card, or the next control that can be used, or the board's first card.
+
+  var last = null;
+
+  document.addEventListener("focusin", function (event) {
+    var el = event.target;
+    if (!el || !el.closest) return;
+    var place = el.closest("[data-place]");
+    var controls = el.closest(".controls");
+    last = {
+      id: el.id,
+      place: place ? place.dataset.place : null,
+      control: controls ? Array.prototype.indexOf.call(controls.querySelectorAll("button, a"), el) : -1,
+    };
+  });
+
+  function usable(el) {
+    return el && !el.disabled && el.offsetParent !== null;
+  }
+
+  function restoreFocus() {
+    var board = document.getElementById("board");
+    var asked = board && board.querySelector("[autofocus]");
+    if (asked && usable(asked) && !asked.contains(document.activeElement)) {
+      asked.focus();
+      return;
+    }
+    var active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    if (!last) return;
+    var target = last.id ? document.getElementById(last.id) : null;
+    if (!usable(target) && last.place && board) {
+      var place = board.querySelector('[data-place="' + last.place + '"]');
+      var inPlace = place ? stopsOf(place) : [];
+      target = inPlace[inPlace.length - 1];
+    }
+    if (!usable(target) && last.control >= 0) {
+      var all = Array.prototype.slice.call(document.querySelectorAll(".controls button, .controls a"));
+      var after = all.slice(last.control).concat(all.slice(0, last.control).reverse());
+      target = after.filter(usable)[0];
+    }
+    if (!usable(target) && board) target = stopsOf(board)[0];
+    if (usable(target)) target.focus();
+  }
+
+  var pendingRestore = false;
+  document.addEventListener("htmx:after:swap", function () {
+    if (pendingRestore) return;
+    pendingRestore = true;
+    setTimeout(function () {
+      pendingRestore = false;
+      restoreFocus();
+    }, 0);
+  });
+
+  // --- keyboard shortcuts ----------------------------------------------------------------------
+  // Undo: Ctrl+Z or U; Redo: Ctrl+Y, Ctrl+Shift+Z or Shift+U; New game: N. Never while typing in
+  // a field. They press the page's own controls (the real forms: same URL, fields, token and
+  // request queue as a click), listed in templates/partials/shortcuts.html.
+
+  function letter(event) {
+    var key = event.key || "";
+    if (/^[a-z]$/i.test(key)) return key.toLowerCase();
+    var code = /^Key([A-Z])$/.exec(event.code || ""); // a Cyrillic layout: the key's place
+    return code ? code[1].toLowerCase() : "";
+  }
+
+  function shortcut(event) {
+    if (event.altKey) return null;
+    var key = letter(event);
+    if (event.ctrlKey || event.metaKey) {
+      if (key === "z") return event.shiftKey ? "control-redo" : "control-undo";
+      if (key === "y" && !event.shiftKey) return "control-redo";
+      return null;
+    }
+    if (key === "u") return event.shiftKey ? "control-redo" : "control-undo";
+    if (key === "n" && !event.shiftKey) return "control-new";
+    return null;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.repeat) return;
+    var target = event.target;
+    if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+    if (target && target.isContentEditable) return;
+    var id = shortcut(event);
+    var control = id && document.getElementById(id);
+    if (!control) return;
+    event.preventDefault();
+    if (control.disabled) return;
+    if (control.form) control.form.requestSubmit(control);
+    else control.click();
   });
 
   document.addEventListener("DOMContentLoaded", revealCopyButtons);

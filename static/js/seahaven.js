@@ -112,6 +112,7 @@
     });
     ghost.style.width = rect.width + "px";
     document.body.appendChild(ghost);
+    state.marked = markTargets(state.button);
     state.ghost = ghost;
     state.dx = state.x - rect.left;
     state.dy = state.y - rect.top;
@@ -127,7 +128,25 @@
       "translate(" + (x - state.dx) + "px, " + (y - state.dy) + "px)";
   }
 
+  // Placement help: the server lists where a card may go (data-targets); while it is dragged
+  // those places are marked as the selection's destinations are.
+  function markTargets(button) {
+    var names = (button.dataset.targets || "").split(" ").filter(Boolean);
+    var marked = [];
+    names.forEach(function (name) {
+      var place = board().querySelector('[data-place="' + name + '"]');
+      if (place && !place.classList.contains("destination")) {
+        place.classList.add("destination");
+        marked.push(place);
+      }
+    });
+    return marked;
+  }
+
   function endDrag(state) {
+    (state.marked || []).forEach(function (place) {
+      place.classList.remove("destination");
+    });
     if (state.ghost) state.ghost.remove();
     state.run.forEach(function (card) {
       card.classList.remove("dragging");

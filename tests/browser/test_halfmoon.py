@@ -195,21 +195,3 @@ def test_a_shared_link_starts_the_deal_fresh_for_the_other_browser(new_context):
     score = str(sum(10 if len(r) == 2 else 15 for r in line[:3]))
     expect(mine.locator("#score")).to_have_text(score)
     assert places(mine) == before
-
-
-def test_arrow_keys_walk_the_board_in_place_order(page: Page):
-    page.goto(f"/half-moon/{HM}")
-    page.locator("#card-pile-1").focus()
-    order = ["card-pile-1"]
-    for _ in range(PILES + 8 - 1):
-        page.keyboard.press("ArrowRight")
-        order.append(page.evaluate("() => document.activeElement.id"))
-    assert order == [f"card-{hm_place(i)}" for i in range(PILES + 8)]
-    page.keyboard.press("ArrowRight")  # the last place: it stays there
-    assert page.evaluate("() => document.activeElement.id") == "card-reserve-8"
-    page.keyboard.press("ArrowUp")
-    assert page.evaluate("() => document.activeElement.id") == "card-reserve-7"
-    page.keyboard.press("Home")
-    assert page.evaluate("() => document.activeElement.id") == "card-pile-1"
-    page.keyboard.press("End")
-    assert page.evaluate("() => document.activeElement.id") == "card-reserve-8"

@@ -35,6 +35,7 @@ from tests.browser.play import (
     sh_line,
     strip_position,
     target_of,
+    token,
 )
 
 
@@ -145,11 +146,20 @@ def test_a_single_click_sends_a_card_home_and_otherwise_selects_it(page: Page):
 
 
 def _name(card: Card) -> str:
-    return card_name(card, NullTranslations())
+    """A card's name opening a status sentence: with a capital (issue 13)."""
+    name = card_name(card, NullTranslations())
+    return name[:1].upper() + name[1:]
 
 
 def test_a_refused_drop_snaps_back_and_says_why(page: Page):
     player = SeahavenPlayer(page, SH)
+    player.open()
+    response = page.request.post(  # a refusal explains itself with Move errors on
+        "/settings",
+        form={"move_errors": "on", "token": token(page), "next": f"/seahaven/{SH}"},
+        max_redirects=0,
+    )
+    assert response.status == 303
     player.open()
     position = player.mirror.position
     # the top card of one column dropped on a column that does not take it
@@ -193,7 +203,7 @@ def test_the_lost_deal_says_so_and_offers_undo_and_restart(page: Page):
     )
     expect(page.locator("#ending-undo")).to_be_visible()
     expect(page.locator("#ending-restart")).to_be_visible()
-    expect(page.locator("#ending-new")).to_have_attribute("href", "/seahaven")
+    expect(page.locator("#ending-new")).to_have_attribute("href", "/seahaven?last=1")
     expect(page.locator("[data-place^=cell-]")).to_have_count(1)
 
 

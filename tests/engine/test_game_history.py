@@ -3,7 +3,7 @@
 import pytest
 
 from app.engine.codes import DealCode
-from app.engine.game import UNDO_LIMIT, Clock, Game, IllegalMoveError, RecordError
+from app.engine.game import AWAY_MS, UNDO_LIMIT, Clock, Game, IllegalMoveError, RecordError
 
 
 class Counter(Game[int, int]):
@@ -84,7 +84,7 @@ def test_record_round_trip_keeps_moves_redo_floor_and_clock():
         "redo": "2",
         "floor": 21,
         "sel": "",
-        "clock": [0, 1_000],
+        "clock": [3_000, 4_000],  # played from 1 s to 4 s; the last action at 4 s
     }
     again = Counter.from_record(record)
     assert again.to_record() == record
@@ -147,3 +147,17 @@ def test_clock_runs_while_open_and_stops_at_the_end():
 def test_clock_list_round_trip():
     clock = Clock(1234, None)
     assert Clock.from_list(clock.to_list()) == clock
+
+
+def test_time_away_counts_as_at_most_the_away_limit():
+    """Issue 13: a player who leaves for an hour does not come back to an extra hour."""
+    assert AWAY_MS == 5 * 60_000
+    game = Counter(CODE)
+    game.play(1, now=0)
+    game.play(1, now=30_000)  # half a minute of play
+    assert game.clock.elapsed(30_000) == 30_000
+    assert game.clock.elapsed(30_000 + 3_600_000) == 30_000 + AWAY_MS  # an hour away
+    game.play(1, now=30_000 + 3_600_000)
+    assert game.clock.elapsed(30_000 + 3_600_000) == 30_000 + AWAY_MS
+    game.play(1, now=30_000 + 3_600_000 + 10_000)
+    assert game.clock.elapsed(30_000 + 3_600_000 + 10_000) == 40_000 + AWAY_MS

@@ -271,3 +271,43 @@ def test_the_clock_stops_when_the_game_is_lost():
     assert g.clock.elapsed(9_000) == 0
     g.undo(now=2_000)
     assert g.is_lost()  # the deal itself is already lost
+
+
+# --- issue 13: a tap that is not a destination is a fresh tap ---------------------------------
+
+
+def test_a_tap_on_a_card_that_cannot_take_the_selection_sends_that_card_home():
+    """5♠ selected, then the top 6♦ of column 9 (can go home; 5♠ cannot go on it): 6♦ goes home
+    at once instead of the move being refused and the tap lost."""
+    g = game()
+    g.tap("column-8", card("7D"), now=0)  # 7♦ cannot go home yet (♦ is at 5): selected
+    assert g.selection_text() == "column-8:7D"
+    assert g.tap("column-9", card("6D"), now=0) == moved("iD")
+    assert g.selection is None
+    assert g.position.foundations == (1, 5, 6, 4)
+
+
+def test_a_tap_on_a_card_that_cannot_take_the_selection_selects_that_card():
+    g = game()
+    g.tap("column-2", card("5S"), now=0)
+    assert g.tap("column-4", card("10D"), now=0) == ActionResult(Outcome.SELECTED)
+    assert g.selection_text() == "column-4:10D"
+    assert g.position == EXAMPLE
+    assert g.tap("column-7", card("JS"), now=0) == ActionResult(Outcome.SELECTED)
+    assert g.selection_text() == "column-7:JS"
+
+
+def test_a_tap_on_a_buried_card_that_cannot_take_the_selection_clears_it():
+    g = game()
+    g.tap("column-4", card("10D"), now=0)
+    result = g.tap("column-2", card("6C"), now=0)
+    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NOT_MOVABLE)
+    assert g.selection is None
+
+
+def test_a_selection_starts_the_clock():
+    g = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
+    top = g.position.columns[0][-1]
+    g.tap("column-1", top, now=10_000)
+    assert g.clock.is_running
+    assert g.clock.elapsed(12_000) == 2_000

@@ -180,14 +180,14 @@ def test_announcements_name_the_cards(player, dealt):
     dealt(position_from_data(SEED["start"]))
     p = player()
     p.tap("pile-1", "5S")
-    assert p.status == "five of spades selected."
+    assert p.status == "Five of spades selected."
     p.tap("pile-8", "6D")
     assert p.status == "Removed five of spades and six of diamonds: 10 points."
     p.tap("pile-3", "KH")
     p.tap("pile-12", "KH")
-    assert p.status == "king of hearts selected instead."
+    assert p.status == "King of hearts selected instead."
     p.tap("pile-12", "KH")
-    assert p.status == "king of hearts no longer selected."
+    assert p.status == "King of hearts no longer selected."
 
 
 def test_undo_redo_and_restart(player, dealt):
@@ -211,12 +211,15 @@ def test_undo_redo_and_restart(player, dealt):
     )
     p.post("redo")
     assert p.status == "There is nothing to redo."
-    p.post("restart")
+    p.post("restart")  # asks first (issue 13): nothing changes yet
+    assert (p.top("pile-1"), p.board.attrs["data-moves"]) == ("7H", "1")
+    p.post("restart", confirm="yes")
     assert (p.top("pile-1"), p.board.attrs["data-moves"]) == ("5S", "0")
     assert p.doc.by_id("clock").attrs == {
         "id": "clock",
         "data-elapsed": "0",
         "data-running": "false",
+        "data-away-left": "0",
     }
     p.post("undo")
     assert p.status == "There is nothing to undo."

@@ -47,9 +47,17 @@ class SeahavenPlayer(Player):
 
 @pytest.fixture
 def sh(client):
-    def make(code: str = "SH1-C4-AAAAAJ2", htmx: bool = True) -> SeahavenPlayer:
+    def make(
+        code: str = "SH1-C4-AAAAAJ2", htmx: bool = True, move_errors: bool = False
+    ) -> SeahavenPlayer:
         p = SeahavenPlayer(client, f"/seahaven/{code}", htmx)
         p.open()
+        if move_errors:  # refusals explain themselves only with Move errors on
+            response = client.post(
+                "/settings", data={"move_errors": "on", "token": p.token, "next": p.url}
+            )
+            assert response.status_code == 303
+            p.open()
         return p
 
     return make
@@ -258,12 +266,12 @@ def _replay(p, seed):
 def test_the_documents_examples_replay_through_http(sh, dealt, name, htmx):
     seed = _seed(name)
     dealt(seed["position"])
-    _replay(sh(CUSTOM, htmx=htmx), seed)
+    _replay(sh(CUSTOM, htmx=htmx, move_errors=True), seed)
 
 
 def test_the_one_cell_seed_replays_through_http(sh):
     seed = _seed("one_cell_deal")
-    _replay(sh(seed["code"]), seed)
+    _replay(sh(seed["code"], move_errors=True), seed)
 
 
 def test_a_lost_game_says_so_and_offers_undo_and_restart(sh):
@@ -272,7 +280,7 @@ def test_a_lost_game_says_so_and_offers_undo_and_restart(sh):
     ending = p.board.find(class_="ending lost")
     assert ending.text.startswith("No useful move left")
     assert [b.text for b in ending.find_all("button")] == ["Undo", "Restart"]
-    assert ending.find("a", href="/seahaven").text == "New game"
+    assert ending.find("a", href="/seahaven?last=1").text == "New game"
 
 
 def test_the_lost_verdict_is_kept_with_the_saved_game(sh, store, client):
@@ -288,7 +296,7 @@ def test_the_lost_verdict_is_kept_with_the_saved_game(sh, store, client):
 def test_a_refusal_explains_itself_and_leaves_the_board(sh, dealt):
     seed = _seed("empty_column_takes_only_a_king")
     dealt(seed["position"])
-    p = sh(CUSTOM)
+    p = sh(CUSTOM, move_errors=True)
     before = p.board.attrs["data-moves"], p.column(2)
     p.move("column-2", "QS", "column-1")
     assert p.status == "Only a king can go to an empty column"
@@ -308,7 +316,7 @@ def test_a_refusal_explains_itself_and_leaves_the_board(sh, dealt):
 )
 def test_every_move_refusal_reason_reaches_the_player(sh, dealt, action, reason):
     dealt(_seed("empty_column_takes_only_a_king")["position"])
-    p = sh(CUSTOM)
+    p = sh(CUSTOM, move_errors=True)
     p.post("move", **action)
     assert p.status == reason.text()
     assert p.board.attrs["data-moves"] == "0"
@@ -316,14 +324,14 @@ def test_every_move_refusal_reason_reaches_the_player(sh, dealt, action, reason)
 
 def test_the_group_limit_and_no_destination_reasons(sh, dealt):
     dealt(_seed("group_size_example")["position"])
-    p = sh(CUSTOM)
+    p = sh(CUSTOM, move_errors=True)
     p.move("column-3", "KH", "column-5")
     assert p.status == "That group needs more free cells: at most 4 cards can move now"
     # a card no foundation, column or cell can take (found with the engine on the same board)
     full = json.loads(json.dumps(_seed("group_size_example")["position"]))
     full["cells"][3] = full["columns"][7].pop()  # no free cell left
     dealt(full)
-    p = sh(CUSTOM)
+    p = sh(CUSTOM, move_errors=True)
 
     def probe():
         return Seahaven.from_position(full)
@@ -393,7 +401,7 @@ def test_seahaven_actions_answer_fragments_or_303(sh, client):
 
 def test_a_refusal_without_javascript_shows_its_reason_after_the_redirect(sh, dealt):
     dealt(_seed("group_size_example")["position"])
-    p = sh(CUSTOM, htmx=False)
+    p = sh(CUSTOM, htmx=False, move_errors=True)
     response = p.move("column-3", "KH", "column-5")
     assert response.headers["location"] == f"/seahaven/{CUSTOM}?n=group-4"
     assert p.status == "That group needs more free cells: at most 4 cards can move now"
@@ -409,7 +417,7 @@ def test_selected_run_is_pressed_and_a_second_tap_deselects(sh, dealt):
         "JD",
         "10D",
     ]
-    assert p.status == "king of diamonds and 3 cards above it selected."
+    assert p.status == "King of diamonds and 3 cards above it selected."
     p.tap("column-4", "KD")
     assert p.board.find_all(aria_pressed="true") == []
     assert Card.parse("KD")
