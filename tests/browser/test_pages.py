@@ -25,6 +25,7 @@ PAGES = (
 @pytest.mark.parametrize("locale", ["en-US", "tr-TR", "bg-BG"])
 def test_every_reading_page_is_accessible(new_context, size, viewport, locale):
     context: BrowserContext = new_context(viewport=viewport, locale=locale)
+    context.set_default_timeout(30_000)  # long pages, full-page screenshots, a shared machine
     page = context.new_page()
     lang = locale[:2]
     for url in PAGES:
