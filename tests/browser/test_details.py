@@ -259,6 +259,14 @@ def test_half_moon_fits_a_phone_in_landscape_without_scrolling(new_context, loca
     assert_apart(page, "#board .label")
 
 
+@pytest.mark.parametrize("locale", ["en-US", "tr-TR", "bg-BG"])
+def test_seahaven_labels_stay_apart_on_a_phone_in_landscape(new_context, locale):
+    page = new_context(viewport=LANDSCAPE, locale=locale).new_page()
+    page.goto(f"/seahaven/{SH}")
+    assert_apart(page, "#board .label")
+    assert_apart(page, "#board .label", "#board .card")
+
+
 # --- screenshots: both games, three sizes, three languages -----------------------------------
 
 
