@@ -6,6 +6,7 @@ Run it with ``bash scripts/run`` (or ``uvicorn app.main:app``).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Config
 from app.housekeeping import sweep_forever
+from app.proofs import Prover
 from app.store import Store, open_store
 from app.web import error_pages, halfmoon, health, home, pages, seahaven, settings, static
 from app.web.assets import Assets
@@ -22,12 +24,18 @@ from app.web.middleware import BodyLimit, SecurityHeaders
 from app.web.render import Renderer
 
 
-def create_app(config: Config | None = None, store: Store | None = None) -> FastAPI:
-    """The application; ``store`` replaces the configured one (tests pass a memory store)."""
+def create_app(
+    config: Config | None = None,
+    store: Store | None = None,
+    proof_pool: concurrent.futures.Executor | None = None,
+) -> FastAPI:
+    """The application; ``store`` replaces the configured one (tests pass a memory store),
+    ``proof_pool`` the proof processes it would start (tests share one pool)."""
     config = config or Config.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.prover.start()
         sweeper = asyncio.create_task(
             sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
         )
@@ -35,7 +43,8 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper  # a sweep under way finishes before its connections close
-        app.state.store.close()
+        await app.state.prover.close()
+        await app.state.store.aclose()
 
     app = FastAPI(
         title="Half Moon & Seahaven Towers",
@@ -44,7 +53,14 @@ def create_app(config: Config | None = None, store: Store | None = None) -> Fast
         openapi_url=None,
         lifespan=lifespan,
     )
-    app.state.store = store or open_store(config.store, config.expire_days)
+    app.state.config = config
+    app.state.store = store or open_store(config.store, config.expire_days, config.store_timeout)
+    app.state.prover = Prover(
+        app.state.store,
+        workers=config.proof_workers,
+        seconds=config.proof_seconds,
+        pool=proof_pool,
+    )
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)

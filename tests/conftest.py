@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 from collections.abc import Iterator
 
 import pytest
 import redis
 
+from app.proofs import make_pool
 from tests.store.redis_server import start_redis_server, stop_redis_server
 
 
@@ -29,3 +31,12 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     client.flushdb()
     yield client
     client.close()
+
+
+@pytest.fixture(scope="session")
+def proof_pool() -> Iterator[concurrent.futures.Executor]:
+    """One pool of proof processes for the whole run (an app starting its own costs a
+    fraction of a second of process start-up)."""
+    pool = make_pool(1)
+    yield pool
+    pool.shutdown(wait=True, cancel_futures=True)

@@ -19,6 +19,7 @@ a king can start a column.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,10 @@ CARDS_IN_DECK: Final = 52
 
 LOST_BUDGET: Final = 20_000
 """Nodes the game's own lost detection may visit before it gives up (and announces nothing)."""
+
+VERDICT_VERSION: Final = 1
+"""Part of every :func:`position_key`: bump it when lost detection changes what it proves, so
+verdicts remembered by an older version are not taken for new ones."""
 
 
 # --- places --------------------------------------------------------------------------------
@@ -543,6 +548,29 @@ def deal_position(code: DealCode) -> Position:
 # --- the game ------------------------------------------------------------------------------
 
 
+def position_key(position: Position) -> str:
+    """A short canonical key of what lost detection depends on, for remembering verdicts.
+
+    Positions that differ only by the order of the columns or by which cell holds which card
+    have the same verdict (the solver's own symmetry), and so the same key; the foundations
+    follow from the cards left. The key also names :data:`VERDICT_VERSION` and
+    :data:`LOST_BUDGET`, which decide what a verdict means.
+
+    >>> game = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
+    >>> key = position_key(game.position)
+    >>> key.startswith("sh1-20000:"), len(key)
+    (True, 42)
+    >>> flipped = game.position._replace(columns=game.position.columns[::-1])
+    >>> position_key(flipped) == key
+    True
+    """
+    columns = sorted(" ".join(map(str, column)) for column in position.columns)
+    cells = sorted(str(card) for card in position.cells if card is not None)
+    text = f"{len(position.cells)}|{'/'.join(columns)}|{' '.join(cells)}"
+    digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    return f"sh{VERDICT_VERSION}-{LOST_BUDGET}:{digest}"
+
+
 @dataclass(frozen=True, slots=True)
 class ActionResult:
     """What a tap, double tap or drag did."""
@@ -578,6 +606,7 @@ class Seahaven(Game[Position, Move]):
         self._selection: Selection | None = None
         super().__init__(code)
         self._lost_cache: dict[Position, bool] = {}
+        self._deferred = False
 
     @classmethod
     def from_position(cls, position: Position | Mapping[str, Any]) -> Seahaven:
@@ -620,25 +649,44 @@ class Seahaven(Game[Position, Move]):
         return self.position.is_won
 
     def is_lost(self, budget: int = LOST_BUDGET) -> bool:
-        """Proved that no sequence of moves can put another card on a foundation."""
+        """Proved that no sequence of moves can put another card on a foundation.
+
+        Searches (up to ``budget`` positions) when the verdict on this position is not known
+        yet, unless :meth:`defer_proofs` was called: then an unknown verdict counts as not
+        lost, and whoever deferred proves :attr:`position` elsewhere and tells the game
+        with :meth:`note_verdict`.
+        """
         position = self.position
         cached = self._lost_cache.get(position)
         if cached is None:
+            if self._deferred:
+                return False
             from app.engine.seahaven_solver import is_lost  # the solver imports this module
 
             cached = is_lost(position, budget) is True
-            if len(self._lost_cache) > 256:
-                self._lost_cache.clear()
-            self._lost_cache[position] = cached
+            self.note_verdict(cached)
         return cached
 
     def is_over(self) -> bool:
         return self.is_won() or self.is_lost()
 
-    def note_verdict(self, lost: bool) -> None:
-        """Take a verdict on the current position found earlier (kept with the saved game), so
-        reopening a game does not search again."""
-        self._lost_cache[self.position] = lost
+    def defer_proofs(self) -> None:
+        """Never search in :meth:`is_lost` (a server proves positions off its request path)."""
+        self._deferred = True
+
+    def verdict(self) -> bool | None:
+        """Whether the current position is lost, as far as already known: ``None`` when
+        nobody has proved it yet (a won position is never lost)."""
+        if self.is_won():
+            return False
+        return self._lost_cache.get(self.position)
+
+    def note_verdict(self, lost: bool, position: Position | None = None) -> None:
+        """Take a verdict found elsewhere (kept with the saved game, remembered by a server,
+        proved in another process) on ``position`` (default: the current one)."""
+        if len(self._lost_cache) > 256:
+            self._lost_cache.clear()
+        self._lost_cache[self.position if position is None else position] = lost
 
     def max_group(self, target_is_empty_column: bool = False) -> int:
         return max_group(self.position, target_is_empty_column)

@@ -205,14 +205,18 @@ def _evaluate(state: State, cell_count: int) -> int:
 # --- lost detection ------------------------------------------------------------------------
 
 
-def is_lost(position: Position, budget: int = LOST_BUDGET) -> bool | None:
+def is_lost(
+    position: Position, budget: int = LOST_BUDGET, deadline: float | None = None
+) -> bool | None:
     """Whether the player has no useful move left.
 
     ``True`` only when every position reachable without putting a card home (group moves
     included, foundation take-backs left out: they never help) has no card that may go home;
     ``False`` when some sequence of moves can put another card on a foundation, or the game is
     won (a won game is not lost); ``None`` when more than ``budget`` positions would have to be
-    visited — then nothing is announced.
+    visited — then nothing is announced — or when ``time.monotonic()`` passes ``deadline``
+    (a server's bound on one proof; unlike the budget, running out of time is not a fact about
+    the position, so callers should not remember that ``None``).
     """
     if position.is_won:
         return False
@@ -234,6 +238,8 @@ def is_lost(position: Position, budget: int = LOST_BUDGET) -> bool | None:
                     return None
                 seen.add(key)
                 stack.append(child)
+                if deadline is not None and not len(seen) & 511 and time.monotonic() > deadline:
+                    return None
     return True
 
 

@@ -20,14 +20,15 @@ __all__ = [
 ]
 
 
-def open_store(url: str, max_age_days: float = 90) -> Store:
+def open_store(url: str, max_age_days: float = 90, timeout: float | None = None) -> Store:
     """The store a configuration string names.
 
     >>> type(open_store("memory:")).__name__
     'MemoryStore'
 
     ``max_age_days`` is how long an untouched game lives: Redis sets it as every key's TTL;
-    the other stores are swept by the application (:mod:`app.housekeeping`).
+    the other stores are swept by the application (:mod:`app.housekeeping`). ``timeout`` is
+    how long one Redis command or connection may take (default: the Redis store's own).
 
     :raises StoreError: when the text names no store this build knows, or the store cannot
         be opened (a Redis server that does not answer, an unusable file).
@@ -38,7 +39,10 @@ def open_store(url: str, max_age_days: float = 90) -> Store:
     if text.startswith(("redis://", "rediss://")):
         from app.store.redis import RedisStore
 
-        return RedisStore(text, ttl_seconds=max(1, int(max_age_days * 86_400)))
+        ttl = max(1, int(max_age_days * 86_400))
+        if timeout is None:
+            return RedisStore(text, ttl_seconds=ttl)
+        return RedisStore(text, ttl_seconds=ttl, socket_timeout=timeout)
     if text.startswith("sqlite:///"):
         text = text[len("sqlite:///") :]
     elif "://" in text:

@@ -136,6 +136,53 @@ class Store(ABC):
         :raises ValueError: when ``batch`` is below 1.
         """
 
+    # --- verdicts ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def verdict(self, key: str) -> bool | None:
+        """A remembered verdict on a position (``True``: lost), ``None`` when none is known.
+
+        Keys are canonical position keys (the engine's ``position_key``): a verdict proved
+        once serves every player, worker and instance sharing the store.
+        """
+
+    @abstractmethod
+    def remember_verdict(self, key: str, lost: bool) -> None:
+        """Keep a verdict for ``key`` (it is a fact about the position: writing it twice is
+        harmless). Verdicts expire like games do."""
+
+    # --- the same calls for code on the event loop -------------------------------------------
+    # By default they call the methods above directly, for stores that answer from memory.
+    # A store that may wait (a network, a disk's lock) overrides them: Redis with its asyncio
+    # client, SQLite with threads where a call can wait on the write lock.
+
+    async def load_async(
+        self, sid: str, code: str | None = None
+    ) -> tuple[SessionData | None, StoredGame | None]:
+        return self.load(sid, code)
+
+    async def save_session_async(self, sid: str, session: SessionData) -> None:
+        self.save_session(sid, session)
+
+    async def recent_games_async(self, sid: str, limit: int = 10) -> list[GameSummary]:
+        return self.recent_games(sid, limit)
+
+    async def verdict_async(self, key: str) -> bool | None:
+        return self.verdict(key)
+
+    async def remember_verdict_async(self, key: str, lost: bool) -> None:
+        self.remember_verdict(key, lost)
+
+    async def ping(self) -> None:  # noqa: B027  (nothing to check for local stores)
+        """Check that the store answers (``/health``).
+
+        :raises StoreError: when it does not.
+        """
+
+    async def aclose(self) -> None:
+        """Release what the asyncio calls hold (the loop is still running), then :meth:`close`."""
+        self.close()
+
     async def change_game_async(self, sid: str, code: str, change: Change[T]) -> T:
         """:meth:`change_game` for code running on the event loop.
 

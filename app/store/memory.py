@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
+from typing import Final
 
 from app.store.base import Change, GameSummary, SessionData, Store, StoredGame, T
 
@@ -11,6 +13,10 @@ from app.store.base import Change, GameSummary, SessionData, Store, StoredGame, 
 def now_ms() -> int:
     """Milliseconds since the epoch: when a session was saved (as the SQLite store counts)."""
     return time.time_ns() // 1_000_000
+
+
+MAX_VERDICTS: Final = 65_536
+"""Verdicts kept in memory; the oldest are forgotten first (they can always be proved again)."""
 
 
 class MemoryStore(Store):
@@ -22,6 +28,7 @@ class MemoryStore(Store):
         self._touched_ms: dict[str, int] = {}
         """When each session was last saved: :meth:`sweep` keeps it while it is recent."""
         self._games: dict[tuple[str, str], StoredGame] = {}
+        self._verdicts: OrderedDict[str, bool] = OrderedDict()
 
     def load(
         self, sid: str, code: str | None = None
@@ -48,6 +55,17 @@ class MemoryStore(Store):
             games = [g for (s, _), g in self._games.items() if s == sid and g.state == "playing"]
         games.sort(key=lambda g: (-g.updated_ms, g.code))
         return [GameSummary(g.code, g.state, g.score, g.moves, g.updated_ms) for g in games[:limit]]
+
+    def verdict(self, key: str) -> bool | None:
+        with self._lock:
+            return self._verdicts.get(key)
+
+    def remember_verdict(self, key: str, lost: bool) -> None:
+        with self._lock:
+            self._verdicts[key] = lost
+            self._verdicts.move_to_end(key)
+            while len(self._verdicts) > MAX_VERDICTS:
+                self._verdicts.popitem(last=False)
 
     def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
         """Old games, then old sessions without games, ``batch`` at a time under the lock

@@ -9,6 +9,15 @@ Keys, under a configurable prefix (default ``sol:``):
 ``sol:r:{sid}``
     A sorted set of the codes of the session's games in state ``playing``, scored by their
     ``updated_ms``: :meth:`RedisStore.recent_games` reads it instead of scanning keys.
+``sol:v:{position key}``
+    A verdict on a position (``1``: lost, ``0``: not proved lost), shared by everyone, with
+    the same time to live as games.
+
+**Never on the loop's time.** The web layer calls the ``…_async`` methods, which use
+``redis.asyncio`` with short connect and command timeouts (``timeout``, default
+:data:`SOCKET_TIMEOUT_SECONDS`) and no retries: a stalled or stopped server costs a request at
+most one timeout and never holds up the event loop. The synchronous methods (tests, tools,
+the sweep in its thread) use the blocking client with the same timeouts.
 
 A ``%`` or ``:`` in a session id is written ``%25`` / ``%3A`` so a game key names one game
 (the web layer's ids hold neither).
@@ -36,6 +45,7 @@ the next change.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import threading
@@ -45,6 +55,9 @@ from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 import redis
+import redis.asyncio
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -67,8 +80,13 @@ DEFAULT_TTL_SECONDS: Final = 90 * 24 * 3600
 MAX_ATTEMPTS: Final = 50
 """How many times a change is tried while other writers keep changing the same keys."""
 
-SOCKET_TIMEOUT_SECONDS: Final = 5.0
-"""How long one command (or connecting) may take before the store reports Redis unreachable."""
+SOCKET_TIMEOUT_SECONDS: Final = 1.0
+"""How long one command (or connecting) may take before the store reports Redis unreachable:
+Redis answers in well under a millisecond, so a second means it is stalled or gone."""
+
+ASYNC_CONNECTIONS: Final = 64
+"""Connections the asyncio client of one process may open; more requests at once wait (at
+most the timeout) for one to be free."""
 
 _REMOVE_GONE = """
 local removed = 0
@@ -202,6 +220,13 @@ class RedisStore(Store):
         self._closed = False
         self._conflicts = 0
         self._conflicts_lock = threading.Lock()
+        self._url = url
+        self._timeout = socket_timeout
+        self._async: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None
+        self._game_locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        """Changes of one game from this process queue here (``WATCH`` is left for the other
+        processes): many concurrent taps on one game would otherwise keep refusing each
+        other's ``EXEC``."""
         try:
             self._redis: redis.Redis = redis.Redis.from_url(
                 url,
@@ -430,3 +455,193 @@ class RedisStore(Store):
         with contextlib.suppress(RedisError):
             self._redis.close()
             self._redis.connection_pool.disconnect()
+
+    # --- the asyncio side: what the web layer calls on its event loop -------------------------
+
+    def _client(self) -> redis.asyncio.Redis:
+        """The asyncio client of the running loop (made on first use: its connections belong
+        to one loop, and tests run several loops one after another)."""
+        if self._closed:
+            raise StoreError(f"Redis store {self._where!r} is closed")
+        loop = asyncio.get_running_loop()
+        if self._async is None or self._async[0] is not loop:
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self._url,
+                max_connections=ASYNC_CONNECTIONS,
+                timeout=self._timeout,  # waiting for a free connection counts as a timeout too
+                decode_responses=True,
+                encoding_errors="replace",
+                socket_timeout=self._timeout,
+                socket_connect_timeout=self._timeout,
+                retry=AsyncRetry(NoBackoff(), 0),  # a stalled server costs one timeout, not four
+                health_check_interval=30,
+            )
+            client = redis.asyncio.Redis.from_pool(pool)
+            self._async = (loop, client)
+            self._game_locks = {}
+        return self._async[1]
+
+    async def load_async(
+        self, sid: str, code: str | None = None
+    ) -> tuple[SessionData | None, StoredGame | None]:
+        keys = [self._session_key(sid)]
+        if code is not None:
+            keys.append(self._game_key(sid, code))
+        with self._errors():
+            values = _texts(await self._client().mget(keys))
+        session = _session_from(values[0])
+        game = None if code is None else _game_from(code, values[1])
+        return session, game
+
+    async def save_session_async(self, sid: str, session: SessionData) -> None:
+        key = self._session_key(sid)
+        client = self._client()
+        for attempt in range(MAX_ATTEMPTS):
+            now = now_ms()
+            with self._errors():
+                async with client.pipeline(transaction=True) as pipe:
+                    await pipe.watch(key)
+                    (old,) = _texts(await pipe.mget([key]))
+                    created = int_or_zero(json_dict(json_or_none(old)).get("created_ms")) or now
+                    data = {**session.to_data(), "created_ms": created, "touched_ms": now}
+                    pipe.multi()  # type: ignore[no-untyped-call]  # untyped in redis-py
+                    pipe.set(key, dumps(data), ex=self.ttl_seconds)
+                    try:
+                        await pipe.execute()
+                        return
+                    except WatchError:
+                        pass
+            await self._aconflicted(attempt)
+        raise StoreError(
+            f"Redis store {self._where!r}: session kept changing, gave up after"
+            f" {MAX_ATTEMPTS} attempts"
+        )
+
+    async def change_game_async(self, sid: str, code: str, change: Change[T]) -> T:
+        """:meth:`change_game` with the asyncio client (same keys, same retries); changes of
+        one game from this process take turns."""
+        client = self._client()
+        name = self._game_key(sid, code)
+        lock, users = self._game_locks.get(name) or (asyncio.Lock(), 0)
+        self._game_locks[name] = (lock, users + 1)
+        try:
+            async with lock:
+                return await self._change_game_async(client, sid, code, change)
+        finally:
+            lock, users = self._game_locks[name]
+            if users == 1:
+                del self._game_locks[name]
+            else:
+                self._game_locks[name] = (lock, users - 1)
+
+    async def _change_game_async(
+        self, client: redis.asyncio.Redis, sid: str, code: str, change: Change[T]
+    ) -> T:
+        session_key = self._session_key(sid)
+        game_key = self._game_key(sid, code)
+        recent_key = self._recent_key(sid)
+        ttl = self.ttl_seconds
+        for attempt in range(MAX_ATTEMPTS):
+            pipe = client.pipeline(transaction=True)
+            try:
+                with self._errors():
+                    await pipe.watch(game_key, session_key)
+                    raw_session, raw_game = _texts(await pipe.mget([session_key, game_key]))
+                new, result = change(_session_from(raw_session), _game_from(code, raw_game))
+                if new is None:
+                    return result
+                with self._errors():
+                    pipe.multi()  # type: ignore[no-untyped-call]  # untyped in redis-py
+                    pipe.set(game_key, _game_json(new), ex=ttl)
+                    if new.state == "playing":
+                        pipe.zadd(recent_key, {code: new.updated_ms})
+                    else:
+                        pipe.zrem(recent_key, code)
+                    pipe.expire(recent_key, ttl)
+                    pipe.expire(session_key, ttl)
+                    replies: list[Any] = await pipe.execute(raise_on_error=False)
+                if any(isinstance(reply, Exception) for reply in replies):
+                    await asyncio.to_thread(
+                        self._check_replies, replies, recent_key, code, new
+                    )  # only a damaged database gets here
+                return result
+            except WatchError:
+                pass
+            finally:
+                with contextlib.suppress(RedisError, OSError, asyncio.CancelledError):
+                    await pipe.reset()  # type: ignore[no-untyped-call]
+            await self._aconflicted(attempt)
+        raise StoreError(
+            f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
+            f" {MAX_ATTEMPTS} attempts"
+        )
+
+    async def _aconflicted(self, attempt: int) -> None:
+        with self._conflicts_lock:
+            self._conflicts += 1
+        await asyncio.sleep(random.random() * min(0.02, 0.0002 * 2**attempt))
+
+    async def recent_games_async(self, sid: str, limit: int = 10) -> list[GameSummary]:
+        """The recent list through the asyncio client: one ``ZREVRANGE`` and one ``MGET``;
+        when some listed games are gone, the blocking method tidies up, in a thread."""
+        if limit <= 0:
+            return []
+        recent_key = self._recent_key(sid)
+        client = self._client()
+        with self._errors():
+            try:
+                entries = _scored(await client.zrevrange(recent_key, 0, limit, withscores=True))
+            except ResponseError as exc:
+                if str(exc).startswith("WRONGTYPE"):
+                    return []
+                raise
+            if not entries:
+                return []
+            entries.sort(key=lambda e: (-e[1], e[0]))
+            codes = [code for code, _ in entries]
+            values = _texts(await client.mget([self._game_key(sid, c) for c in codes]))
+        if any(text is None for text in values) or len(entries) > limit:
+            # games gone from the list, or more than ``limit`` (ties at the cut): the
+            # blocking method's full treatment, off the loop
+            return await asyncio.to_thread(self.recent_games, sid, limit)
+        games = [_game_from(code, text) for code, text in zip(codes, values, strict=True)]
+        return [
+            GameSummary(g.code, g.state, g.score, g.moves, g.updated_ms)
+            for g in games
+            if g is not None and g.state == "playing"
+        ]
+
+    def _verdict_key(self, key: str) -> str:
+        return f"{self._prefix}v:{key}"
+
+    def verdict(self, key: str) -> bool | None:
+        with self._errors():
+            value = _text(self._redis.get(self._verdict_key(key)))
+        return None if value not in ("0", "1") else value == "1"
+
+    def remember_verdict(self, key: str, lost: bool) -> None:
+        with self._errors():
+            self._redis.set(self._verdict_key(key), "1" if lost else "0", ex=self.ttl_seconds)
+
+    async def verdict_async(self, key: str) -> bool | None:
+        with self._errors():
+            value = _text(await self._client().get(self._verdict_key(key)))
+        return None if value not in ("0", "1") else value == "1"
+
+    async def remember_verdict_async(self, key: str, lost: bool) -> None:
+        with self._errors():
+            await self._client().set(
+                self._verdict_key(key), "1" if lost else "0", ex=self.ttl_seconds
+            )
+
+    async def ping(self) -> None:
+        with self._errors():
+            await self._client().ping()
+
+    async def aclose(self) -> None:
+        """Close the asyncio client on its loop, then the blocking one."""
+        held, self._async = self._async, None
+        if held is not None and held[0] is asyncio.get_running_loop():
+            with contextlib.suppress(RedisError, OSError):
+                await held[1].aclose()
+        self.close()

@@ -85,6 +85,15 @@ _SWEEP_GAMES = """
 DELETE FROM games WHERE rowid IN (SELECT rowid FROM games WHERE updated_ms < ? LIMIT ?)
 """
 
+_UPSERT_VERDICT = """
+INSERT INTO verdicts (key, lost, updated_ms) VALUES (?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET lost = excluded.lost, updated_ms = excluded.updated_ms
+"""
+
+_SWEEP_VERDICTS = """
+DELETE FROM verdicts WHERE key IN (SELECT key FROM verdicts WHERE updated_ms < ? LIMIT ?)
+"""
+
 _OLD_SESSIONS = """
 SELECT touched_ms, rowid FROM sessions
 WHERE touched_ms < ? AND (touched_ms, rowid) > (?, ?) ORDER BY touched_ms, rowid LIMIT ?
@@ -120,9 +129,20 @@ def add_sweep_indexes_v2(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS sessions_by_touched ON sessions (touched_ms)")
 
 
+def add_verdicts_v3(conn: sqlite3.Connection) -> None:
+    """Version 2 → 3: verdicts on positions (Seahaven's "no useful move left"), keyed by the
+    engine's canonical position key and shared by every session; swept like games."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, lost INTEGER NOT NULL,"
+        " updated_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS verdicts_by_updated ON verdicts (updated_ms)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
+    add_verdicts_v3,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 
@@ -472,6 +492,31 @@ class SQLiteStore(Store):
             with contextlib.suppress(RuntimeError):
                 item.loop.call_soon_threadsafe(_settle, item.future, ok, value)
 
+    def verdict(self, key: str) -> bool | None:
+        with _as_store_error(self._path):
+            row = (
+                self.connection()
+                .execute("SELECT lost FROM verdicts WHERE key = ?", (key,))
+                .fetchone()
+            )
+        return None if row is None else bool(row[0])
+
+    def remember_verdict(self, key: str, lost: bool) -> None:
+        """A short write transaction of its own (not durable on its own: a verdict lost in a
+        power cut is proved again)."""
+        now = time.time_ns() // 1_000_000
+        self._in_write_transaction(
+            lambda conn: conn.execute(_UPSERT_VERDICT, (key, int(lost), now)).rowcount
+        )
+
+    async def remember_verdict_async(self, key: str, lost: bool) -> None:
+        """In a thread: the write may wait for the write lock behind a group commit."""
+        await asyncio.to_thread(self.remember_verdict, key, lost)
+
+    async def save_session_async(self, sid: str, session: SessionData) -> None:
+        """In a thread: the write may wait for the write lock behind a group commit."""
+        await asyncio.to_thread(self.save_session, sid, session)
+
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         conn = self.connection()
         with _as_store_error(self._path):
@@ -511,6 +556,13 @@ class SQLiteStore(Store):
                 break
             after = rows[-1]
             time.sleep(self._sweep_pause)
+        while (
+            self._in_write_transaction(
+                lambda conn: conn.execute(_SWEEP_VERDICTS, (cutoff_ms, batch)).rowcount
+            )
+            == batch
+        ):
+            time.sleep(self._sweep_pause)  # verdicts are not counted: they are no one's data
         return deleted
 
     def _in_write_transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:

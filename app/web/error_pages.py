@@ -32,10 +32,14 @@ FIELD_HELP: Final = {"place": PLACE_HELP, "card": CARD_HELP}
 """What each form field accepts, said after a refusal."""
 
 
-def render_error(request: Request, error: PlayerError) -> Response:
+async def render_error(
+    request: Request, error: PlayerError, *, read_store: bool = True
+) -> Response:
+    """The error page (or htmx notice); ``read_store=False`` when the store just failed, so
+    the page does not wait for it a second time (it then speaks the browser's language)."""
     renderer: Renderer = request.app.state.renderer
     player = Player.from_request(request)
-    session = _session(request, player)
+    session = await _session(request, player) if read_store else None
     lang = choose_language(
         session.lang if session else None, request.headers.get("accept-language")
     )
@@ -63,7 +67,7 @@ def render_error(request: Request, error: PlayerError) -> Response:
     return vary_on_htmx(response)
 
 
-def _session(request: Request, player: Player) -> SessionData | None:
+async def _session(request: Request, player: Player) -> SessionData | None:
     """The player's session, so the page speaks their language and offers the switch.
 
     A GET without a session gets one (as any page does); a failing store never turns an
@@ -71,9 +75,9 @@ def _session(request: Request, player: Player) -> SessionData | None:
     """
     try:
         store: Store = request.app.state.store
-        session, _ = store.load(player.sid)
+        session, _ = await store.load_async(player.sid)
         if session is None and request.method == "GET":
-            session = ensure_session(store, player, None)
+            session = await ensure_session(store, player, None)
         return session
     except Exception:  # an error page never raises
         log.exception("could not read the session for an error page")
@@ -100,12 +104,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(PlayerError)
     async def player_error(request: Request, error: PlayerError) -> Response:
-        return render_error(request, error)
+        return await render_error(request, error)
 
     @app.exception_handler(StoreError)
     async def store_unavailable(request: Request, error: StoreError) -> Response:
         log.error("the store failed: %s", error)
-        return render_error(request, PlayerError.store_unavailable())
+        return await render_error(request, PlayerError.store_unavailable(), read_store=False)
 
     @app.exception_handler(Redirect)
     async def redirect(request: Request, error: Redirect) -> Response:
@@ -113,16 +117,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation(request: Request, error: RequestValidationError) -> Response:
-        return render_error(request, PlayerError.bad_input(_validation_problems(error)))
+        return await render_error(request, PlayerError.bad_input(_validation_problems(error)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if error.status_code == 405:
             allowed = (error.headers or {}).get("Allow", "GET")
-            return render_error(request, PlayerError.method_not_allowed(allowed))
+            return await render_error(request, PlayerError.method_not_allowed(allowed))
         if error.status_code == 404:
-            return render_error(request, PlayerError.not_found())
-        return render_error(
+            return await render_error(request, PlayerError.not_found())
+        return await render_error(
             request,
             PlayerError(
                 error.status_code,
@@ -135,7 +139,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def crash(request: Request, error: Exception) -> Response:
         log.exception("unhandled error", exc_info=error)
-        return render_error(
+        return await render_error(
             request,
             PlayerError(
                 500,

@@ -23,8 +23,8 @@ router = APIRouter()
 async def home(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
-    session, _ = store.load(player.sid)
-    session = ensure_session(store, player, session)
+    session, _ = await store.load_async(player.sid)
+    session = await ensure_session(store, player, session)
     lang = language(request, session)
     t = translations(lang)
     games = [
@@ -35,7 +35,7 @@ async def home(
             "score": game.score,
             "moves": game.moves,
         }
-        for game in store.recent_games(player.sid, 10)
+        for game in await store.recent_games_async(player.sid, 10)
         if (screen := _screen_for(game.code)) is not None
     ]
     context = {

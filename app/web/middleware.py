@@ -98,6 +98,6 @@ class BodyLimit:
         from app.web.errors import PlayerError
 
         request = Request(scope, receive)
-        response = render_error(request, PlayerError.too_large(self.limit))
+        response = await render_error(request, PlayerError.too_large(self.limit))
         response.headers["Connection"] = "close"
         await response(scope, receive, send)

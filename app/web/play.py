@@ -24,6 +24,7 @@ from app.engine.codes import DealCode, DealCodeError
 from app.engine.game import AWAY_MS, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
+from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
@@ -126,6 +127,9 @@ class Screen(ABC):
 
     defeat: ClassVar[str]
     """The message of a game that cannot be won any more (stuck, lost), a catalog text."""
+    defeat_at_deal: ClassVar[str | None] = None
+    """The message of a deal lost before any move (no Undo or Restart to suggest), when the
+    game has one; otherwise :attr:`defeat`."""
     end_actions: ClassVar[tuple[str, ...]]
     """What the end message offers besides New game: ``undo``, ``restart``."""
 
@@ -137,7 +141,11 @@ class Screen(ABC):
                 "score": self.score(game),
                 "time": clock_text(game.clock.elapsed_ms),
             }
-        return t.gettext(self.defeat) if state != "playing" else None
+        if state == "playing":
+            return None
+        if self.defeat_at_deal and game.move_count == 0 and not game.can_redo():
+            return t.gettext(self.defeat_at_deal)
+        return t.gettext(self.defeat)
 
     def score(self, game: AnyGame) -> int:
         return int(getattr(game, "score", 0))
@@ -154,7 +162,24 @@ class Screen(ABC):
     def restored(self, game: AnyGame, stored: StoredGame) -> None:  # noqa: B027  (optional hook)
         """Take facts kept with the saved game (verdicts) instead of working them out again."""
 
-    def new_deal(
+    # --- verdicts proved off the request path (Seahaven's "no useful move left") ---------------
+
+    def prepare(self, game: AnyGame) -> None:  # noqa: B027  (optional hook)
+        """Called on every game the server builds: no search may run while it is changed."""
+
+    def unproved(self, game: AnyGame) -> Any | None:
+        """The position whose verdict the game still needs, or ``None`` when it needs none."""
+        return None
+
+    def note_verdict(self, game: AnyGame, lost: bool) -> None:  # noqa: B027  (optional hook)
+        """Tell the game the verdict on its current position, proved elsewhere."""
+
+    def end_actions_for(self, game: AnyGame) -> tuple[str, ...]:
+        """What the end message offers: only what would do something (no Undo at the deal)."""
+        can = {"undo": game.can_undo(), "restart": game.move_count > 0 or game.can_redo()}
+        return tuple(verb for verb in self.end_actions if can.get(verb, True))
+
+    async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /{game}``: 303 to a fresh random deal."""
@@ -219,14 +244,14 @@ class Redirect(Exception):  # noqa: N818  (control flow, not an error)
 # --- sessions ----------------------------------------------------------------------------------
 
 
-def ensure_session(store: Store, player: Player, session: SessionData | None) -> SessionData:
+async def ensure_session(store: Store, player: Player, session: SessionData | None) -> SessionData:
     """The player's session, created (with a fresh id if the cookie named none) when missing."""
     if session is not None:
         return session
     if not player.fresh:
         player.renew()  # an id the store does not know: never adopt it
     session = SessionData(new_token())
-    store.save_session(player.sid, session)
+    await store.save_session_async(player.sid, session)
     return session
 
 
@@ -244,6 +269,14 @@ def language(request: Request, session: SessionData | None) -> str:
 
 def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
     """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
+    game, unreadable = _rebuild(screen, code, stored)
+    screen.prepare(game)
+    if stored is not None and not unreadable:
+        screen.restored(game, stored)
+    return game, unreadable
+
+
+def _rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
     if stored is None:
         return screen.game(code), False
     try:
@@ -252,8 +285,49 @@ def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[
         return screen.game(code), True
     if str(game.code) != str(code):
         return screen.game(code), True
-    screen.restored(game, stored)
     return game, False
+
+
+async def settle_verdict(
+    request: Request, store: Store, sid: str, screen: Screen, game: AnyGame
+) -> bool:
+    """Prove the game's position in the proof pool when nobody has (:mod:`app.proofs`);
+    ``True`` when it is lost — then the saved game (when it is still this one) keeps the
+    verdict, its clock stopped at its last action. Waits at most ``proof_wait`` seconds
+    without holding up anyone else; without a verdict by then, the game goes on as playable
+    and the next answer asks again."""
+    position = screen.unproved(game)
+    if position is None:
+        return False
+    prover: Prover = request.app.state.prover
+    wait: float = request.app.state.config.proof_wait
+    lost = await prover.verdict(position, wait=wait, wanted_by=(sid, str(game.code)))
+    if lost is None:
+        return False
+    screen.note_verdict(game, lost)
+    if lost:
+        await _keep_lost(store, sid, screen, game)
+    return lost
+
+
+async def _keep_lost(store: Store, sid: str, screen: Screen, game: AnyGame) -> None:
+    """Write the verdict into the saved game, if it is still the game that was proved."""
+    code = game.code
+    record = game.to_record()
+
+    def change(
+        session: SessionData | None, stored: StoredGame | None
+    ) -> tuple[StoredGame | None, int | None]:
+        if stored is None or stored.record != record or stored.state == "lost":
+            return None, None
+        kept, _ = rebuild(screen, code, stored)
+        screen.note_verdict(kept, True)
+        kept.clock.stop(stored.updated_ms)  # the game ended with its last action
+        return screen.stored(kept, kept.to_record(), stored.updated_ms), stored.updated_ms
+
+    ended = await store.change_game_async(sid, str(code), change)
+    if ended is not None:
+        game.clock.stop(ended)
 
 
 # --- answering ---------------------------------------------------------------------------------
@@ -283,7 +357,10 @@ def page_context(
         "session": session,
         "here": request.url.path,
         "screen": ScreenView(
-            screen.slug, t.gettext(screen.name), screen.new_game_link(game), screen.end_actions
+            screen.slug,
+            t.gettext(screen.name),
+            screen.new_game_link(game),
+            screen.end_actions_for(game),
         ),
         "board": screen.board(game, session, t),
         "info": InfoView(
@@ -296,6 +373,7 @@ def page_context(
             url=str(request.base_url).rstrip("/") + screen.url(game.code),
             can_undo=game.can_undo(),
             can_redo=game.can_redo(),
+            can_restart=game.move_count > 0 or game.can_redo(),
         ),
         "message": sentence(message, lang) if message else message,
         "spoken": spoken,
@@ -304,7 +382,7 @@ def page_context(
     }
 
 
-def show_page(
+async def show_page(
     request: Request,
     renderer: Renderer,
     store: Store,
@@ -316,9 +394,10 @@ def show_page(
     code = parse_code(screen, code_text)
     if str(code) != code_text:
         return RedirectResponse(screen.url(code), 308)
-    session, stored = store.load(player.sid, str(code))
-    session = ensure_session(store, player, session)
+    session, stored = await store.load_async(player.sid, str(code))
+    session = await ensure_session(store, player, session)
     game, unreadable = rebuild(screen, code, stored)
+    await settle_verdict(request, store, player.sid, screen, game)
     lang = language(request, session)
     t = translations(lang)
     said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
@@ -352,7 +431,7 @@ async def act(
 
     def change(
         session: SessionData | None, stored: StoredGame | None
-    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said, bool]]:
+    ) -> tuple[StoredGame | None, tuple[SessionData, AnyGame, Said, bool, bool]]:
         session = check_token(session, token, page_url)
         game, unreadable = rebuild(screen, code, stored)
         before = None if unreadable else game.to_record()
@@ -369,9 +448,14 @@ async def act(
             game,
             said,
             ended,
+            was_over,
         )
 
-    session, game, said, ended = await store.change_game_async(player.sid, str(code), change)
+    result = await store.change_game_async(player.sid, str(code), change)
+    session, game, said, ended, was_over = result
+    # the verdict on the new position: proved outside the store's writer (it may search)
+    if await settle_verdict(request, store, player.sid, screen, game) and not was_over:
+        ended = True
     if not is_htmx(request):
         shown = said.notice is not None and notice_text(said.notice) is not None
         query = [f"n={quote(said.notice or '')}"] if shown else []
@@ -442,13 +526,13 @@ def game_router(screen: Screen) -> APIRouter:
     async def new_deal(
         request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
-        return screen.new_deal(request, renderer, store, player)
+        return await screen.new_deal(request, renderer, store, player)
 
     @router.get("/{code}", name=f"{screen.slug}-page")
     async def page(
         code: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
-        return show_page(request, renderer, store, player, screen, code)
+        return await show_page(request, renderer, store, player, screen, code)
 
     for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from typing import Annotated, Any, ClassVar, Final
 
 from babel.support import NullTranslations
@@ -21,12 +22,15 @@ from app.engine.seahaven import (
     COLUMNS,
     FOUNDATIONS,
     ActionResult,
+    Position,
     Reason,
     Seahaven,
+    deal_position,
     parse_place,
     place_name,
 )
 from app.i18n import LANGUAGES, N_, card_name, translations
+from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field, unknown_field
 from app.web.htmx import vary_on_htmx
@@ -125,6 +129,9 @@ class SeahavenScreen(Screen):
     defeat: ClassVar = N_(
         "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
     )
+    defeat_at_deal: ClassVar = N_(
+        "No useful move left: no card of this deal can reach a foundation. Start a new game."
+    )
     end_actions: ClassVar = ("undo", "restart")
 
     def state(self, game: AnyGame) -> str:
@@ -132,11 +139,32 @@ class SeahavenScreen(Screen):
         return "won" if game.is_won() else "lost" if game.is_lost() else "playing"
 
     def restored(self, game: AnyGame, stored: StoredGame) -> None:
+        """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
+        ``unproved`` mark: their verdict was always proved before saving)."""
         assert isinstance(game, Seahaven)
-        if stored.state in ("lost", "playing"):
+        if stored.state == "lost" or (stored.state == "playing" and not stored.extra.get(UNPROVED)):
             game.note_verdict(stored.state == "lost")
 
-    def new_deal(
+    def prepare(self, game: AnyGame) -> None:
+        assert isinstance(game, Seahaven)
+        game.defer_proofs()
+
+    def unproved(self, game: AnyGame) -> Position | None:
+        assert isinstance(game, Seahaven)
+        return game.position if game.verdict() is None else None
+
+    def note_verdict(self, game: AnyGame, lost: bool) -> None:
+        assert isinstance(game, Seahaven)
+        game.note_verdict(lost)
+
+    def stored(self, game: AnyGame, record: dict[str, Any], now: int) -> StoredGame:
+        """Marked ``unproved`` while the verdict on its position is not known yet."""
+        kept = super().stored(game, record, now)
+        if self.unproved(game) is None:
+            return kept
+        return dataclasses.replace(kept, extra={**kept.extra, UNPROVED: True})
+
+    async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
@@ -152,10 +180,10 @@ class SeahavenScreen(Screen):
         if problems:
             raise PlayerError.bad_input(problems)
         if cells is not None:
-            code = DealCode.random("SH", f"C{cells}")
+            code = await playable_deal(request, f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
-        session, _ = store.load(player.sid)
-        session = ensure_session(store, player, session)
+        session, _ = await store.load_async(player.sid)
+        session = await ensure_session(store, player, session)
         lang = language(request, session)
         t = translations(lang)
         context = {
@@ -241,6 +269,32 @@ class SeahavenScreen(Screen):
             columns=tuple(columns),
             placement_help=helping,
         )
+
+
+UNPROVED: Final = "unproved"
+"""Key of :attr:`StoredGame.extra`: the verdict on the saved position is not known yet."""
+
+DEAL_DRAWS: Final = 12
+"""Most random deals :func:`playable_deal` proves before it deals one anyway (at one cell
+about one deal in four is lost at the deal: twelve lost in a row happen once in 17 million)."""
+
+
+async def playable_deal(request: Request, variant: str) -> DealCode:
+    """A random deal the app cannot prove lost at the deal (issue 13): drawn again while the
+    proof pool says the deal is lost, at most :data:`DEAL_DRAWS` times and within
+    ``proof_wait`` seconds in all. A deal whose proof did not finish in time is dealt (the
+    app cannot prove it lost); a shared code always opens exactly what it codes."""
+    prover: Prover = request.app.state.prover
+    deadline = time.monotonic() + request.app.state.config.proof_wait
+    code = DealCode.random("SH", variant)
+    for _ in range(DEAL_DRAWS):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        if await prover.verdict(deal_position(code), wait=left) is not True:
+            break
+        code = DealCode.random("SH", variant)
+    return code
 
 
 DESTINATION_HINT: Final = N_("the selection can go here")

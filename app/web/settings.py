@@ -52,9 +52,9 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
         raise PlayerError.bad_input(problems)
     assert isinstance(token, str)
     back = _local_path(form.get("next"))
-    session, _ = store.load(player.sid)
+    session, _ = await store.load_async(player.sid)
     session = check_token(session, token, back)
-    store.save_session(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
+    await store.save_session_async(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
     response = RedirectResponse(back, 303, headers={"Cache-Control": "no-store"})
     set_cookie(response, player, request)
     return response

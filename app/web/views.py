@@ -130,6 +130,8 @@ class InfoView:
     url: str
     can_undo: bool
     can_redo: bool
+    can_restart: bool = True
+    """Whether Restart would change anything (moves made, or moves to redo)."""
 
 
 def clock_text(ms: int) -> str:

@@ -195,14 +195,16 @@ def test_a_refused_drop_snaps_back_and_says_why(page: Page):
     expect(page.locator("[aria-pressed=true]")).to_have_count(0)
 
 
-def test_the_lost_deal_says_so_and_offers_undo_and_restart(page: Page):
+def test_the_lost_deal_says_so_and_offers_only_a_new_game(page: Page):
     page.goto(f"/seahaven/{SH_LOST}")
     expect(board(page)).to_have_attribute("data-state", "lost")
     expect(page.locator(".ending.lost p")).to_have_text(
-        "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
+        "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
-    expect(page.locator("#ending-undo")).to_be_visible()
-    expect(page.locator("#ending-restart")).to_be_visible()
+    expect(page.locator("#ending-undo")).to_have_count(0)  # nothing to undo at the deal
+    expect(page.locator("#ending-restart")).to_have_count(0)
+    expect(page.locator("#control-undo")).to_be_disabled()
+    expect(page.locator("#control-restart")).to_be_disabled()
     expect(page.locator("#ending-new")).to_have_attribute("href", "/seahaven?last=1")
     expect(page.locator("[data-place^=cell-]")).to_have_count(1)
 

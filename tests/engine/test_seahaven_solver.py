@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 
 import pytest
 
+from app.engine import seahaven_solver
 from app.engine.codes import DealCode
 from app.engine.seahaven import (
     FOUNDATIONS,
@@ -19,6 +21,7 @@ from app.engine.seahaven import (
     legal_moves,
     place_name,
     position_from_cards,
+    position_key,
 )
 from app.engine.seahaven_solver import (
     _key,
@@ -202,3 +205,34 @@ def test_no_win_agrees_with_a_plain_breadth_first_search(code: str):
     deal = DealCode.parse(code)
     assert solve_code(deal, 10_000).verdict is Verdict.NO_WIN
     assert _brute_force_winnable(deal_position(deal)) is False
+
+
+# --- what a server needs: deferred proofs, position keys, a time bound ------------------------
+
+
+def test_a_game_that_defers_proofs_never_searches(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("searched")
+
+    game = Seahaven(DealCode.parse("SH1-C1-AAAAAAC"))  # lost at the deal
+    game.defer_proofs()
+    monkeypatch.setattr(seahaven_solver, "is_lost", refuse)
+    assert (game.verdict(), game.is_lost(), game.is_over()) == (None, False, False)
+    game.note_verdict(True)
+    assert (game.verdict(), game.is_lost(), game.is_over()) == (True, True, True)
+
+
+def test_the_position_key_ignores_column_order_and_which_cell_holds_a_card():
+    position = deal_position(DealCode.parse("SH1-C4-AAAAAJ2"))
+    key = position_key(position)
+    assert position_key(position._replace(columns=position.columns[::-1])) == key
+    assert position_key(position._replace(cells=position.cells[::-1])) == key
+    assert position_key(deal_position(DealCode.parse("SH1-C2-AAAAAJ2"))) != key
+    moved = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
+    moved.play(next(iter(moved.legal_moves())))
+    assert position_key(moved.position) != key
+
+
+def test_a_proof_past_its_deadline_gives_up_without_a_verdict():
+    costly = deal_position(DealCode.parse("SH1-C4-AAAABBX"))
+    assert is_lost(costly, deadline=time.monotonic()) is None

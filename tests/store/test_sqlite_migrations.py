@@ -27,8 +27,12 @@ def names_in(path: Path) -> set[str]:
 
 
 def test_migrations_are_numbered_by_their_position() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 2
-    assert [step.__name__ for step in MIGRATIONS] == ["create_schema_v1", "add_sweep_indexes_v2"]
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 3
+    assert [step.__name__ for step in MIGRATIONS] == [
+        "create_schema_v1",
+        "add_sweep_indexes_v2",
+        "add_verdicts_v3",
+    ]
 
 
 def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from app.store import (
 )
 from app.store.redis import RedisStore
 from app.store.sqlite import SCHEMA_VERSION, SQLiteStore
-from tests.store.helpers import assert_two_stores_lose_no_update, game, increment, put
+from tests.store.helpers import assert_two_stores_lose_no_update, game, increment, now_ms, put
 
 # The behaviour every store shares (the ``store`` fixture, tests/store/conftest.py, is each of
 # memory, SQLite and Redis in turn).
@@ -266,8 +266,8 @@ def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> Non
     path = tmp_path / "games.db"
     SQLiteStore(str(path)).close()
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (2,)
-    assert SCHEMA_VERSION == 2
+    assert raw.execute("PRAGMA user_version").fetchone() == (3,)
+    assert SCHEMA_VERSION == 3
     tables = {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
     assert {
         "sessions",
@@ -275,6 +275,8 @@ def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> Non
         "games_by_state",
         "games_by_updated",
         "sessions_by_touched",
+        "verdicts",
+        "verdicts_by_updated",
     } <= tables
     raw.close()
 
@@ -443,3 +445,55 @@ def test_a_refused_change_in_a_batch_leaves_the_others(store):
     assert len(refused) == 10
     assert sorted(r for r in results if isinstance(r, int)) == list(range(1, 21))
     assert store.load(SID, CODE)[1].record == {"n": 20}
+
+
+# --- verdicts on positions, and the asyncio side --------------------------------------------
+
+
+def test_a_verdict_is_remembered_for_everyone(store: Store) -> None:
+    assert store.verdict("sh1-20000:abc") is None
+    store.remember_verdict("sh1-20000:abc", True)
+    store.remember_verdict("sh1-20000:def", False)
+    assert (store.verdict("sh1-20000:abc"), store.verdict("sh1-20000:def")) == (True, False)
+    store.remember_verdict("sh1-20000:abc", True)  # proved twice (two workers): harmless
+    assert store.verdict("sh1-20000:abc") is True
+
+
+def test_the_asyncio_calls_see_what_the_others_wrote(store: Store) -> None:
+    store.save_session("s1", SessionData("tok"))
+    put(store, "s1", game("SH1-C4-AAAAAJ2", n=3, updated_ms=5))
+
+    async def main():
+        loaded = await store.load_async("s1", "SH1-C4-AAAAAJ2")
+        await store.save_session_async("s2", SessionData("tok2", lang="tr"))
+        await store.remember_verdict_async("k", True)
+        recent = await store.recent_games_async("s1")
+        await store.ping()
+        return loaded, recent, await store.verdict_async("k"), await store.verdict_async("x")
+
+    (session, stored), recent, known, unknown = run_loop(main())
+    assert session == SessionData("tok")
+    assert stored is not None and stored.record == {"n": 3}
+    assert [g.code for g in recent] == ["SH1-C4-AAAAAJ2"]
+    assert (known, unknown) == (True, None)
+    assert store.load("s2")[0] == SessionData("tok2", lang="tr")
+
+
+def test_redis_verdicts_expire_like_games(redis_url: str, redis_client) -> None:
+    store = RedisStore(redis_url, ttl_seconds=600)
+    try:
+        store.remember_verdict("sh1-20000:abc", False)
+        assert redis_client.get("sol:v:sh1-20000:abc") == "0"
+        assert 590 <= redis_client.ttl("sol:v:sh1-20000:abc") <= 600
+    finally:
+        store.close()
+
+
+def test_sqlite_verdicts_are_swept_with_old_games(tmp_path: Path) -> None:
+    store = SQLiteStore(str(tmp_path / "v.db"))
+    try:
+        store.remember_verdict("old", True)
+        store.sweep(cutoff_ms=now_ms() + 1000)
+        assert store.verdict("old") is None
+    finally:
+        store.close()

@@ -106,9 +106,9 @@ def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -
     store.connection().set_trace_callback(statements.append)
     assert store.sweep(now_ms() + 60_000, batch=2) == 8
     store.connection().set_trace_callback(None)
-    # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done)
-    assert statements.count("BEGIN IMMEDIATE") == 5
-    assert statements.count("COMMIT") == 5
+    # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done)
+    assert statements.count("BEGIN IMMEDIATE") == 6
+    assert statements.count("COMMIT") == 6
     store.close()
 
 
@@ -145,7 +145,7 @@ def test_sqlite_sweep_walks_sessions_with_equal_times_and_live_games(tmp_path: P
     store.connection().set_trace_callback(statements.append)
     assert store.sweep(6, batch=2) == 6
     store.connection().set_trace_callback(None)
-    assert statements.count("BEGIN IMMEDIATE") == 1 + 5  # games: one; sessions: 2+2+2+2+1
+    assert statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1  # games; sessions 2+2+2+2+1; verdicts
     with closing(sqlite3.connect(path)) as raw:
         left = [sid for (sid,) in raw.execute("SELECT sid FROM sessions ORDER BY sid")]
     assert left == ["s0", "s3", "s6"]

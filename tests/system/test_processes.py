@@ -211,6 +211,9 @@ def test_every_acknowledged_tap_survives_a_sigkill(tmp_path):
     threads = [threading.Thread(target=storm, args=(code,)) for code in codes]
     for thread in threads:
         thread.start()
+    deadline = time.monotonic() + 30  # every player has its page (a loaded machine is slow)
+    while len(jars) < len(codes) and time.monotonic() < deadline:
+        time.sleep(0.05)
     time.sleep(1.5)
     server.crash()
     stop.set()

@@ -27,8 +27,8 @@ def store(request, tmp_path):
 
 
 @pytest.fixture
-def app(store):
-    return create_app(store=store)
+def app(store, proof_pool):
+    return create_app(store=store, proof_pool=proof_pool)
 
 
 @pytest.fixture

@@ -274,13 +274,41 @@ def test_the_one_cell_seed_replays_through_http(sh):
     _replay(sh(seed["code"], move_errors=True), seed)
 
 
-def test_a_lost_game_says_so_and_offers_undo_and_restart(sh):
+def test_a_deal_lost_at_the_deal_offers_only_a_new_game(sh):
+    """Issue 13 item 2: no Undo that answers "nothing to undo", no Restart that restarts
+    nothing — in the end box or in the info bar."""
     p = sh("SH1-C1-AAAAAAC")
     assert p.board.attrs["data-state"] == "lost"
     ending = p.board.find(class_="ending lost")
-    assert ending.text.startswith("No useful move left")
-    assert [b.text for b in ending.find_all("button")] == ["Undo", "Restart"]
+    assert ending.text.startswith(
+        "No useful move left: no card of this deal can reach a foundation. Start a new game."
+    )
+    assert ending.find_all("button") == []
     assert ending.find("a", href="/seahaven?last=1").text == "New game"
+    assert "disabled" in p.doc.by_id("control-undo").attrs
+    assert "disabled" in p.doc.by_id("control-restart").attrs
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, client, htmx):
+    p = sh("SH1-C1-AAAAAAC", htmx=htmx)
+    p.move("column-2", "QS", "column-9")
+    assert p.board.attrs["data-state"] == "lost"
+    ending = p.board.find(class_="ending lost")
+    assert ending.text.startswith(
+        "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
+    )
+    assert [b.text for b in ending.find_all("button")] == ["Undo", "Restart"]
+    if htmx:  # printed in the end box, announced (not printed again) in the live region
+        status = p.doc.by_id("status")
+        assert status.text.startswith("Queen of spades to column 9.")
+        assert status.find(class_="visually-hidden").text.strip() == (
+            "No useful move left: no card can reach a foundation any more. Undo, or restart the"
+            " deal."
+        )
+    stored = store.load(client.cookies["sid"], "SH1-C1-AAAAAAC")[1]
+    assert (stored.state, stored.moves, stored.extra) == ("lost", 1, {})
+    assert stored.record["clock"] == [0, None]  # stopped with the losing move
 
 
 def test_the_lost_verdict_is_kept_with_the_saved_game(sh, store, client):

@@ -1,0 +1,49 @@
+"""What runs in the proof processes: kept apart so a new process imports only the engine.
+
+:class:`app.proofs.Prover` starts these processes (``spawn``: nothing of the server's threads,
+sockets or event loop is copied into them) and sends them positions to prove.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+
+from app.engine.seahaven import Position
+from app.engine.seahaven_solver import is_lost
+
+
+def start_worker(niceness: int) -> None:
+    """Run below the web workers' priority, leave Ctrl-C to the server that owns us, and end
+    when that server is gone (killed, or ended by a signal before it could stop us)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(niceness)
+    parent = os.getppid()
+    threading.Thread(target=_end_with, args=(parent,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)  # our server is gone: nobody will ever read an answer
+
+
+def prove_lost(position: Position, budget: int, seconds: float) -> tuple[bool | None, bool]:
+    """The lost verdict on ``position`` (see :func:`is_lost`) and whether time ran out.
+
+    ``(None, True)``: the proof hit its time bound, which says nothing about the position
+    (do not remember it); ``(None, False)``: the position budget ran out, which is the same
+    answer every time (remember it: nothing is announced for that position).
+    """
+    deadline = time.monotonic() + seconds
+    verdict = is_lost(position, budget, deadline)
+    return verdict, verdict is None and time.monotonic() > deadline
+
+
+def ready() -> bool:
+    """A task that only proves the process has started (warming the pool up)."""
+    return True

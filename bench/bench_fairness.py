@@ -1,0 +1,285 @@
+"""Fairness: does one player's costly Seahaven board slow anyone else down? (issue 12 item 3)
+
+Run: ``.venv/bin/python -m bench.bench_fairness [--seconds 20] [--scan 1500] [--workers 1]
+[--baseline PATH]`` — ``--baseline`` measures another checkout (say ``git worktree add
+/tmp/before main``) the same way in the same run, for a before/after table.
+
+1. Finds the costliest deals: times the "no useful move left" proof of the first ``--scan``
+   deals of each cell count (in this process, before any server starts) and keeps the slowest.
+2. Starts a real uvicorn (SQLite store in a temporary folder, ``synchronous=FULL``) and runs
+   two phases of ``--seconds`` each, in one run, side by side:
+
+   - *quiet*: a probe asks ``GET /health`` every 20 ms, and another player taps a Half Moon
+     card (select, deselect) every 20 ms;
+   - *hammered*: the same, while two clients hammer the costliest deals: each opens a deal
+     with a fresh session, then moves the top card of every column to a free cell and takes
+     it back (every new position is a new proof), and goes on to the next deal.
+
+   It prints p50 / p99 / max of ``/health`` and of the taps in both phases, and how many
+   hammer requests were answered (and how slowly).
+
+Targets: ``/health`` max ≤ 100 ms and taps unaffected while hammered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import multiprocessing.queues
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.engine.codes import DealCode
+from app.engine.halfmoon import deal as halfmoon_deal
+from app.engine.seahaven import CELLS, COLUMNS, deal_position, place_name
+from app.engine.seahaven_solver import is_lost
+from tests.system.servers import Server, start_server
+
+HTMX = {"HX-Request": "true"}
+TOKEN = re.compile(r'name="token" value="([^"]+)"')
+
+
+def costliest_deals(scan: int, keep: int) -> list[tuple[str, float, bool | None]]:
+    """The ``keep`` deals whose proof took longest among the first ``scan`` of each variant."""
+    timed: list[tuple[str, float, bool | None]] = []
+    for variant in ("C4", "C2", "C1"):
+        for number in range(1, scan + 1):
+            code = DealCode("SH", 1, variant, number)
+            start = time.perf_counter()
+            verdict = is_lost(deal_position(code))
+            timed.append((str(code), time.perf_counter() - start, verdict))
+    timed.sort(key=lambda entry: -entry[1])
+    return timed[:keep]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "no answers"
+    return (
+        f"p50 {statistics.median(values) * 1000:7.1f}  p99 {percentile(values, 0.99) * 1000:7.1f}"
+        f"  max {max(values) * 1000:7.1f} ms  (n={len(values)})"
+    )
+
+
+def every(period: float, stop: Any, request: Callable[[], None]) -> list[float]:
+    """Call ``request`` every ``period`` seconds until ``stop``; the latency of each call."""
+    latencies: list[float] = []
+    while not stop.is_set():
+        start = time.perf_counter()
+        request()
+        took = time.perf_counter() - start
+        latencies.append(took)
+        stop.wait(max(0.0, period - took))
+    return latencies
+
+
+def health_probe(server: Server) -> Callable[[], None]:
+    client = httpx.Client(base_url=server.url, timeout=30)
+
+    def probe() -> None:
+        assert client.get("/health").status_code == 200
+
+    return probe
+
+
+def halfmoon_player(server: Server) -> Callable[[], None]:
+    code = DealCode("HM", 1, "N", 4242)
+    client = httpx.Client(base_url=server.url, timeout=30)
+    page = client.get(f"/half-moon/{code}")
+    found = TOKEN.search(page.text)
+    assert found, page.text[:300]
+    body = {"place": "pile-1", "card": str(halfmoon_deal(code).top(0)), "token": found.group(1)}
+
+    def tap() -> None:  # select, then deselect: every tap is a full read-modify-write
+        assert client.post(f"/half-moon/{code}/tap", data=body, headers=HTMX).status_code == 200
+
+    return tap
+
+
+def hammer(server: Server, deals: list[str], stop: threading.Event, out: list[float]) -> None:
+    """Open each costly deal afresh, then move every column's top card to a free cell and take
+    it back, until ``stop``."""
+    round_ = 0
+    while not stop.is_set():
+        for code_text in deals:
+            if stop.is_set():
+                return
+            client = httpx.Client(base_url=server.url, timeout=60)
+            start = time.perf_counter()
+            page = client.get(f"/seahaven/{code_text}")
+            out.append(time.perf_counter() - start)
+            found = TOKEN.search(page.text)
+            if not found:
+                continue
+            token = found.group(1)
+            position = deal_position(DealCode.parse(code_text))
+            free = [CELLS.start + i for i, card in enumerate(position.cells) if card is None]
+            if not free:
+                continue
+            columns = list(COLUMNS)[round_ % 10 :] + list(COLUMNS)[: round_ % 10]
+            for column in columns:
+                if stop.is_set():
+                    return
+                card = position.columns[column][-1]
+                move = {
+                    "from": place_name(column),
+                    "card": str(card),
+                    "to": place_name(free[0]),
+                    "token": token,
+                }
+                for verb, data in (("move", move), ("undo", {"token": token})):
+                    start = time.perf_counter()
+                    client.post(f"/seahaven/{code_text}/{verb}", data=data, headers=HTMX)
+                    out.append(time.perf_counter() - start)
+            client.close()
+        round_ += 1
+
+
+def measure(
+    server: Server, kind: str, stop: Any, out: multiprocessing.queues.Queue[list[float]]
+) -> None:
+    """One measuring client in a process of its own (no GIL shared with the hammers)."""
+    request = health_probe(server) if kind == "health" else halfmoon_player(server)
+    out.put(every(0.02, stop, request))
+
+
+def phase(server: Server, seconds: float, deals: list[str] | None) -> dict[str, list[float]]:
+    context = multiprocessing.get_context("fork")
+    stop = context.Event()
+    results: dict[str, list[float]] = {"health": [], "tap": [], "hammer": []}
+    queues = {kind: context.Queue() for kind in ("health", "tap")}
+    probes = [
+        context.Process(target=measure, args=(server, kind, stop, queue))
+        for kind, queue in queues.items()
+    ]
+    threads: list[threading.Thread] = []
+    if deals:
+        hammered: list[list[float]] = [[], []]
+        for i in range(2):
+            rotated = deals[i:] + deals[:i]
+            threads.append(
+                threading.Thread(target=hammer, args=(server, rotated, stop, hammered[i]))
+            )
+    for probe in probes:
+        probe.start()
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for kind, queue in queues.items():
+        results[kind] = queue.get()
+    for probe in probes:
+        probe.join()
+    for thread in threads:
+        thread.join()
+    if deals:
+        results["hammer"] = hammered[0] + hammered[1]
+    return results
+
+
+def start_checkout(root: Path, store: str, log_dir: Path, workers: int) -> Server:
+    """A server of another checkout of this code (``--baseline``), with its own ``.venv``."""
+    from tests.system.servers import free_port
+
+    port = free_port()
+    log = log_dir / f"baseline-{port}.log"
+    python = root / ".venv" / "bin" / "python"
+    env = {**os.environ, "SOLITAIRE_STORE": store, "PYTHONUNBUFFERED": "1"}
+    command = [str(python if python.exists() else sys.executable), "-m", "uvicorn"]
+    command += ["app.main:app", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--workers", str(workers), "--no-access-log"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(server.url + "/health", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"the baseline server did not start: {log.read_text()[-2000:]}")
+
+
+def run(
+    name: str, start: Callable[[str, Path], Server], seconds: float, deals: list[str]
+) -> tuple[dict[str, list[float]], dict[str, list[float]], int]:
+    with tempfile.TemporaryDirectory() as folder:
+        store = str(Path(folder) / "fairness.db")
+        server = start(store, Path(folder))
+        try:
+            quiet = phase(server, seconds, None)
+            loud = phase(server, seconds, deals)
+        finally:
+            server.stop()
+        errors = sum(log.read_text().count("Traceback") for log in Path(folder).glob("*.log"))
+    return quiet, loud, errors
+
+
+def report(name: str, quiet: dict[str, list[float]], loud: dict[str, list[float]]) -> None:
+    print(f"\n{name:10} {'quiet':^58} | {'two clients hammering costly deals':^58}")
+    for kind in ("health", "tap"):
+        print(f"{kind:10} {summary(quiet[kind]):58} | {summary(loud[kind]):58}")
+    print(f"{'hammer':10} {'':58} | {summary(loud['hammer']):58}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--scan", type=int, default=1500, help="deals scanned per cell count")
+    parser.add_argument("--keep", type=int, default=12, help="costliest deals hammered")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument(
+        "--baseline", help="another checkout of this code (with a .venv) to measure after it"
+    )
+    args = parser.parse_args(argv)
+
+    print(f"scanning {args.scan} deals per cell count for the costliest proofs ...")
+    costly = costliest_deals(args.scan, args.keep)
+    print("costliest deals (proof time in this process, verdict):")
+    for code, seconds, verdict in costly:
+        print(f"  {code}  {seconds * 1000:7.0f} ms  lost={verdict}")
+    deals = [code for code, _, _ in costly]
+    runs = [
+        (
+            "this code",
+            lambda store, folder: start_server(store, folder, workers=args.workers, name="now"),
+        )
+    ]
+    if args.baseline:
+        root = Path(args.baseline).resolve()
+        runs.append(
+            (
+                "baseline",
+                lambda store, folder: start_checkout(root, store, folder, args.workers),
+            )
+        )
+    for name, start in runs:
+        quiet, loud, errors = run(name, start, args.seconds, deals)
+        report(name, quiet, loud)
+        print(f"server tracebacks: {errors}")
+
+
+if __name__ == "__main__":
+    main()
