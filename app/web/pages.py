@@ -15,6 +15,7 @@ from typing import Annotated, Any, Final
 from babel.support import NullTranslations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from app.dependencies import PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode
@@ -91,7 +92,7 @@ def _meta(key: str, t: NullTranslations) -> PageMeta:
     return PageMeta(path, t.gettext(title), t.gettext(description))
 
 
-def _page(
+async def _page(
     key: str,
     template: str,
     request: Request,
@@ -101,10 +102,11 @@ def _page(
     extra: Any,
 ) -> Response:
     """Render a reading page with the header's session (token, settings, language)."""
-    session, _ = store.load(player.sid)
-    session = ensure_session(store, player, session)
+    session, _ = await store.load_async(player.sid)
+    session = await ensure_session(store, player, session)
     lang = language(request, session)
     t = translations(lang)
+    data = await run_in_threadpool(extra, lang, t)  # replays and renders off the event loop
     context = {
         "lang": lang,
         "languages": LANGUAGES,
@@ -112,11 +114,12 @@ def _page(
         "session": session,
         "here": str(request.url.path),
         "page": _meta(key, t),
-        **extra(lang, t),
+        **data,
     }
     if request.url.query:
         context["here"] += "?" + request.url.query
-    response = HTMLResponse(renderer.page(template, context, t), headers=NO_STORE)
+    html = await run_in_threadpool(renderer.page, template, context, t)
+    response = HTMLResponse(html, headers=NO_STORE)
     set_cookie(response, player, request)
     return response
 
@@ -141,22 +144,22 @@ def diagram(code: DealCode, lang: str) -> BoardView:
     return SEAHAVEN.board(Seahaven(code), SessionData(""), t)
 
 
-def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bool]:
+async def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bool]:
     """Where the rules lead back: the player's latest game of this kind, else a new deal."""
     screen = _RULES_GAMES[slug]
-    for game in store.recent_games(player.sid, 10):
+    for game in await store.recent_games_async(player.sid, 10):
         if DealCode.parse(game.code).game == screen.game.game_id:
             return screen.url(game.code), True
     return screen.new_game_url, False
 
 
 @router.get("/rules/{slug}", name="rules")
-def rules(
+async def rules(
     slug: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     if slug not in _RULES_GAMES:
         raise PlayerError.not_found()
-    game_url, resumes = back_to_game(store, player, slug)
+    game_url, resumes = await back_to_game(store, player, slug)
 
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
         return {
@@ -166,14 +169,14 @@ def rules(
         }
 
     template = f"pages/rules_{slug.replace('-', '_')}.html"
-    return _page(f"rules-{slug}", template, request, renderer, store, player, extra)
+    return await _page(f"rules-{slug}", template, request, renderer, store, player, extra)
 
 
 # --- examples ----------------------------------------------------------------------------------
 
 
 @router.get("/examples", name="examples")
-def examples_index(
+async def examples_index(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
@@ -183,7 +186,7 @@ def examples_index(
             "case_step": examples.seahaven_steps()[1].step,
         }
 
-    return _page("examples", "pages/examples.html", request, renderer, store, player, extra)
+    return await _page("examples", "pages/examples.html", request, renderer, store, player, extra)
 
 
 StepQuery = Annotated[str, Query()]
@@ -297,7 +300,7 @@ def _place_card(game: HalfMoon, name: str, t: NullTranslations) -> dict[str, str
 
 
 @router.get("/examples/half-moon", name="example-half-moon")
-def example_half_moon(
+async def example_half_moon(
     request: Request,
     renderer: RendererDep,
     store: StoreDep,
@@ -315,7 +318,7 @@ def example_half_moon(
             "opening": opening(lang),
         }
 
-    return _page(
+    return await _page(
         "examples", "pages/example_half_moon.html", request, renderer, store, player, extra
     )
 
@@ -401,7 +404,7 @@ def _sh_place(name: str, t: NullTranslations) -> str:
 
 
 @router.get("/examples/seahaven", name="example-seahaven")
-def example_seahaven(
+async def example_seahaven(
     request: Request,
     renderer: RendererDep,
     store: StoreDep,
@@ -419,22 +422,30 @@ def example_seahaven(
             "view": seahaven_step_view(number, lang),
         }
 
-    return _page("examples", "pages/example_seahaven.html", request, renderer, store, player, extra)
+    return await _page(
+        "examples", "pages/example_seahaven.html", request, renderer, store, player, extra
+    )
 
 
 # --- FAQ and winnability -----------------------------------------------------------------------
 
 
 @router.get("/faq", name="faq")
-def faq(request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep) -> Response:
-    return _page("faq", "pages/faq.html", request, renderer, store, player, lambda lang, t: {})
+async def faq(
+    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+) -> Response:
+    return await _page(
+        "faq", "pages/faq.html", request, renderer, store, player, lambda lang, t: {}
+    )
 
 
 @router.get("/winnability", name="winnability")
-def winnability_page(
+async def winnability_page(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
         return {"figures": winnability.figures(lang)}
 
-    return _page("winnability", "pages/winnability.html", request, renderer, store, player, extra)
+    return await _page(
+        "winnability", "pages/winnability.html", request, renderer, store, player, extra
+    )
