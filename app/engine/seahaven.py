@@ -863,6 +863,56 @@ class Seahaven(Game[Position, Move]):
             return ActionResult(Outcome.REFUSED, reason=too_large.reason, limit=too_large.limit)
         return ActionResult(Outcome.REFUSED, reason=Reason.NO_DESTINATION)
 
+    def finish_double_tap(
+        self, place: str, card: Card | None, now: int | None = None
+    ) -> ActionResult:
+        """The second click of a double tap whose first click was already played as a
+        :meth:`tap` (the page sends every click at once and never waits to see whether a second
+        one follows). The game ends as :meth:`auto` alone would have left it:
+
+        - the first click selected the card: the selection goes, then the double tap's move is
+          made; a refused double tap leaves nothing selected;
+        - the first click sent the card to its foundation: that is where the double tap sends it
+          too (the foundation comes first), so nothing more happens;
+        - the first click put the selection onto this card (a destination): the move is made and
+          this click adds nothing — a double click on a destination never flings the pile on;
+        - otherwise (the first click deselected the card, or was refused) the double tap's move
+          is made now.
+
+        :raises UnknownPlaceError: for a place name that is not on this board.
+        """
+        tapped = self._place(place)
+        if card is None:
+            return ActionResult(Outcome.IGNORED)
+        if self._selection == (tapped, card):
+            self._selection = None
+            return self.auto(place, card, now)
+        done = self._done_by_first_click(tapped, card)
+        if done is not None:
+            return ActionResult(Outcome.MOVED, done)
+        return self.auto(place, card, now)
+
+    def _done_by_first_click(self, tapped: Place, card: Card) -> Move | None:
+        """The last move, when it is what the first click of this double tap did: ``card`` went
+        from ``tapped`` to its foundation, or a run landed on ``card`` at ``tapped``."""
+        if not self.moves or self._selection is not None:
+            return None
+        last = self.moves[-1]
+        source, count, target = last
+        position = self.position
+        if source == tapped and count == 1 and target == foundation_place(card.suit):
+            return last if position.top(target) == card else None
+        if target != tapped or source == tapped:
+            return None
+        if tapped in COLUMNS:
+            column = position.columns[tapped]
+            return last if len(column) > count and column[-count - 1] == card else None
+        if tapped in FOUNDATIONS:
+            top = position.top(tapped)
+            below = top is not None and top.rank - 1 == card.rank and top.suit == card.suit
+            return last if below else None
+        return None
+
     def _auto_targets(self, source: Place, card: Card, count: int) -> list[Place]:
         position = self.position
         targets: list[Place] = []

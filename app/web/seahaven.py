@@ -379,6 +379,12 @@ class PlaceForm(BaseModel):
     token: str = Field(max_length=64)
 
 
+class AutoForm(PlaceForm):
+    """``auto``: a double tap; ``double=1`` when its first click was already sent as a tap."""
+
+    double: bool = False
+
+
 class MoveForm(BaseModel):
     """``move`` (a drag): the bottom card of the run, where it was, where it goes."""
 
@@ -467,33 +473,37 @@ def _action(name: str, *args: Any) -> Action:
     return action
 
 
-def _place_route(verb: str, summary: str) -> None:
-    """``tap`` and ``auto`` take the same form and differ only in the engine action."""
-
-    async def route(
-        code: str,
-        form: Annotated[PlaceForm, Form()],
-        request: Request,
-        renderer: RendererDep,
-        store: StoreDep,
-        player: PlayerDep,
-    ) -> Response:
-        deal = _code(code)
-        action = _action(verb, _place("place", form.place, deal), _card(form.card))
-        return await act(request, renderer, store, player, SCREEN, code, form.token, action)
-
-    route.__doc__ = summary
-    router.add_api_route(
-        f"/{{code}}/{verb}",
-        route,
-        methods=["POST"],
-        dependencies=[SameOrigin],
-        name=f"seahaven-{verb}",
-    )
+@router.post("/{code}/tap", dependencies=[SameOrigin], name="seahaven-tap")
+async def tap(
+    code: str,
+    form: Annotated[PlaceForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """A single tap: to the foundation when allowed, else select / move here."""
+    deal = _code(code)
+    action = _action("tap", _place("place", form.place, deal), _card(form.card))
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
 
 
-_place_route("tap", "A single tap: to the foundation when allowed, else select / move here.")
-_place_route("auto", "A double tap: the documents' destination order, never also a single tap.")
+@router.post("/{code}/auto", dependencies=[SameOrigin], name="seahaven-auto")
+async def auto(
+    code: str,
+    form: Annotated[AutoForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """A double tap: the documents' destination order, never also a single tap. With
+    ``double=1`` the page already sent its first click as a tap: the engine finishes the double
+    tap so the game ends as the double tap alone would leave it (docs/decisions.md)."""
+    deal = _code(code)
+    verb = "finish_double_tap" if form.double else "auto"
+    action = _action(verb, _place("place", form.place, deal), _card(form.card))
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
 
 
 @router.post("/{code}/move", dependencies=[SameOrigin])

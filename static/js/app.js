@@ -209,6 +209,41 @@
     else control.click();
   });
 
+  // A page's game actions wait in one queue (hx-sync="#main:queue all" on every game form), so
+  // an action can leave after an earlier answer replaced the board it was clicked on. htmx
+  // resolves hx-target when the click happens and would throw the answer away because that
+  // board is gone; draw it on the board that is there now (same id), so no answer is lost.
+  document.addEventListener("htmx:after:request", function (event) {
+    var ctx = event.detail && event.detail.ctx;
+    var target = ctx && ctx.target;
+    if (target && target.id && target.isConnected === false) {
+      var current = document.getElementById(target.id);
+      if (current) ctx.target = current;
+    }
+  });
+
+  // A form htmx has not taken over yet (an answer's new board, between its swap and htmx's
+  // processing of it) would be posted by the browser itself and reload the whole page. Hand it
+  // to htmx first, then submit it again through htmx and its queue. (With no settle delay,
+  // htmx processes a swapped board at once; this covers any other way to such a window.)
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!window.htmx || !form.matches || !form.matches("form[hx-post]")) return;
+      if (form.hasAttribute("data-htmx-powered")) return;
+      htmx.process(form);
+      if (!form.hasAttribute("data-htmx-powered")) return; // htmx declined: a plain post
+      event.preventDefault();
+      event.stopPropagation();
+      // requestSubmit() is ignored while the form is firing its submit event: dispatch a
+      // SubmitEvent (with the same submitter) that htmx takes like any submit
+      var again = { bubbles: true, cancelable: true, submitter: event.submitter || null };
+      form.dispatchEvent(new SubmitEvent("submit", again));
+    },
+    true
+  );
+
   document.addEventListener("DOMContentLoaded", revealCopyButtons);
   document.addEventListener("htmx:after:swap", revealCopyButtons);
   setInterval(tick, 250);

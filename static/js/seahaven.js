@@ -1,16 +1,20 @@
 // Seahaven Towers: double tap and drag and drop on top of the plain forms.
 // Without JavaScript every card is a form button: a tap selects or sends to the foundation,
-// a second tap on a destination moves the selection there. With it:
-// - a single click waits a moment: a second click makes it a double tap (/auto), never both;
-// - keyboard activation (Enter, Space) taps at once;
+// a second tap on a destination moves the selection there. With it, the script only decides
+// *when* a form is submitted; URLs, fields and the token come from the forms in the page, and
+// every submission joins the page's one queue (hx-sync on #main), so actions stay in order:
+// - every click is a tap at once (the place form, through htmx); a second click on the same
+//   card within the double-tap window is the double tap: the #gesture-double form (auto with
+//   double=1), which the server finishes so the game ends as the double tap alone leaves it;
+// - keyboard activation (Enter, Space) is always a tap;
 // - a movable card (with the run above it) can be dragged to a column, cell or foundation
-//   (mouse and touch, through pointer events); a drop the rules refuse snaps back.
+//   (mouse and touch, through pointer events): the #gesture-drop form; a refused drop snaps back.
 (function () {
   "use strict";
 
-  var DOUBLE_TAP_MS = 280;
+  var DOUBLE_TAP_MS = 350;
   var DRAG_START_PX = 8;
-  var pending = null;
+  var lastTap = null;
   var drag = null;
   var swallowClick = false;
 
@@ -23,30 +27,19 @@
     return b && b.classList.contains("seahaven") && b.contains(element);
   }
 
-  function token() {
-    var input = board().querySelector("input[name=token]");
-    return input ? input.value : "";
+  function placeOf(button) {
+    var field = button.form && button.form.elements.namedItem("place");
+    return field ? field.value : "";
   }
 
-  function post(verb, values) {
-    values.token = token();
-    return htmx.ajax("POST", "/seahaven/" + board().dataset.code + "/" + verb, {
-      target: "#board",
-      swap: "outerHTML",
-      values: values,
+  // Fill a gesture form's fields and submit it (htmx takes the submit event).
+  function submit(id, values) {
+    var form = document.getElementById(id);
+    if (!form) return;
+    Object.keys(values).forEach(function (name) {
+      form.elements.namedItem(name).value = values[name];
     });
-  }
-
-  function tapValues(button) {
-    return { place: button.form.dataset.place, card: button.value };
-  }
-
-  function flushPending() {
-    if (!pending) return;
-    clearTimeout(pending.timer);
-    var values = pending.values;
-    pending = null;
-    post("tap", values);
+    form.requestSubmit();
   }
 
   document.addEventListener(
@@ -54,33 +47,31 @@
     function (event) {
       var button = event.target.closest && event.target.closest("button[name=card]");
       if (!button || !onBoard(button) || !window.htmx) return;
-      event.preventDefault();
       if (swallowClick) {
+        // the click that ends a drag is no tap
         swallowClick = false;
+        event.preventDefault();
+        event.stopPropagation();
         return;
       }
-      if (event.detail === 0) {
-        // keyboard or assistive technology: a tap, now
-        flushPending();
-        post("tap", tapValues(button));
+      var tap = { place: placeOf(button), card: button.value, at: performance.now() };
+      var again =
+        event.detail !== 0 &&
+        lastTap &&
+        tap.card !== "" &&
+        lastTap.place === tap.place &&
+        lastTap.card === tap.card &&
+        tap.at - lastTap.at <= DOUBLE_TAP_MS;
+      if (again) {
+        // the second click of a double tap: never a second single tap
+        lastTap = null;
+        event.preventDefault();
+        event.stopPropagation();
+        submit("gesture-double", { place: tap.place, card: tap.card });
         return;
       }
-      if (pending && pending.button === button) {
-        clearTimeout(pending.timer);
-        pending = null;
-        post("auto", tapValues(button));
-        return;
-      }
-      flushPending();
-      var values = tapValues(button);
-      pending = {
-        button: button,
-        values: values,
-        timer: setTimeout(function () {
-          pending = null;
-          post("tap", values);
-        }, DOUBLE_TAP_MS),
-      };
+      // a tap: the button submits its place form now (keyboard taps never start a double tap)
+      lastTap = event.detail === 0 ? null : tap;
     },
     true
   );
@@ -117,10 +108,7 @@
     state.dx = state.x - rect.left;
     state.dy = state.y - rect.top;
     state.started = true;
-    if (pending) {
-      clearTimeout(pending.timer);
-      pending = null;
-    }
+    lastTap = null;
   }
 
   function placeGhost(state, x, y) {
@@ -197,8 +185,8 @@
     var place = cancelled ? null : placeAt(event.clientX, event.clientY);
     endDrag(state);
     if (place && place !== state.button.form) {
-      post("move", {
-        from: state.button.form.dataset.place,
+      submit("gesture-drop", {
+        from: placeOf(state.button),
         card: state.button.value,
         to: place.dataset.place,
       });

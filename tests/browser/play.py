@@ -163,6 +163,10 @@ class SeahavenPlayer:
     def open(self) -> None:
         self.page.goto(f"/seahaven/{self.code}")
         expect(board(self.page)).to_have_attribute("data-code", self.code)
+        self.page.evaluate(
+            "() => { window.swaps = 0;"
+            " document.addEventListener('htmx:after:swap', () => { window.swaps += 1; }); }"
+        )
 
     def card(self, card: Card | str) -> Locator:
         return sh_card(self.page, card)
@@ -200,7 +204,11 @@ class SeahavenPlayer:
         moving = moving_card(self.mirror, move)
         assert auto_move(self.mirror, moving, move.source) == move, move
         card = self.card(moving)
+        # the first click leaves at once as a tap: wait until both answers are drawn (the
+        # second may change nothing the checks below look at)
+        swaps = self.page.evaluate("() => window.swaps")
         card.dblclick(position=strip_position(card))
+        self.page.wait_for_function("(n) => window.swaps >= n", arg=swaps + 2)
         self.used["double"] += 1
         self._done(move, moving)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from app.engine.cards import Card
@@ -182,6 +184,109 @@ def test_double_tap_never_also_selects():
     g = game()
     g.auto("column-3", card("KH"))
     assert g.selection is None
+
+
+# --- a double tap whose first click was already played as a tap ----------------------------
+# The page sends every click at once; the second click of a double tap then asks the engine to
+# finish it. The game must end exactly as the double tap alone would have left it.
+
+
+def same_game(a: Seahaven, b: Seahaven) -> None:
+    assert a.position == b.position
+    assert a.moves == b.moves
+    assert a.redo_stack == b.redo_stack
+    assert a.selection_text() == b.selection_text()
+
+
+def tap_then_finish(place: str, text: str) -> tuple[ActionResult, ActionResult, Seahaven]:
+    g = game()
+    first = g.tap(place, card(text), now=0)
+    return first, g.finish_double_tap(place, card(text), now=0), g
+
+
+def auto_alone(place: str, text: str) -> tuple[ActionResult, Seahaven]:
+    g = game()
+    return g.auto(place, card(text), now=0), g
+
+
+def test_finishing_a_double_tap_after_the_card_went_home_adds_nothing():
+    first, second, g = tap_then_finish("column-9", "6D")
+    assert first == moved("iD")
+    assert second == moved("iD")  # the double tap's own move, already made
+    result, alone = auto_alone("column-9", "6D")
+    assert result == moved("iD")
+    same_game(g, alone)
+    assert g.move_count == 1
+
+
+def test_finishing_a_double_tap_after_a_selecting_tap_moves_and_leaves_no_selection():
+    first, second, g = tap_then_finish("column-1", "10S")
+    assert first == ActionResult(Outcome.SELECTED)
+    assert second == moved("ag")
+    result, alone = auto_alone("column-1", "10S")
+    assert result == moved("ag")
+    same_game(g, alone)
+    assert g.selection is None
+    assert columns(g)[6] == "9C KS QS JS 10S"
+
+
+def test_finishing_a_refused_double_tap_after_a_selecting_tap_leaves_no_selection():
+    first, second, g = tap_then_finish("column-3", "KH")
+    assert first == ActionResult(Outcome.SELECTED)
+    refused = ActionResult(Outcome.REFUSED, reason=Reason.GROUP_TOO_LARGE, limit=4)
+    assert second == refused
+    result, alone = auto_alone("column-3", "KH")
+    assert result == refused
+    same_game(g, alone)
+    assert g.selection is None
+    assert g.position == EXAMPLE
+
+
+def test_finishing_a_double_tap_with_nowhere_to_go_leaves_no_selection():
+    g = game()
+    g.play(Move(0, 1, 13), now=0)  # 10S fills the last free cell
+    assert g.tap("column-10", card("8D"), now=0) == ActionResult(Outcome.SELECTED)
+    result = g.finish_double_tap("column-10", card("8D"), now=0)
+    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NO_DESTINATION)
+    assert g.selection is None
+    assert g.move_count == 1
+
+
+def test_finishing_a_double_tap_on_the_selection_deselected_by_its_first_click_moves_it():
+    g = game()
+    g.tap("column-1", card("10S"), now=0)  # selected before the double tap
+    assert g.tap("column-1", card("10S"), now=0) == ActionResult(Outcome.DESELECTED)
+    assert g.finish_double_tap("column-1", card("10S"), now=0) == moved("ag")
+    alone = game()
+    alone.tap("column-1", card("10S"), now=0)
+    assert alone.auto("column-1", card("10S"), now=0) == moved("ag")
+    same_game(g, alone)
+
+
+def test_finishing_a_double_tap_on_a_destination_keeps_the_move_its_first_click_made():
+    g = game()
+    g.tap("column-2", card("9S"), now=0)
+    assert g.tap("column-1", card("10S"), now=0) == moved("ba8")
+    after_first = copy.deepcopy(g)
+    assert g.finish_double_tap("column-1", card("10S"), now=0) == moved("ba8")
+    same_game(g, after_first)
+    assert columns(g)[0] == "5C 10S 9S 8S 7S 6S 5S 4S 3S 2S"
+
+
+def test_finishing_a_double_tap_on_a_foundation_destination_keeps_the_move():
+    g = game()
+    g.tap("column-9", card("6D"), now=0)  # home: foundation D now ends at 6D
+    g.restore_selection("column-8:7D")  # selected before it could go home (another tab)
+    assert g.tap("foundation-D", card("6D"), now=0) == moved("hD")
+    before = copy.deepcopy(g)
+    assert g.finish_double_tap("foundation-D", card("6D"), now=0) == moved("hD")
+    same_game(g, before)
+
+
+def test_finishing_a_double_tap_on_an_empty_place_does_nothing():
+    g = game()
+    assert g.finish_double_tap("column-5", None, now=0) == ActionResult(Outcome.IGNORED)
+    assert g.position == EXAMPLE
 
 
 # --- drag ------------------------------------------------------------------------------------

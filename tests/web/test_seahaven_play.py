@@ -18,11 +18,14 @@ from app.engine.seahaven import (
     place_name,
 )
 from app.engine.seahaven_solver import solve_code
+from tests.engine.test_seahaven_rules import EXAMPLE
 from tests.web.conftest import HTMX, Player, varies
 from tests.web.html import parse
 
 SEEDS = Path(__file__).parents[2] / "seeds" / "seahaven"
 CUSTOM = "SH1-C4-AAAAAAB"
+EXAMPLE_DATA = EXAMPLE.to_dict()
+"""The documents' example board (tests/engine/test_seahaven_rules.py)."""
 
 
 class SeahavenPlayer(Player):
@@ -449,3 +452,56 @@ def test_selected_run_is_pressed_and_a_second_tap_deselects(sh, dealt):
     p.tap("column-4", "KD")
     assert p.board.find_all(aria_pressed="true") == []
     assert Card.parse("KD")
+
+
+# --- a double tap whose first click was sent as a tap (double=1) ------------------------------------
+
+
+def _shown(p: SeahavenPlayer) -> tuple:
+    """Everything the board says: every place's count and cards with their pressed state."""
+    places = [
+        (
+            place.attrs["data-place"],
+            place.attrs["data-count"],
+            [
+                (c.attrs["data-card"], c.attrs["aria-pressed"])
+                for c in place.find_all(data_card=True)
+            ],
+        )
+        for place in p.board.find_all(data_place=True)
+    ]
+    return p.board.attrs["data-moves"], p.board.attrs["data-score"], places, p.status
+
+
+@pytest.mark.parametrize(
+    ("place", "card", "first", "moves"),
+    [
+        ("column-9", "6D", "Six of diamonds to foundation ♦.", "1"),  # went home
+        ("column-1", "10S", "Ten of spades selected.", "1"),  # selected, then moved
+        ("column-3", "KH", "King of hearts and 4 cards above it selected.", "0"),  # refused
+    ],
+    ids=["went-home", "selected-then-moved", "selected-then-refused"],
+)
+def test_tap_then_auto_with_double_ends_as_the_double_tap_alone(
+    sh, dealt, place, card, first, moves
+):
+    dealt(EXAMPLE_DATA)
+    p = sh(CUSTOM)
+    p.tap(place, card)
+    assert p.status.lower() == first.lower()
+    p.post("auto", place=place, card=card, double="1")
+    after_both = _shown(p)
+    p.post("restart", confirm="yes")
+    p.post("auto", place=place, card=card)
+    assert _shown(p) == after_both
+    assert after_both[0] == moves
+    assert all(pressed == "false" for _, _, cards in after_both[2] for _, pressed in cards)
+
+
+def test_double_is_only_a_field_of_auto(sh, client):
+    p = sh()
+    response = client.post(
+        f"{p.url}/tap",
+        data={"place": "column-1", "card": p.column(1)[-1], "double": "1", "token": p.token},
+    )
+    assert response.status_code == 422

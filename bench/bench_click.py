@@ -1,0 +1,214 @@
+"""Click → paint in a real browser: how long from pressing on a card to the frame that shows the
+board the server sent back, for Half Moon and Seahaven taps.
+
+Run: ``.venv/bin/python -m bench.bench_click [--rounds 3] [--baseline DIR]``
+
+A real uvicorn on loopback (SQLite store, one worker) and Debian's Chromium through Playwright.
+The page measures itself: ``performance.now()`` at the ``pointerdown`` of the click, and again
+in the animation frame after the first change to the board's nodes (a MutationObserver on child
+lists: the swap of the board or of its places — never the ``htmx-request`` class the click
+itself adds, nor the info bar's ticking clock). Each tap waits for its paint before the next,
+so this is the latency a player feels, not throughput.
+
+The taps follow a solver's line from the start of a deal, kind by kind:
+
+- Half Moon ``select``: the first card(s) of a pair or triple (drawn selected);
+- Half Moon ``remove``: the card that completes it (the cards leave);
+- Seahaven ``home``: a single top card sent to its foundation by one click;
+- Seahaven ``select``: a card (with its run) that becomes the selection;
+- Seahaven ``destination``: the place the selection goes to.
+
+With ``--baseline DIR`` (another checkout, e.g. ``git archive 47dfa9a | tar -x -C DIR``) the
+same taps run against a server started from DIR too, round by round in turn, so both see the
+same load on this machine: the figures to compare are in one run.
+
+Target (issue 12): median ≤ 50 ms for both games on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from app.engine.cards import Card
+from app.engine.codes import DealCode
+from app.engine.halfmoon import place_name as hm_place
+from app.engine.seahaven import CELLS, COLUMNS, FOUNDATIONS, Seahaven
+from app.engine.seahaven import place_name as sh_place
+from tests.browser.play import HM, SH, hm_line, moving_card, sh_line
+from tests.system.servers import free_port
+
+ARM = """() => {
+  window.__paint = new Promise((resolve) => {
+    let start = null;
+    document.addEventListener('pointerdown', () => { start = performance.now(); },
+      {once: true, capture: true});
+    const main = document.getElementById('main');
+    // the board replaced, or nodes inside it (answers of only the changed places); never
+    // the info bar's clock, which ticks on its own
+    const drawn = (r) => r.target === main
+      ? [...r.addedNodes].some((n) => n.id === 'board')
+      : !!(r.target.closest && r.target.closest('#board'));
+    const observer = new MutationObserver((records) => {
+      if (start === null || !records.some(drawn)) return;
+      observer.disconnect();
+      requestAnimationFrame(() => resolve(performance.now() - start));
+    });
+    observer.observe(main, {childList: true, subtree: true});
+    setTimeout(() => resolve(NaN), 10000);  // never painted: reported, not waited for
+  });
+}"""
+WAIT = "() => window.__paint"
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+def start(root: Path, work: Path, name: str) -> Server:
+    """uvicorn serving the checkout at ``root``, with its own SQLite file."""
+    port = free_port()
+    env = {**os.environ, "SOLITAIRE_STORE": str(work / f"{name}.db"), "PYTHONUNBUFFERED": "1"}
+    log = (work / f"{name}.log").open("wb")
+    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--no-access-log"]
+    process = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = Server(f"http://127.0.0.1:{port}", process)
+    for _ in range(300):
+        try:
+            if httpx.get(server.url + "/health", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.stop()
+    raise RuntimeError(f"{name} did not start: see {work / (name + '.log')}")
+
+
+def chromium() -> str:
+    found = os.environ.get("SOLITAIRE_CHROMIUM") or shutil.which("chromium")
+    return found or "/usr/bin/chromium"
+
+
+def tap(page: Page, selector: str) -> float:
+    """Click the element (at the strip a fanned card shows) and return click → paint in ms."""
+    locator = page.locator(selector)
+    box = locator.bounding_box()
+    assert box is not None, selector
+    page.evaluate(ARM)
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 9))
+    elapsed = float(page.evaluate(WAIT))
+    assert elapsed == elapsed, f"no paint within 10 s after clicking {selector}"
+    return elapsed
+
+
+def half_moon(page: Page, base: str, samples: dict[str, list[float]]) -> None:
+    page.context.clear_cookies()
+    page.goto(f"{base}/half-moon/{HM}")
+    for removal in hm_line(HM):
+        for i, place in enumerate(removal):
+            kind = "remove" if i == len(removal) - 1 else "select"
+            samples[f"Half Moon {kind}"].append(tap(page, f"#card-{hm_place(place)}"))
+
+
+def seahaven(page: Page, base: str, samples: dict[str, list[float]]) -> None:
+    page.context.clear_cookies()
+    page.goto(f"{base}/seahaven/{SH}")
+    game = Seahaven(DealCode.parse(SH))
+    last: Card | None = None
+    for move in sh_line(SH):
+        source, count, target = move
+        card = moving_card(game, move)
+        if card == last:
+            page.wait_for_timeout(400)  # a second click on the same card would be a double tap
+        home = target in FOUNDATIONS and count == 1 and source not in FOUNDATIONS
+        if home:
+            samples["Seahaven home"].append(tap(page, f"#card-{card}"))
+        else:
+            samples["Seahaven select"].append(tap(page, f"#card-{card}"))
+            aim = f"[data-place={sh_place(target)}] button"
+            samples["Seahaven destination"].append(tap(page, f"{aim} >> nth=-1"))
+        game.play(move, now=0)
+        last = card
+        assert source in (*COLUMNS, *CELLS, *FOUNDATIONS)
+
+
+def summary(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"{statistics.median(ordered):7.1f} {p95:7.1f} {len(ordered):5d}"
+
+
+def run(browser: Browser, servers: dict[str, Server], rounds: int) -> dict[str, dict]:
+    results: dict[str, dict[str, list[float]]] = {name: defaultdict(list) for name in servers}
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    for _ in range(rounds):
+        for name, server in servers.items():
+            half_moon(page, server.url, results[name])
+            seahaven(page, server.url, results[name])
+    context.close()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3, help="games of each per server")
+    parser.add_argument("--baseline", type=Path, help="another checkout to compare with")
+    args = parser.parse_args()
+    root = Path(__file__).resolve().parents[1]
+    work = Path(tempfile.mkdtemp(prefix="bench-click-"))
+    servers = {}
+    if args.baseline:
+        servers["before"] = start(args.baseline.resolve(), work, "before")
+    servers["now"] = start(root, work, "now")
+    try:
+        with sync_playwright() as playwright:
+            as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+            browser = playwright.chromium.launch(
+                executable_path=chromium(), args=["--no-sandbox"] if as_root else []
+            )
+            results = run(browser, servers, args.rounds)
+            browser.close()
+    finally:
+        for server in servers.values():
+            server.stop()
+    print(f"click → paint, ms ({args.rounds} rounds; median, p95, taps)")
+    for name, samples in results.items():
+        print(f"\n{name}")
+        for game in ("Half Moon", "Seahaven"):
+            every = [v for kind, values in samples.items() if kind.startswith(game) for v in values]
+            print(f"  {game + ' all':24} {summary(every)}")
+            for kind in sorted(k for k in samples if k.startswith(game)):
+                print(f"  {kind:24} {summary(samples[kind])}")
+    if "before" in results:
+        print("\nmedian ratio now / before")
+        for kind in sorted(results["now"]):
+            now = statistics.median(results["now"][kind])
+            before = statistics.median(results["before"][kind])
+            print(f"  {kind:24} {now / before:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
