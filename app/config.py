@@ -5,6 +5,13 @@
 - ``SOLITAIRE_MAX_BODY`` (default ``16384``): the largest request body accepted, in bytes.
 - ``SOLITAIRE_EXPIRE_DAYS`` (default ``90``): games untouched this long are deleted.
 - ``SOLITAIRE_SWEEP_SECONDS`` (default ``3600``): how often the expiry sweep runs.
+- ``SOLITAIRE_ORIGIN`` (default: none): the public origin players use, ``https://host[:port]``.
+  POSTs must come from it, and share links name it. Unset, the request's own ``Host`` is used
+  (fine for a server reached directly, wrong behind a proxy that rewrites ``Host``).
+- ``SOLITAIRE_RATE_WRITES`` (default ``240/minute``): POSTs one client address may make.
+- ``SOLITAIRE_RATE_NEW`` (default ``60/hour``): new games (and new sessions) one client
+  address may start. Both take the ``limits`` notation (``N/second|minute|hour|day``, also
+  ``N per 10 minutes``) or ``off``.
 - ``SOLITAIRE_STORE_TIMEOUT`` (default ``1``): seconds one Redis command or connection may
   take before the store counts as unreachable (taps answer 503, ``/health`` says so).
 - ``SOLITAIRE_PROOF_WORKERS`` (default ``1``): processes per app process that prove Seahaven
@@ -21,9 +28,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import urlsplit
 
 DEFAULT_STORE: Final = "var/solitaire.db"
 DEFAULT_MAX_BODY: Final = 16 * 1024
+DEFAULT_RATE_WRITES: Final = "240/minute"
+DEFAULT_RATE_NEW: Final = "60/hour"
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used: the application refuses to start rather than guess."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +46,19 @@ class Config:
     max_body: int = DEFAULT_MAX_BODY
     expire_days: float = 90.0
     sweep_seconds: float = 3600.0
+    origin: str = ""
+    """The public origin (``https://cards.example``), or ``""``: each request's own."""
+    rate_writes: str = DEFAULT_RATE_WRITES
+    rate_new: str = DEFAULT_RATE_NEW
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "origin", normal_origin(self.origin))
+
+    @property
+    def https(self) -> bool:
+        """The public origin is HTTPS (whatever scheme the proxy speaks to us)."""
+        return self.origin.startswith("https://")
+
     store_timeout: float = 1.0
     proof_workers: int = 1
     proof_seconds: float = 10.0
@@ -45,11 +72,48 @@ class Config:
             max_body=int(max_body) if max_body.isdigit() else DEFAULT_MAX_BODY,
             expire_days=_number("SOLITAIRE_EXPIRE_DAYS", 90.0),
             sweep_seconds=_number("SOLITAIRE_SWEEP_SECONDS", 3600.0),
+            origin=os.environ.get("SOLITAIRE_ORIGIN", ""),
+            rate_writes=os.environ.get("SOLITAIRE_RATE_WRITES", "") or DEFAULT_RATE_WRITES,
+            rate_new=os.environ.get("SOLITAIRE_RATE_NEW", "") or DEFAULT_RATE_NEW,
             store_timeout=_number("SOLITAIRE_STORE_TIMEOUT", 1.0),
             proof_workers=max(1, int(_number("SOLITAIRE_PROOF_WORKERS", 1))),
             proof_seconds=_number("SOLITAIRE_PROOF_SECONDS", 10.0),
             proof_wait=_number("SOLITAIRE_PROOF_WAIT", 5.0),
         )
+
+
+def normal_origin(text: str) -> str:
+    """``scheme://host[:port]`` in lower case without a trailing slash, or ``""`` for none.
+
+    >>> normal_origin("https://Cards.Example/"), normal_origin("http://h:8080"), normal_origin("")
+    ('https://cards.example', 'http://h:8080', '')
+
+    :raises ConfigError: for anything that is not an origin (a path, a missing host).
+    """
+    text = text.strip()
+    if not text:
+        return ""
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigError(f"SOLITAIRE_ORIGIN {text!r} is not an origin: {exc}") from None
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+    ):
+        raise ConfigError(
+            f"SOLITAIRE_ORIGIN {text!r} is not an origin: write scheme://host[:port], "
+            "e.g. https://cards.example"
+        )
+    host = parts.hostname.lower()
+    if ":" in host:  # an IPv6 literal
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}" + (f":{port}" if port is not None else "")
 
 
 def _number(name: str, default: float) -> float:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.config import Config
 from app.store import Store
+from app.store.ratelimit import Kind, RateLimiter, Verdict, client_key
 from app.web.errors import PlayerError
 from app.web.render import Renderer
 from app.web.sessions import Player
@@ -26,23 +29,67 @@ async def get_player(request: Request) -> Player:
     return Player.from_request(request)
 
 
-async def require_same_origin(request: Request) -> None:
-    """Refuse a POST another site's page made (belt and braces with the form token).
+def public_origin(request: Request) -> str:
+    """Where players reach this site: the configured ``SOLITAIRE_ORIGIN``, else the request's
+    own scheme and ``Host`` (right only when nothing in front rewrites them)."""
+    config: Config | None = getattr(request.app.state, "config", None)
+    if config is not None and config.origin:
+        return config.origin
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
+def client_of(request: Request) -> str:
+    """The client address a rate limit counts: uvicorn's ``client``, which is the proxy's
+    ``X-Forwarded-For`` only when the proxy is trusted (``--forwarded-allow-ips``)."""
+    return client_key(request.client.host if request.client else None)
+
+
+async def limit(request: Request, kind: Kind) -> Verdict:
+    """Count one ``kind`` (``write`` or ``new``) for the request's client."""
+    limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
+    if limiter is None:
+        return Verdict(True)
+    return await limiter.hit(kind, client_of(request))
+
+
+async def may_create(request: Request) -> Verdict:
+    """Would the client's next new game (or session) be allowed? Counts nothing."""
+    limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
+    if limiter is None:
+        return Verdict(True)
+    return await limiter.test("new", client_of(request))
+
+
+async def guard_write(request: Request) -> None:
+    """Every POST: refuse one another site's page made, then count it against the client's
+    write limit (``429`` with ``Retry-After`` beyond it; nothing is changed).
 
     Browsers send ``Sec-Fetch-Site`` and ``Origin`` with form posts and fetches; either one
-    naming another site is enough to refuse. Clients that send neither (curl, tests) pass on
-    to the form-token check.
+    naming another site is enough to refuse. ``Origin`` is compared with the public origin
+    (``SOLITAIRE_ORIGIN``; the request's own only when that is unset). Clients that send
+    neither (curl, tests) pass on to the form-token check.
     """
     if request.headers.get("sec-fetch-site") == "cross-site":
         raise PlayerError.forbidden_origin()
     origin = request.headers.get("origin")
-    if origin is not None:
-        own = f"{request.url.scheme}://{request.url.netloc}"
-        if origin != own:
-            raise PlayerError.forbidden_origin()
+    if origin is not None and origin.rstrip("/").lower() != public_origin(request).lower():
+        raise PlayerError.forbidden_origin()
+    verdict = await limit(request, "write")
+    if not verdict.allowed:
+        raise PlayerError.rate_limited(verdict.retry_after, _page_of(request.url.path))
+
+
+_ACTION = re.compile(r"(/(?:half-moon|seahaven)/[A-Za-z0-9-]{1,64})/[a-z]{1,16}")
+
+
+def _page_of(path: str) -> str | None:
+    """The game page an action's path belongs to (``/half-moon/CODE/tap`` → its page)."""
+    match = _ACTION.fullmatch(path)
+    return match.group(1) if match else None
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
 RendererDep = Annotated[Renderer, Depends(get_renderer)]
 PlayerDep = Annotated[Player, Depends(get_player)]
-SameOrigin = Depends(require_same_origin)
+SameOrigin = Depends(guard_write)
+"""On every POST route: same origin, and the write rate limit (:func:`guard_write`)."""

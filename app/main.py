@@ -19,9 +19,10 @@ from app.config import Config
 from app.housekeeping import sweep_forever
 from app.proofs import Prover
 from app.store import Store, open_store
-from app.web import error_pages, floor, halfmoon, health, home, seahaven, settings, static
+from app.store.ratelimit import Limits, limiter_for
+from app.web import error_pages, floor, halfmoon, health, home, pages, seahaven, settings, static
 from app.web.assets import Assets
-from app.web.middleware import BodyLimit, SecurityHeaders
+from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
 from app.web.render import Renderer
 
 
@@ -45,6 +46,7 @@ def create_app(
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper  # a sweep under way finishes before its connections close
         await app.state.prover.close()
+        app.state.limiter.close()
         await app.state.store.aclose()
 
     app = FastAPI(
@@ -56,6 +58,9 @@ def create_app(
     )
     app.state.config = config
     app.state.store = store or open_store(config.store, config.expire_days, config.store_timeout)
+    app.state.limiter = limiter_for(
+        app.state.store, Limits.parse(config.rate_writes, config.rate_new)
+    )
     app.state.prover = Prover(
         app.state.store,
         workers=config.proof_workers,
@@ -64,11 +69,15 @@ def create_app(
     )
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
+    # Outermost last: security headers on everything, the 500 page inside them.
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(SessionCookie)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, static, health):
+    for module in (home, settings, halfmoon, seahaven, pages, static, health):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

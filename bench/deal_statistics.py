@@ -5,6 +5,11 @@ Run (resumable — results append to bench/results/*.jsonl and finished deals ar
     .venv/bin/python -m bench.deal_statistics run --game HM --count 10000 --jobs 2
     .venv/bin/python -m bench.deal_statistics run --game SH --cells 4 --count 10000 --jobs 2
     .venv/bin/python -m bench.deal_statistics report          # writes docs/statistics.md
+    .venv/bin/python -m bench.deal_statistics export          # writes app/data/winnability.json
+
+``export`` writes the figures the ``/winnability`` page shows (counts, Wilson intervals, the
+moves in wins by tens, the fc-solve cross-check): the page reads that committed file and never
+runs a solver. Variants without results keep the figures the file already has.
 
 Each deal is solved once with the game's solver and node budget (Half Moon 200,000;
 Seahaven 100,000). Shares come with Wilson 95 % confidence intervals; deals the budget left
@@ -17,6 +22,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -35,6 +41,8 @@ from app.engine.seahaven_solver import solve_code as sh_solve
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 DOC = ROOT / "docs" / "statistics.md"
+DATA = ROOT / "app" / "data" / "winnability.json"
+VERDICTS = ("won", "no win", "undecided")
 VARIANTS = {("HM", None): "N", ("SH", 4): "C4", ("SH", 2): "C2", ("SH", 1): "C1"}
 
 
@@ -226,6 +234,118 @@ def race_report() -> list[str]:
     return out
 
 
+def variant_figures(game: str, cells: int | None, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One game and variant's figures for the page: counts, intervals, times, moves in wins."""
+    n = len(rows)
+    verdicts = Counter(row["verdict"] for row in rows)
+    times = sorted(row["seconds"] for row in rows)
+    moves = sorted(row["moves"] for row in rows if row["verdict"] == "won")
+    buckets = Counter(10 * (m // 10) for m in moves)
+    return {
+        "game": game,
+        "variant": VARIANTS[(game, cells)],
+        "cells": cells,
+        "deals": n,
+        "first": min(row["number"] for row in rows),
+        "last": max(row["number"] for row in rows),
+        "budget": HM_BUDGET if game == "HM" else SH_BUDGET,
+        "counts": {v: verdicts[v] for v in VERDICTS},
+        "intervals": {v: [round(x, 5) for x in wilson(verdicts[v], n)] for v in VERDICTS},
+        "seconds": {
+            "median": round(statistics.median(times), 4),
+            "mean": round(statistics.fmean(times), 4),
+            "p95": times[min(n - 1, int(0.95 * n))],
+        },
+        "moves_in_wins": {
+            "median": round(statistics.median(moves)) if moves else None,
+            "min": moves[0] if moves else None,
+            "max": moves[-1] if moves else None,
+            "by_tens": [[b, buckets[b]] for b in sorted(buckets)],
+        },
+    }
+
+
+def race_figures(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The fc-solve cross-check per cell count: verdict counts and the agreement tables."""
+    out = []
+    for cells in (4, 2, 1):
+        group = [r for r in rows if r["cells"] == cells]
+        if not group:
+            continue
+        ratios = sorted(r["ours_s"] / max(r["strict_s"], 1e-4) for r in group)
+        out.append(
+            {
+                "cells": cells,
+                "deals": len(group),
+                "tables": {
+                    preset: [
+                        [sum(r["ours"] == mine and r[preset] == v for r in group) for v in VERDICTS]
+                        for mine in VERDICTS
+                    ]
+                    for preset in ("strict", "relaxed")
+                },
+                "time_ratio": {
+                    "median": round(statistics.median(ratios), 2),
+                    "p90": round(ratios[int(0.9 * (len(group) - 1))], 2),
+                },
+            }
+        )
+    return out
+
+
+def race_from_markdown(text: str) -> list[dict[str, Any]]:
+    """The cross-check as docs/statistics.md publishes it, for when the raw race results are
+    not on this machine (``bench/results/`` is not committed)."""
+    out = []
+    sections = re.split(r"^### ", text.split("## Cross-check", 1)[-1], flags=re.M)[1:]
+    for section in sections:
+        head = re.match(r"(\d) cells?: (\d+) random deals", section)
+        if head is None:
+            continue
+        tables = {}
+        for preset in ("strict", "relaxed"):
+            block = section.split(f"fc-solve {preset} →", 1)[1]
+            rows = re.findall(
+                r"^\| (won|no win|undecided) \| (\d+) \| (\d+) \| (\d+) \|", block, re.M
+            )
+            tables[preset] = [[int(x) for x in row[1:]] for row in rows[:3]]
+        ratio = re.search(r"median ([\d.]+)×, p90 ([\d.]+)×", section)
+        assert ratio is not None
+        out.append(
+            {
+                "cells": int(head[1]),
+                "deals": int(head[2]),
+                "tables": tables,
+                "time_ratio": {"median": float(ratio[1]), "p90": float(ratio[2])},
+            }
+        )
+    return out
+
+
+def export() -> dict[str, Any]:
+    """The data file of the ``/winnability`` page (``app/data/winnability.json``)."""
+    old = json.loads(DATA.read_text("utf-8")) if DATA.exists() else {"variants": [], "race": []}
+    kept = {(v["game"], v["cells"]): v for v in old["variants"]}
+    variants = []
+    for (game, cells), variant in VARIANTS.items():
+        path = results_file(game, variant)
+        if path.exists():
+            rows = [json.loads(line) for line in path.open()]
+            variants.append(variant_figures(game, cells, rows))
+        elif (game, cells) in kept:
+            variants.append(kept[(game, cells)])
+    race_path = RESULTS / "fcsolve-race.jsonl"
+    if race_path.exists():
+        race = race_figures([json.loads(line) for line in race_path.open()])
+    else:
+        race = old["race"] or race_from_markdown(DOC.read_text("utf-8"))
+    return {
+        "about": "Written by python -m bench.deal_statistics export; read by /winnability.",
+        "variants": variants,
+        "race": race,
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -236,10 +356,14 @@ def main(argv: list[str] | None = None) -> None:
     runner.add_argument("--count", type=int, default=10_000)
     runner.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     sub.add_parser("report")
+    sub.add_parser("export")
     args = parser.parse_args(argv)
     if args.command == "run":
         cells = None if args.game == "HM" else (args.cells or 4)
         run(args.game, cells, args.first, args.count, args.jobs)
+    elif args.command == "export":
+        DATA.write_text(json.dumps(export(), indent=1, ensure_ascii=False) + "\n", "utf-8")
+        print(f"wrote {DATA}", file=sys.stderr)
     else:
         DOC.write_text(report(), encoding="utf-8")
         print(f"wrote {DOC}", file=sys.stderr)

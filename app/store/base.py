@@ -5,8 +5,10 @@ together and writes the game back in one transaction (SQLite ``BEGIN IMMEDIATE``
 ``WATCH``/``MULTI``, retried when another writer got there first). Everything stored is plain
 data — JSON-compatible records — so a store never imports the engine or the web layer.
 
-Nothing lives for ever: :meth:`Store.sweep` deletes games not changed since a cutoff and the
-sessions left without games that were not saved since then (Redis expires its keys itself).
+Nothing lives for ever, and nothing grows without bound: :meth:`Store.sweep` deletes games not
+changed since a cutoff and sessions without games idle for a day (Redis expires its keys
+itself), and a session keeps at most :attr:`Store.max_games` games — a new one past that
+pushes out the session's games changed longest ago.
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 GAME_STATES = frozenset({"playing", "won", "stuck", "lost"})
+
+MAX_GAMES_PER_SESSION = 100
+"""Games one session keeps (any state). A player in the middle of more than a hundred deals
+loses the ones untouched longest; a script cannot grow one session further."""
+
+SESSION_IDLE_SECONDS = 24 * 3600
+"""A session without a game (only settings) is kept this long after it was last saved."""
 
 
 class StoreError(RuntimeError):
@@ -101,6 +110,10 @@ outside its result, and only the last call's result is written and returned."""
 class Store(ABC):
     """Sessions keyed by an opaque id; games keyed by (session id, canonical deal code)."""
 
+    max_games: int = MAX_GAMES_PER_SESSION
+    """A change that creates a session's game past this many first deletes its games with
+    the oldest ``updated_ms`` (ties: the smallest code), within the same transaction."""
+
     @abstractmethod
     def load(
         self, sid: str, code: str | None = None
@@ -124,12 +137,13 @@ class Store(ABC):
         """The session's games still being played, most recently changed first."""
 
     @abstractmethod
-    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
         """Delete what was abandoned before ``cutoff_ms`` (milliseconds since the epoch).
 
         Deleted are the games whose ``updated_ms`` is below the cutoff, then the sessions
-        saved last (:meth:`save_session`) before the cutoff that have no game left: a session
-        stays alive as long as one of its games does. One call deletes everything that
+        saved last (:meth:`save_session`) before ``idle_cutoff_ms`` (default: ``cutoff_ms``)
+        that have no game left: a session stays alive as long as one of its games does, one
+        without games only until the idle cutoff. One call deletes everything that
         qualifies, ``batch`` rows at a time, each batch its own short transaction, so taps
         wait at most one batch. Returns how many sessions and games it deleted.
 

@@ -45,10 +45,19 @@ class MemoryStore(Store):
 
     def change_game(self, sid: str, code: str, change: Change[T]) -> T:
         with self._lock:
-            new, result = change(self._sessions.get(sid), self._games.get((sid, code)))
+            old = self._games.get((sid, code))
+            new, result = change(self._sessions.get(sid), old)
             if new is not None:
+                if old is None:
+                    self._make_room(sid)
                 self._games[(sid, code)] = new
             return result
+
+    def _make_room(self, sid: str) -> None:
+        """Delete the session's oldest games so one more fits under :attr:`max_games`."""
+        own = sorted((g.updated_ms, c) for (s, c), g in self._games.items() if s == sid)
+        for _, code in own[: max(0, len(own) - self.max_games + 1)]:
+            del self._games[(sid, code)]
 
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         with self._lock:
@@ -67,7 +76,7 @@ class MemoryStore(Store):
             while len(self._verdicts) > MAX_VERDICTS:
                 self._verdicts.popitem(last=False)
 
-    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
         """Old games, then old sessions without games, ``batch`` at a time under the lock
         (released between batches so changes are not held up)."""
         if batch < 1:
@@ -84,9 +93,8 @@ class MemoryStore(Store):
         while True:
             with self._lock:
                 alive = {s for s, _ in self._games}
-                old_sids = [
-                    s for s, t in self._touched_ms.items() if t < cutoff_ms and s not in alive
-                ]
+                idle = cutoff_ms if idle_cutoff_ms is None else idle_cutoff_ms
+                old_sids = [s for s, t in self._touched_ms.items() if t < idle and s not in alive]
                 for s in old_sids[:batch]:
                     del self._sessions[s], self._touched_ms[s]
             deleted += min(len(old_sids), batch)

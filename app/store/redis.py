@@ -9,6 +9,10 @@ Keys, under a configurable prefix (default ``sol:``):
 ``sol:r:{sid}``
     A sorted set of the codes of the session's games in state ``playing``, scored by their
     ``updated_ms``: :meth:`RedisStore.recent_games` reads it instead of scanning keys.
+``sol:a:{sid}``
+    A sorted set of the codes of all the session's games, scored by ``updated_ms``: a change
+    that creates a game past :attr:`Store.max_games` deletes the lowest-scored ones (the
+    oldest untouched) in the same transaction.
 ``sol:v:{position key}``
     A verdict on a position (``1``: lost, ``0``: not proved lost), shared by everyone, with
     the same time to live as games.
@@ -32,9 +36,11 @@ the connection breaks during the change its outcome is unknown: that is a
 
 **Expiry.** Every write sets a time to live of ``ttl_seconds`` (default 90 days, the cookie's
 lifetime) on each key it writes; a change of a game also renews its session's key and the
-recent set, so a session lives as long as its newest game. Redis deletes the rest itself,
-which is why :meth:`RedisStore.sweep` has nothing to do. An entry of the recent set whose game
-has expired is removed when :meth:`RedisStore.recent_games` meets it.
+game sets, so a session lives as long as its newest game. A session saved without a game
+lives :data:`SESSION_IDLE_SECONDS` (a day) unless a game already keeps it longer. Redis
+deletes the rest itself, which is why :meth:`RedisStore.sweep` has nothing to do. An entry of
+the recent set whose game has expired is removed when :meth:`RedisStore.recent_games` meets
+it.
 
 **Damaged data** never raises from reads or changes: a session key that is not a session's
 JSON (or not a string at all) loads as no session, and a game key that is not a game's JSON
@@ -64,6 +70,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.store.base import (
     GAME_STATES,
+    SESSION_IDLE_SECONDS,
     Change,
     GameSummary,
     SessionData,
@@ -215,6 +222,9 @@ class RedisStore(Store):
         if ttl_seconds < 1:
             raise ValueError(f"ttl_seconds must be at least 1, not {ttl_seconds}")
         self._where = _without_password(url)
+        self.url: Final = url
+        """The server's URL (the rate limiter opens its own connections to it)."""
+        self.prefix: Final = prefix
         self._prefix = prefix
         self.ttl_seconds: Final = ttl_seconds
         self._closed = False
@@ -222,6 +232,8 @@ class RedisStore(Store):
         self._conflicts_lock = threading.Lock()
         self._url = url
         self._timeout = socket_timeout
+        self.timeout: Final = socket_timeout
+        """Seconds one command may take (the rate limiter's connections use it too)."""
         self._async: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None
         self._game_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         """Changes of one game from this process queue here (``WATCH`` is left for the other
@@ -259,6 +271,9 @@ class RedisStore(Store):
 
     def _recent_key(self, sid: str) -> str:
         return f"{self._prefix}r:{_key_part(sid)}"
+
+    def _all_key(self, sid: str) -> str:
+        return f"{self._prefix}a:{_key_part(sid)}"
 
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:
@@ -301,18 +316,21 @@ class RedisStore(Store):
         return session, game
 
     def save_session(self, sid: str, session: SessionData) -> None:
-        """Write the session, keeping when it was created; it expires ``ttl_seconds`` later
-        unless saved or played again."""
+        """Write the session, keeping when it was created. It expires a day later
+        (:data:`SESSION_IDLE_SECONDS`) unless a game keeps it longer (a change of a game sets
+        the session's time to live to the game's)."""
         key = self._session_key(sid)
         for attempt in range(MAX_ATTEMPTS):
             now = now_ms()
             with self._errors(), self._redis.pipeline(transaction=True) as pipe:
                 pipe.watch(key)  # type: ignore[no-untyped-call]  # untyped in redis-py
                 (old,) = _texts(pipe.mget([key]))
+                left = pipe.ttl(key)
                 created = int_or_zero(json_dict(json_or_none(old)).get("created_ms")) or now
                 data = {**session.to_data(), "created_ms": created, "touched_ms": now}
+                ttl = max(SESSION_IDLE_SECONDS, left if isinstance(left, int) else 0)
                 pipe.multi()
-                pipe.set(key, dumps(data), ex=self.ttl_seconds)
+                pipe.set(key, dumps(data), ex=min(ttl, self.ttl_seconds))
                 try:
                     pipe.execute()
                     return
@@ -338,19 +356,27 @@ class RedisStore(Store):
         session_key = self._session_key(sid)
         game_key = self._game_key(sid, code)
         recent_key = self._recent_key(sid)
+        all_key = self._all_key(sid)
         ttl = self.ttl_seconds
         for attempt in range(MAX_ATTEMPTS):
             with self._errors():
                 pipe = self._redis.pipeline(transaction=True)
             try:
                 with self._errors():
-                    pipe.watch(game_key, session_key)  # type: ignore[no-untyped-call]
+                    pipe.watch(game_key, session_key, all_key)  # type: ignore[no-untyped-call]
                     raw_session, raw_game = _texts(pipe.mget([session_key, game_key]))
                 new, result = change(_session_from(raw_session), _game_from(code, raw_game))
                 if new is None:
                     return result
                 with self._errors():
+                    gone = self._oldest_past_cap(pipe, all_key) if raw_game is None else []
                     pipe.multi()
+                    if gone:
+                        pipe.delete(*(self._game_key(sid, c) for c in gone))
+                        pipe.zrem(recent_key, *gone)
+                        pipe.zrem(all_key, *gone)
+                    pipe.zadd(all_key, {code: new.updated_ms})
+                    pipe.expire(all_key, ttl)
                     pipe.set(game_key, _game_json(new), ex=ttl)
                     if new.state == "playing":
                         pipe.zadd(recent_key, {code: new.updated_ms})
@@ -371,6 +397,18 @@ class RedisStore(Store):
             f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
             f" {MAX_ATTEMPTS} attempts"
         )
+
+    def _oldest_past_cap(self, pipe: Any, all_key: str) -> list[str]:
+        """The codes to delete so one more game fits under :attr:`max_games` (read while
+        watching: a game added meanwhile makes the transaction run again)."""
+        try:
+            count = int(pipe.zcard(all_key))
+            if count < self.max_games:
+                return []
+            return [c for c in _texts(pipe.zrange(all_key, 0, count - self.max_games)) if c]
+        except ResponseError:  # a damaged set (another type): rebuilt by this change
+            pipe.delete(all_key)
+            return []
 
     def _check_replies(
         self, replies: list[Any], recent_key: str, code: str, new: StoredGame
@@ -440,7 +478,7 @@ class RedisStore(Store):
         entries.sort(key=lambda e: (-e[1], e[0]))
         return entries[:limit]
 
-    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
         """Nothing to do: every key expires ``ttl_seconds`` after its last write, so Redis
         deletes abandoned games and sessions itself (and recent-set entries whose game is
         gone are dropped by :meth:`recent_games`). Returns 0."""
@@ -502,10 +540,12 @@ class RedisStore(Store):
                 async with client.pipeline(transaction=True) as pipe:
                     await pipe.watch(key)
                     (old,) = _texts(await pipe.mget([key]))
+                    left = await pipe.ttl(key)
                     created = int_or_zero(json_dict(json_or_none(old)).get("created_ms")) or now
                     data = {**session.to_data(), "created_ms": created, "touched_ms": now}
+                    ttl = max(SESSION_IDLE_SECONDS, left if isinstance(left, int) else 0)
                     pipe.multi()  # type: ignore[no-untyped-call]  # untyped in redis-py
-                    pipe.set(key, dumps(data), ex=self.ttl_seconds)
+                    pipe.set(key, dumps(data), ex=min(ttl, self.ttl_seconds))
                     try:
                         await pipe.execute()
                         return
@@ -540,18 +580,28 @@ class RedisStore(Store):
         session_key = self._session_key(sid)
         game_key = self._game_key(sid, code)
         recent_key = self._recent_key(sid)
+        all_key = self._all_key(sid)
         ttl = self.ttl_seconds
         for attempt in range(MAX_ATTEMPTS):
             pipe = client.pipeline(transaction=True)
             try:
                 with self._errors():
-                    await pipe.watch(game_key, session_key)
+                    await pipe.watch(game_key, session_key, all_key)
                     raw_session, raw_game = _texts(await pipe.mget([session_key, game_key]))
                 new, result = change(_session_from(raw_session), _game_from(code, raw_game))
                 if new is None:
                     return result
                 with self._errors():
+                    gone = (
+                        await self._oldest_past_cap_async(pipe, all_key) if raw_game is None else []
+                    )
                     pipe.multi()  # type: ignore[no-untyped-call]  # untyped in redis-py
+                    if gone:
+                        pipe.delete(*(self._game_key(sid, c) for c in gone))
+                        pipe.zrem(recent_key, *gone)
+                        pipe.zrem(all_key, *gone)
+                    pipe.zadd(all_key, {code: new.updated_ms})
+                    pipe.expire(all_key, ttl)
                     pipe.set(game_key, _game_json(new), ex=ttl)
                     if new.state == "playing":
                         pipe.zadd(recent_key, {code: new.updated_ms})
@@ -575,6 +625,18 @@ class RedisStore(Store):
             f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
             f" {MAX_ATTEMPTS} attempts"
         )
+
+    async def _oldest_past_cap_async(self, pipe: Any, all_key: str) -> list[str]:
+        """:meth:`_oldest_past_cap` with the asyncio client."""
+        try:
+            count = int(await pipe.zcard(all_key))
+            if count < self.max_games:
+                return []
+            oldest = await pipe.zrange(all_key, 0, count - self.max_games)
+            return [c for c in _texts(oldest) if c]
+        except ResponseError:  # a damaged set (another type): rebuilt by this change
+            await pipe.delete(all_key)
+            return []
 
     async def _aconflicted(self, attempt: int) -> None:
         with self._conflicts_lock:

@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from app.store.base import (
     GAME_STATES,
@@ -69,6 +69,14 @@ ON CONFLICT (sid, code) DO UPDATE SET
     record = excluded.record, state = excluded.state, score = excluded.score,
     moves = excluded.moves, extra = excluded.extra, updated_ms = excluded.updated_ms
 """
+
+_MAKE_ROOM = """
+DELETE FROM games WHERE rowid IN (
+    SELECT rowid FROM games WHERE sid = :sid ORDER BY updated_ms, code
+    LIMIT max(0, (SELECT count(*) FROM games WHERE sid = :sid) - :cap + 1)
+)
+"""
+"""Before a session's new game: delete its oldest games so the new one fits under the cap."""
 
 _RECENT = """
 SELECT code, state, score, moves, updated_ms FROM games
@@ -272,6 +280,7 @@ class SQLiteStore(Store):
         if path in ("", ":memory:") or path.startswith("file:"):
             raise StoreError(f"SQLite store needs a file path, not {path!r} (use memory:)")
         self._path = path
+        self.path: Final = path
         self._sweep_pause = sweep_pause_seconds
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -393,6 +402,8 @@ class SQLiteStore(Store):
         session, game = self._read(conn, sid, code)
         new, result = change(session, game)
         if new is not None:
+            if game is None:
+                conn.execute(_MAKE_ROOM, {"sid": sid, "cap": self.max_games})
             conn.execute(
                 _UPSERT_GAME,
                 (
@@ -528,7 +539,7 @@ class SQLiteStore(Store):
             for code, state, score, moves, updated_ms in rows
         ]
 
-    def sweep(self, cutoff_ms: int, batch: int = 500) -> int:
+    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
         """Old games, then old sessions without games: each batch one ``BEGIN IMMEDIATE``
         transaction examining at most ``batch`` rows (found through the version-2 indexes),
         so a tap waits for one batch at most (a few milliseconds for 500 rows). Between
@@ -546,10 +557,11 @@ class SQLiteStore(Store):
             if count < batch:
                 break
             time.sleep(self._sweep_pause)
+        idle = cutoff_ms if idle_cutoff_ms is None else idle_cutoff_ms
         after: tuple[int, int] = (-(2**63), -(2**63))  # (touched_ms, rowid) examined last
         while True:
             count, rows = self._in_write_transaction(
-                functools.partial(_sweep_sessions, cutoff_ms=cutoff_ms, after=after, batch=batch)
+                functools.partial(_sweep_sessions, cutoff_ms=idle, after=after, batch=batch)
             )
             deleted += count
             if len(rows) < batch:

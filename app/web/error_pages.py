@@ -22,9 +22,9 @@ from app.web.errors import (
     unknown_field,
 )
 from app.web.htmx import is_htmx, vary_on_htmx
-from app.web.play import Redirect, ensure_session
+from app.web.play import Redirect, page_session
 from app.web.render import Renderer
-from app.web.sessions import Player, set_cookie
+from app.web.sessions import Player
 
 log = logging.getLogger(__name__)
 
@@ -62,23 +62,35 @@ async def render_error(
         context["oob"] = False
         html = renderer.page("pages/error.html", context, t)
     headers = {"Cache-Control": "no-store", **error.headers}
-    response = HTMLResponse(html, error.status, headers=headers)
-    set_cookie(response, player, request)
-    return vary_on_htmx(response)
+    return vary_on_htmx(HTMLResponse(html, error.status, headers=headers))
+
+
+async def render_crash(request: Request) -> Response:
+    """The 500 page (:class:`app.web.middleware.CrashGuard` answers it)."""
+    return await render_error(
+        request,
+        PlayerError(
+            500,
+            lambda t: t.gettext(N_("Something went wrong")),
+            lambda t: t.gettext(
+                N_("The server failed to answer; your game was not changed. Try again.")
+            ),
+            [("/", lambda t: t.gettext(N_("Home")))],
+        ),
+    )
 
 
 async def _session(request: Request, player: Player) -> SessionData | None:
     """The player's session, so the page speaks their language and offers the switch.
 
-    A GET without a session gets one (as any page does); a failing store never turns an
-    error page into a crash.
+    Nothing is written (a GET never writes): a player without a stored session gets the
+    unsaved default one, whose form token their first action can use. A failing store never
+    turns an error page into a crash.
     """
     try:
         store: Store = request.app.state.store
         session, _ = await store.load_async(player.sid)
-        if session is None and request.method == "GET":
-            session = await ensure_session(store, player, None)
-        return session
+        return page_session(player, session)
     except Exception:  # an error page never raises
         log.exception("could not read the session for an error page")
         return None
@@ -132,21 +144,6 @@ def install(app: FastAPI) -> None:
                 error.status_code,
                 lambda t: t.gettext(N_("Request refused")),
                 lambda t: t.gettext(N_("The request could not be handled.")),
-                [("/", lambda t: t.gettext(N_("Home")))],
-            ),
-        )
-
-    @app.exception_handler(Exception)
-    async def crash(request: Request, error: Exception) -> Response:
-        log.exception("unhandled error", exc_info=error)
-        return await render_error(
-            request,
-            PlayerError(
-                500,
-                lambda t: t.gettext(N_("Something went wrong")),
-                lambda t: t.gettext(
-                    N_("The server failed to answer; your game was not changed. Try again.")
-                ),
                 [("/", lambda t: t.gettext(N_("Home")))],
             ),
         )

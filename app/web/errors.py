@@ -119,6 +119,61 @@ class PlayerError(Exception):
         )
 
     @classmethod
+    def rate_limited(cls, seconds: int, back: str | None = None) -> PlayerError:
+        """Too many writes from one address (``429``): nothing was changed. ``back``: the
+        page the refused action came from, offered as the way on."""
+        seconds = max(1, seconds)
+        way_back = [(back, _text(N_("Back to the game")))] if back and back != "/" else []
+        return cls(
+            429,
+            _text(N_("Too many requests")),
+            lambda t: (
+                t.ngettext(
+                    "Too many moves came from your network in a short time, so this one was "
+                    "not made. Try again in %(seconds)s second.",
+                    "Too many moves came from your network in a short time, so this one was "
+                    "not made. Try again in %(seconds)s seconds.",
+                    seconds,
+                )
+                % {"seconds": seconds}
+            ),
+            [*way_back, ("/", _text(N_("Home")))],
+            {"Retry-After": str(seconds)},
+        )
+
+    @classmethod
+    def other_game(cls, code: str, game_name: str, game_url: str) -> PlayerError:
+        """An action posted to the other game's address (``404``, never a redirect that a
+        browser would re-post somewhere it is not allowed)."""
+        return cls(
+            404,
+            _text(N_("Not this game")),
+            lambda t: (
+                t.gettext(N_("%(code)s is a %(game)s deal: its moves are made on its own page."))
+                % {"code": code, "game": t.gettext(game_name)}
+            ),
+            [(game_url, _text(N_("Open the deal"))), ("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def game_too_long(cls, limit: int, page_url: str) -> PlayerError:
+        """A move past the most a game record keeps (``409``): nothing was changed."""
+        return cls(
+            409,
+            _text(N_("This game is full")),
+            lambda t: (
+                t.gettext(
+                    N_(
+                        "A game keeps at most %(moves)s moves, and this one has them all: "
+                        "the move was not made. Undo, restart the deal or start a new game."
+                    )
+                )
+                % {"moves": limit}
+            ),
+            [(page_url, _text(N_("Back to the game"))), ("/", _text(N_("Home")))],
+        )
+
+    @classmethod
     def too_large(cls, limit: int) -> PlayerError:
         return cls(
             413,

@@ -13,8 +13,7 @@ from app.engine.games import GAMES, game_for_code
 from app.i18n import LANGUAGES, translations
 from app.web.errors import PlayerError
 from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE, SCREENS, Screen, ensure_session, language
-from app.web.sessions import set_cookie
+from app.web.play import NO_STORE, SCREENS, Screen, language, page_session
 
 router = APIRouter()
 
@@ -24,7 +23,7 @@ async def home(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     session, _ = await store.load_async(player.sid)
-    session = await ensure_session(store, player, session)
+    session = page_session(player, session)
     lang = language(request, session)
     t = translations(lang)
     games = [
@@ -54,7 +53,6 @@ async def home(
         "problem": None,
     }
     response = HTMLResponse(renderer.page("pages/home.html", context, t), headers=NO_STORE)
-    set_cookie(response, player, request)
     return vary_on_htmx(response)
 
 

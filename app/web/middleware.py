@@ -1,11 +1,17 @@
-"""Pure ASGI middleware: security headers on every response, and a cap on request bodies."""
+"""Pure ASGI middleware: security headers on every response (HSTS under HTTPS), the session
+cookie's sliding renewal, HEAD answered as GET, a cap on request bodies, and a crash guard
+that answers the 500 page inside all of them."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Final
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger(__name__)
 
 CSP: Final = "; ".join(
     [
@@ -31,8 +37,15 @@ SECURITY_HEADERS: Final = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 
+HSTS: Final = (b"strict-transport-security", b"max-age=31536000")
+"""A year, this host only: ``includeSubDomains`` and preloading would bind every other
+subdomain of the operator's domain too, which this application cannot know about."""
+
 
 class SecurityHeaders:
+    """The headers of :data:`SECURITY_HEADERS` on every response, and :data:`HSTS` on those
+    served over HTTPS (see :func:`app.web.sessions.is_https`)."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -40,15 +53,66 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        from app.web.sessions import is_https
+
+        headers = SECURITY_HEADERS + ([HSTS] if is_https(HTTPConnection(scope)) else [])
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in SECURITY_HEADERS if n not in names]
+                extra = [(n, v) for n, v in headers if n not in names]
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class SessionCookie:
+    """Send the session cookie, with a fresh ``Max-Age``, on every response to a request that
+    used the player (pages, actions, error pages; not static files or ``/health``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        from app.web.sessions import Player, cookie_headers, is_https
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                player = scope.get("state", {}).get("player")
+                if isinstance(player, Player):
+                    cookies = cookie_headers(player, is_https(HTTPConnection(scope)))
+                    message["headers"] = [
+                        *message.get("headers", []),
+                        *((b"set-cookie", value) for value in cookies),
+                    ]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+class HeadAsGet:
+    """``HEAD`` answered by the ``GET`` route, headers only (RFC 9110 §9.3.2: every resource
+    that answers GET answers HEAD). GET handlers never write, so running one is safe."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        scope.setdefault("state", {})  # shared with the copy: the cookie middleware reads it
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 class BodyTooLarge(Exception):  # noqa: N818
@@ -56,7 +120,8 @@ class BodyTooLarge(Exception):  # noqa: N818
 
 
 class BodyLimit:
-    """Refuse bodies over ``limit`` bytes with 413, by header or while streaming."""
+    """Refuse bodies over ``limit`` bytes with 413, by header or while streaming (a chunked
+    body has no length: it is counted as it arrives)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -67,31 +132,36 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = Request(scope).headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > self.limit:
+        if not (length.isascii() and length.isdigit()) or int(length) > self.limit:
             await self._refuse(scope, receive, send)
             return
         seen = 0
+        over = False
 
         async def counted() -> Message:
-            nonlocal seen
+            nonlocal seen, over
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
+                over = True
                 raise BodyTooLarge
             return message
 
         started = False
 
         async def watch(message: Message) -> None:
+            # Once the body overflowed, whatever the application makes of the exception
+            # (FastAPI answers 400 "error parsing the body") is dropped for the 413.
             nonlocal started
+            if over:
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        try:
+        with contextlib.suppress(BodyTooLarge):
             await self.app(scope, counted, watch)
-        except BodyTooLarge:
-            if not started:
-                await self._refuse(scope, receive, send)
+        if over and not started:
+            await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         from app.web.error_pages import render_error
@@ -101,3 +171,35 @@ class BodyLimit:
         response = await render_error(request, PlayerError.too_large(self.limit))
         response.headers["Connection"] = "close"
         await response(scope, receive, send)
+
+
+class CrashGuard:
+    """The 500 page for an unexpected exception, answered here, inside the security-header
+    middleware, and not raised further: Starlette's outermost error middleware would answer
+    without those headers and re-raise, and uvicorn then drops the connection, so a client's
+    next keep-alive request on it fails."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as error:
+            log.exception("unhandled error", exc_info=error)
+            if started:  # half an answer is out: only closing the connection can end it
+                raise
+            from app.web.error_pages import render_crash
+
+            response = await render_crash(Request(scope, receive))
+            await response(scope, receive, send)

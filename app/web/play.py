@@ -22,9 +22,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.dependencies import PlayerDep, RendererDep, StoreDep, require_same_origin
+from app.dependencies import (
+    PlayerDep,
+    RendererDep,
+    StoreDep,
+    guard_write,
+    limit,
+    may_create,
+)
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.game import AWAY_MS, RecordError, now_ms
+from app.engine.game import AWAY_MS, MAX_RECORD_MOVES, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.proofs import Prover
@@ -43,8 +50,9 @@ from app.web.board import version as board_version
 from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
-from app.web.sessions import Player, new_token, set_cookie
+from app.web.sessions import Player, form_token
 from app.web.views import (
+    BoardView,
     InfoView,
     ScreenView,
     clock_text,
@@ -72,20 +80,9 @@ class Said:
 
 
 NOTICES: dict[str, Text] = {}
-"""Notices that survive a redirect as ``?n=key``: only known keys, never free text."""
-_PATTERNS: list[Callable[[str], Text | None]] = []
-
-
-def notice_pattern(resolve: Callable[[str], Text | None]) -> None:
-    """Register a family of notice keys (``group-4``) that a function turns into text."""
-    _PATTERNS.append(resolve)
-
-
-def notice_text(key: str) -> Text | None:
-    """The text of a notice key from a URL, or ``None`` for anything not registered."""
-    if key in NOTICES:
-        return NOTICES[key]
-    return next((text for resolve in _PATTERNS if (text := resolve(key)) is not None), None)
+"""Notices that survive a redirect as ``?n=key``: only known keys, never free text. Which of
+them a page shows is its screen's call (:meth:`Screen.notice`): only its own game's keys, and
+only what is true of the game on the page."""
 
 
 def notice(key: str, message: str) -> Text:
@@ -131,6 +128,9 @@ def sentence(text: str, lang: str) -> str:
     return first + text[1:]
 
 
+COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
+
+
 class Screen(ABC):
     """One game's pages: its engine class, template and board view."""
 
@@ -139,6 +139,18 @@ class Screen(ABC):
     template: ClassVar[str]
     name: ClassVar[str]
     """The game's name, a catalog text."""
+    own_notices: ClassVar[frozenset[str]] = frozenset()
+    """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use
+    must be here or in :data:`COMMON_NOTICES`, or its no-JavaScript redirect drops it)."""
+
+    def notice(self, key: str, game: AnyGame) -> Text | None:
+        """The text of ``?n=key`` on this game's page, or ``None`` when the key is not this
+        game's or would say something untrue of ``game`` (a crafted link cannot mislead)."""
+        if (key == "no-undo" and game.can_undo()) or (key == "no-redo" and game.can_redo()):
+            return None
+        if key in COMMON_NOTICES or key in self.own_notices:
+            return NOTICES.get(key)
+        return None
 
     @abstractmethod
     def state(self, game: AnyGame) -> str:
@@ -269,6 +281,18 @@ class Screen(ABC):
         name = t.gettext(self.name)
         return ScreenView(self.slug, name, self.new_game_link(game), self.end_actions)
 
+    def board_view(self, game: AnyGame, t: NullTranslations, **places: Any) -> BoardView:
+        """The board's shared fields (game, code, state, score, moves, ending) and ``places``."""
+        return BoardView(
+            game=self.slug,
+            code=str(game.code),
+            state=self.state(game),
+            score=self.score(game),
+            moves=game.move_count,
+            ending=self.ending(game, t),
+            **places,
+        )
+
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"
 
@@ -293,8 +317,12 @@ SCREENS: dict[str, Screen] = {}
 # --- codes in URLs -----------------------------------------------------------------------------
 
 
-def parse_code(screen: Screen, text: str) -> DealCode:
-    """The code in a URL, or a 404 page that says what a code looks like."""
+def parse_code(screen: Screen, text: str, *, action: bool = False) -> DealCode:
+    """The code in a URL, or a 404 page that says what a code looks like.
+
+    A page of the other game's code redirects there (308); an action posted to it is a 404
+    that names the right game — a 308 would make the browser post it again, to an address
+    that accepts only GET."""
     try:
         code = DealCode.parse(text)
     except DealCodeError:
@@ -303,6 +331,8 @@ def parse_code(screen: Screen, text: str) -> DealCode:
         other = next((s for s in SCREENS.values() if s.game.game_id == code.game), None)
         if other is None:
             raise PlayerError.invalid_code(text, f"/{screen.slug}")
+        if action:
+            raise PlayerError.other_game(str(code), other.name, other.url(code))
         raise Redirect(other.url(code), 308)
     return code
 
@@ -317,21 +347,22 @@ class Redirect(Exception):  # noqa: N818  (control flow, not an error)
 # --- sessions ----------------------------------------------------------------------------------
 
 
-async def ensure_session(store: Store, player: Player, session: SessionData | None) -> SessionData:
-    """The player's session, created (with a fresh id if the cookie named none) when missing."""
-    if session is not None:
-        return session
-    if not player.fresh:
-        player.renew()  # an id the store does not know: never adopt it
-    session = SessionData(new_token())
-    await store.save_session_async(player.sid, session)
-    return session
+def page_session(player: Player, session: SessionData | None) -> SessionData:
+    """The player's stored session, or — nothing is written for a page — the default one
+    with the token derived from the id, which the first action accepts (see
+    :mod:`app.web.sessions`)."""
+    return session if session is not None else SessionData(form_token(player.sid))
 
 
-def check_token(session: SessionData | None, token: str, page_url: str) -> SessionData:
-    if session is None or not hmac.compare_digest(session.token.encode(), token.encode()):
+def check_token(
+    player: Player, session: SessionData | None, token: str, page_url: str
+) -> SessionData:
+    """The session a POST acts for, when its form token is the session's (the stored one's,
+    or the derived one of an id with nothing stored yet); else "this page has expired"."""
+    expected = session.token if session is not None else form_token(player.sid)
+    if player.fresh or not hmac.compare_digest(expected.encode(), token.encode()):
         raise PlayerError.expired_form(page_url)
-    return session
+    return page_session(player, session)
 
 
 def language(request: Request, session: SessionData | None) -> str:
@@ -407,7 +438,11 @@ async def _keep_lost(store: Store, sid: str, screen: Screen, game: AnyGame) -> N
 
 
 def origin(request: Request) -> str:
-    """``http://host:port`` of this request, without building a URL object."""
+    """Where players reach this site: ``SOLITAIRE_ORIGIN`` when set (:func:`public_origin`),
+    else ``http://host:port`` of this request, without building a URL object."""
+    config = getattr(request.app.state, "config", None)
+    if config is not None and config.origin:
+        return str(config.origin)
     scope = request.scope
     host = request.headers.get("host")
     if host is None:
@@ -481,12 +516,12 @@ async def show_page(
     if str(code) != code_text:
         return RedirectResponse(screen.url(code), 308)
     session, stored = await store.load_async(player.sid, str(code))
-    session = await ensure_session(store, player, session)
+    session = page_session(player, session)
     game, unreadable = rebuild(screen, code, stored)
     await settle_verdict(request, store, player.sid, screen, game)
     lang = language(request, session)
     t = translations(lang)
-    said = UNREADABLE if unreadable else notice_text(request.query_params.get("n", "")[:32])
+    said = UNREADABLE if unreadable else screen.notice(request.query_params.get("n", "")[:32], game)
     message = said(t) if said else None
     asking = asked(request.query_params.get("ask"), game)
     question = t.gettext(QUESTIONS[asking]) if asking else None
@@ -501,7 +536,6 @@ async def show_page(
     context["info_html"] = Markup(fill(info, token, code_text))
     context["status_html"] = Markup(status_html(context["message"], False, question))
     response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
-    set_cookie(response, player, request)
     return vary_on_htmx(response)
 
 
@@ -532,6 +566,8 @@ class Acted:
     state: str
     ended: bool
     """The action ended the game (announced; the board shows the ending)."""
+    created: bool = False
+    """The action wrote a game the session had not played yet (counts as a new game)."""
 
 
 async def act(
@@ -552,15 +588,20 @@ async def act(
     the live region. The whole board (swapped by id) answers a page that does not show the
     board the action started from: the form's card was gone, or the page's board version
     (``X-Board-Version``, sent by ``#board``'s inherited ``hx-headers``) is not the server's.
+
+    A game the session has not played yet counts against the client's limit of new games:
+    when it is spent the action is refused (429) and nothing is written. A move past
+    :data:`MAX_RECORD_MOVES` is refused too, so every record written can be read back.
     """
-    code = code or parse_code(screen, code_text)
+    code = code or parse_code(screen, code_text, action=True)
     code_str = str(code)
     page_url = screen.url(code_str)
+    creating = await may_create(request)
 
     def change(
         session: SessionData | None, stored: StoredGame | None
     ) -> tuple[StoredGame | None, Acted]:
-        session = check_token(session, token, page_url)
+        session = check_token(player, session, token, page_url)
         game, unreadable = rebuild(screen, code, stored)
         before = None if unreadable else screen.facts(game, session)
         mark = None if unreadable else _mark(game)
@@ -570,20 +611,27 @@ async def act(
         state = screen.state(game) if changed or before is None else before.state
         if unreadable and said.message is None:
             said = Said(UNREADABLE, "unreadable")
+        if changed and game.move_count > MAX_RECORD_MOVES:
+            raise PlayerError.game_too_long(MAX_RECORD_MOVES, page_url)
+        created = changed and stored is None
+        if created and not creating.allowed:
+            raise PlayerError.rate_limited(creating.retry_after, page_url)
         was_over = before is not None and before.state != "playing"
         ended = changed and state != "playing" and not was_over
         saved = screen.stored(game, game.to_record(), now, state) if changed else None
-        return saved, Acted(session, game, said, before, state, ended)
+        return saved, Acted(session, game, said, before, state, ended, created)
 
     acted = await store.change_game_async(player.sid, code_str, change)
     said, ended, state = acted.said, acted.ended, acted.state
+    if acted.created:
+        await limit(request, "new")
     # the verdict on the new position: proved outside the store's writer (it may search)
     was_over = acted.before is not None and acted.before.state != "playing"
     if await settle_verdict(request, store, player.sid, screen, acted.game):
         state = screen.state(acted.game)
         ended = ended or not was_over
     if not is_htmx(request):
-        shown = said.notice is not None and notice_text(said.notice) is not None
+        shown = said.notice is not None and screen.notice(said.notice, acted.game) is not None
         query = [f"n={quote(said.notice or '')}"] if shown else []
         query += [f"ask={said.ask}"] if said.ask else []
         url = page_url + ("?" + "&".join(query) if query else "")
@@ -694,13 +742,14 @@ FormModel = TypeVar("FormModel", bound=BaseModel)
 async def read_form(request: Request, model: type[FormModel]) -> FormModel:
     """An action's form, its body parsed once and checked by the route's pydantic model.
 
-    Browsers and htmx send ``application/x-www-form-urlencoded``: one ``parse_qsl``, instead of
+    Every POST route's guard first (:func:`app.dependencies.guard_write`). Browsers and htmx
+    send ``application/x-www-form-urlencoded``: one ``parse_qsl``, instead of
     FastAPI's ``Form()`` machinery and a dependency per shared object (about 0.15 ms a tap,
     measured with py-spy). Multipart bodies still work. As with ``Form()``, an empty value
     counts as missing, and bad input raises the same ``RequestValidationError``, so the 422
     page is unchanged.
     """
-    await require_same_origin(request)
+    await guard_write(request)  # same origin, and the write rate limit
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
         form = await request.form()
         data = {name: value for name, value in form.multi_items() if isinstance(value, str)}

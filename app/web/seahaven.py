@@ -55,15 +55,15 @@ from app.web.play import (
     Screen,
     act,
     acting,
-    ensure_session,
     game_router,
     language,
-    notice_pattern,
+    page_session,
     parse_code,
     read_form,
 )
 from app.web.render import Renderer
-from app.web.sessions import Player, set_cookie
+from app.web.sessions import Player
+from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
@@ -146,6 +146,7 @@ class SeahavenScreen(Screen):
         "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
     end_actions: ClassVar = ("undo", "restart")
+    own_notices: ClassVar = frozenset({"refused"})
 
     def state(self, game: AnyGame) -> str:
         assert isinstance(game, Seahaven)
@@ -198,7 +199,7 @@ class SeahavenScreen(Screen):
             code = await playable_deal(request, f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
         session, _ = await store.load_async(player.sid)
-        session = await ensure_session(store, player, session)
+        session = page_session(player, session)
         lang = language(request, session)
         t = translations(lang)
         context = {
@@ -213,7 +214,6 @@ class SeahavenScreen(Screen):
         response = HTMLResponse(
             renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
         )
-        set_cookie(response, player, request)
         return vary_on_htmx(response)
 
     @property
@@ -224,6 +224,69 @@ class SeahavenScreen(Screen):
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         assert isinstance(game, Seahaven)
         return f"/seahaven?last={game.cell_count}"
+
+    def notice(self, key: str, game: AnyGame) -> Text | None:
+        return super().notice(key, game) or _reason_notice(key, game)
+
+    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
+        assert isinstance(game, Seahaven)
+        position = game.position
+        selected = set(map(str, game.selected_cards())) if game.selection else set()
+        helping = session.placement_help
+        targets = destinations(game) if helping else {}
+        chosen = game.selection
+        wanted = (
+            targets.get((chosen[0], len(game.selected_cards())), ()) if chosen is not None else ()
+        )
+        hint = t.gettext(DESTINATION_HINT)
+        columns = []
+        for index in COLUMNS:
+            column = position.columns[index]
+            label = column_label(index - COLUMNS.start + 1, len(column), t)
+            movable_from = len(column) - position.run_length(index)
+            here = index in wanted
+            cards = []
+            for depth, card in enumerate(column):
+                shown = CardView.of(card, t)
+                spoken = f"{shown.name}, {label}"
+                if here and depth == len(column) - 1:
+                    spoken = f"{spoken}, {hint}"
+                movable = depth >= movable_from
+                goes = _names(targets.get((index, len(column) - depth), ()))
+                cards.append(ColumnCard(shown, spoken, shown.code in selected, movable, goes))
+            columns.append(
+                ColumnView(
+                    place_name(index),
+                    len(column),
+                    label,
+                    tuple(cards),
+                    fan_class(len(column)),
+                    destination=here,
+                )
+            )
+        cells = []
+        for offset, in_cell in enumerate(position.cells):
+            place = CELLS.start + offset
+            label = t.gettext("cell %(number)s") % {"number": offset + 1}
+            slot = _slot(place_name(place), in_cell, label, selected, t)
+            cells.append(_helped(slot, place, targets, wanted, hint))
+        foundations = []
+        for suit, height in zip(SUITS, position.foundations, strict=True):
+            place = FOUNDATIONS.start + SUITS.index(suit)
+            label = foundation_label(suit, height, t)
+            top = position.foundation_top(suit)
+            slot = _slot(f"foundation-{suit}", top, label, selected, t, count=height)
+            colour = "red" if suit in "HD" else "black"
+            slot = dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour)
+            foundations.append(_helped(slot, place, targets, wanted, hint))
+        return self.board_view(
+            game,
+            t,
+            cells=tuple(cells),
+            foundations=tuple(foundations),
+            columns=tuple(columns),
+            placement_help=helping,
+        )
 
     def facts(
         self,
@@ -484,18 +547,63 @@ def column_html(
     )
 
 
-def _reason_notice(key: str) -> Text | None:
-    """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect."""
-    if key.startswith("group-") and key[6:].isdigit() and len(key) <= 10:
-        limit = int(key[6:])
+def _helped(
+    slot: PlaceView,
+    place: int,
+    targets: dict[tuple[int, int], tuple[int, ...]],
+    wanted: tuple[int, ...],
+    hint: str,
+) -> PlaceView:
+    """A cell or a foundation with *Placement help*: whether the selection may come here (said
+    in its name too), and where its own card may go (for the drag)."""
+    here = place in wanted
+    spoken = f"{slot.spoken}, {hint}" if here else slot.spoken
+    return dataclasses.replace(
+        slot, destination=here, spoken=spoken, targets=_names(targets.get((place, 1), ()))
+    )
+
+
+def _slot(
+    name: str,
+    card: Card | None,
+    label: str,
+    selected: set[str],
+    t: NullTranslations,
+    count: int | None = None,
+) -> PlaceView:
+    """A cell or a foundation: one card (its top) or none."""
+    view = CardView.of(card, t) if card is not None else None
+    return PlaceView(
+        id=name,
+        count=(0 if card is None else 1) if count is None else count,
+        label=label,
+        spoken=f"{view.name}, {label}" if view else label,
+        card=view,
+        selected=view is not None and view.code in selected,
+    )
+
+
+_GROUP_NOTICE: Final = re.compile(r"group-([1-9][0-9]{0,3})")
+
+
+def _reason_notice(key: str, game: AnyGame) -> Text | None:
+    """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect.
+
+    The group limit must be one the board on the page allows (to a column, or to an empty
+    one), so a crafted link cannot announce a limit that is not true."""
+    assert isinstance(game, Seahaven)
+    group = _GROUP_NOTICE.fullmatch(key)
+    if group is not None:
+        limit = int(group.group(1))
+        if limit not in (game.max_group(False), game.max_group(True)):
+            return None
         return lambda t: reason_text(Reason.GROUP_TOO_LARGE, limit, t)
     for reason in REASONS:
-        if key == reason.name.lower():
+        if key == reason.name.lower() and reason is not Reason.GROUP_TOO_LARGE:
             return lambda t, reason=reason: reason_text(reason, None, t)  # type: ignore[misc]
     return None
 
 
-notice_pattern(_reason_notice)
 SCREEN = SeahavenScreen()
 router = game_router(SCREEN)
 

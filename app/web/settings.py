@@ -8,11 +8,10 @@ from typing import Final
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.dependencies import PlayerDep, SameOrigin, StoreDep
+from app.dependencies import PlayerDep, SameOrigin, StoreDep, limit
 from app.i18n import LANGUAGES, N_
 from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
 from app.web.play import check_token
-from app.web.sessions import set_cookie
 
 router = APIRouter()
 
@@ -52,12 +51,14 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
         raise PlayerError.bad_input(problems)
     assert isinstance(token, str)
     back = _local_path(form.get("next"))
-    session, _ = await store.load_async(player.sid)
-    session = check_token(session, token, back)
+    stored, _ = await store.load_async(player.sid)
+    session = check_token(player, stored, token, back)
+    if stored is None:  # the first thing this player keeps: a new session row
+        verdict = await limit(request, "new")
+        if not verdict.allowed:
+            raise PlayerError.rate_limited(verdict.retry_after)
     await store.save_session_async(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
-    response = RedirectResponse(back, 303, headers={"Cache-Control": "no-store"})
-    set_cookie(response, player, request)
-    return response
+    return RedirectResponse(back, 303, headers={"Cache-Control": "no-store"})
 
 
 def _local_path(value: object) -> str:

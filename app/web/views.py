@@ -12,8 +12,106 @@ import functools
 from dataclasses import dataclass
 from html import escape
 
-from app.i18n import N_, translations
+from babel.support import NullTranslations
+
+from app.engine.cards import Card
+from app.i18n import N_, card_name, rank_letter, suit_symbol, translations
 from app.web.board import QUEUE, TOKEN
+
+# --- plain data for the rules pages' diagrams (template macros, no forms) -------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    code: str
+    """``AS``, ``10D``, ``JC``: the ``data-card`` value and the ``card`` form field."""
+    rank: str
+    """As printed: ``A`` … ``10``, ``J Q K`` or ``V D R``."""
+    suit: str
+    """The suit symbol: colour is never the only signal."""
+    colour: str
+    """``red`` or ``black``."""
+    name: str
+    """Spoken: "jack of clubs"."""
+
+    @classmethod
+    def of(cls, card: Card, t: NullTranslations) -> CardView:
+        return cls(
+            str(card),
+            rank_letter(card, t),
+            suit_symbol(card),
+            "red" if card.is_red else "black",
+            card_name(card, t),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceView:
+    """A place that shows one card or none: a Half Moon pile or reserve slot, a Seahaven cell
+    or foundation."""
+
+    id: str
+    """``pile-8``, ``reserve-3``, ``cell-1``, ``foundation-H``: ``data-place``."""
+    count: int
+    label: str
+    """``pile 8, 7 cards``: under the place."""
+    spoken: str
+    """The card's name and the label: the button's accessible name."""
+    card: CardView | None = None
+    selected: bool = False
+    dimmed: bool = False
+    """*Placement help*: this card cannot combine with the selection."""
+    destination: bool = False
+    """*Placement help* (Seahaven): the selection may move here."""
+    targets: str = ""
+    """*Placement help* (Seahaven): where this place's card may go (for the drag)."""
+    suit: str = ""
+    """A foundation's suit symbol, drawn when it is empty."""
+    colour: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnCard:
+    """One card of a Seahaven column, bottom to top."""
+
+    card: CardView
+    spoken: str
+    selected: bool
+    movable: bool
+    """It and the cards above it form a run that may move (draggable)."""
+    targets: str = ""
+    """*Placement help*: where it (with its run) may go, place names separated by spaces — the
+    drag highlights them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnView:
+    id: str
+    count: int
+    label: str
+    cards: tuple[ColumnCard, ...]
+    fan: str
+    """How tightly the column's cards overlap (a CSS class)."""
+    destination: bool = False
+    """*Placement help*: the selection may move here."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """``#board``: what both games share, and each game's places."""
+
+    game: str
+    code: str
+    state: str
+    score: int
+    moves: int
+    ending: str | None
+    places: tuple[PlaceView, ...] = ()
+    """Half Moon's twenty places."""
+    placement_help: bool = False
+    cells: tuple[PlaceView, ...] = ()
+    foundations: tuple[PlaceView, ...] = ()
+    columns: tuple[ColumnView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +165,7 @@ def _info_parts(
     moves_text, deal_text = t.gettext(N_("Moves")), t.gettext(N_("Deal"))
     copied, copy = t.gettext(N_("Link copied.")), t.gettext(N_("Copy link"))
     new_game = t.gettext(N_("New game"))
+    rules = t.gettext(N_("Rules"))
     shortcuts_title = t.gettext(N_("Keyboard shortcuts"))
     forms = [
         f'<form method="post" action="/{slug}/{code}/{verb}" hx-post="/{slug}/{code}/{verb}"'
@@ -85,6 +184,7 @@ def _info_parts(
         f"</form>{forms[2]}",
         f'</form><a class="button" id="control-new" href="{escape(new_game_url)}">'
         f"{escape(new_game)}</a>"
+        f'<a class="button" id="control-rules" href="/rules/{slug}">{escape(rules)}</a>'
         '<details class="shortcuts-help"><summary><span aria-hidden="true">?</span>'
         f'<span class="visually-hidden">{escape(shortcuts_title)}</span></summary>'
         f"{shortcuts}</details></div>",

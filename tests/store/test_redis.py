@@ -51,6 +51,7 @@ def test_keys_hold_the_session_the_game_and_the_recent_set(
     put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 500, {"x": [1]}))
     put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600, {}))
     assert sorted(redis_client.keys("*")) == [
+        "sol:a:s1",
         "sol:g:s1:HM-1",
         "sol:g:s1:SH-2",
         "sol:r:s1",
@@ -90,6 +91,7 @@ def test_the_key_prefix_is_configurable(redis_url: str, redis_client: redis.Redi
     other.save_session("s1", SessionData("tok"))
     put(other, "s1", game("A", 1))
     assert sorted(redis_client.keys("*")) == [
+        "solitaire:test:a:s1",
         "solitaire:test:g:s1:A",
         "solitaire:test:r:s1",
         "solitaire:test:s:s1",
@@ -104,7 +106,11 @@ def test_odd_characters_of_a_session_id_are_escaped_in_keys(
     store: RedisStore, redis_client: redis.Redis
 ) -> None:
     put(store, "a:b%c", game("X:Y"))
-    assert sorted(redis_client.keys("*")) == ["sol:g:a%3Ab%25c:X:Y", "sol:r:a%3Ab%25c"]
+    assert sorted(redis_client.keys("*")) == [
+        "sol:a:a%3Ab%25c",
+        "sol:g:a%3Ab%25c:X:Y",
+        "sol:r:a%3Ab%25c",
+    ]
 
 
 # Round trips.
@@ -125,15 +131,11 @@ def test_a_change_is_watch_mget_and_one_transaction(
 ) -> None:
     redis_client.config_resetstat()
     put(store, "s1", game("A"))
-    assert command_calls(redis_client) == {
-        "watch": 1,
-        "mget": 1,
-        "multi": 1,
-        "set": 1,
-        "zadd": 1,
-        "expire": 2,
-        "exec": 1,
-    }
+    new_game = {"watch": 1, "mget": 1, "multi": 1, "set": 1, "zadd": 2, "expire": 3, "exec": 1}
+    assert command_calls(redis_client) == {**new_game, "zcard": 1}  # room under the cap?
+    redis_client.config_resetstat()
+    put(store, "s1", game("A", 1))
+    assert command_calls(redis_client) == new_game  # a game already kept: no count
     redis_client.config_resetstat()
     store.change_game("s1", "A", lambda _s, _g: (None, None))  # nothing to write
     assert command_calls(redis_client) == {"watch": 1, "mget": 1, "unwatch": 1}

@@ -43,10 +43,26 @@ class Server:
         self.process.wait(10)
 
 
-def start_server(store: str, log_dir: Path, *, workers: int = 1, name: str = "server") -> Server:
+def start_server(
+    store: str,
+    log_dir: Path,
+    *,
+    workers: int = 1,
+    name: str = "server",
+    env: dict[str, str] | None = None,
+) -> Server:
     port = free_port()
     log = log_dir / f"{name}-{port}.log"
-    env = {**os.environ, "SOLITAIRE_STORE": store, "PYTHONUNBUFFERED": "1"}
+    # Many simulated players share 127.0.0.1 here: the per-address rate limits are off
+    # (tests/system/test_server_limits.py and tests/web/test_abuse.py test them).
+    env = {
+        **os.environ,
+        "SOLITAIRE_STORE": store,
+        "PYTHONUNBUFFERED": "1",
+        "SOLITAIRE_RATE_WRITES": "off",
+        "SOLITAIRE_RATE_NEW": "off",
+        **(env or {}),
+    }
     command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--workers", str(workers), "--no-access-log"]
     with log.open("wb") as out:

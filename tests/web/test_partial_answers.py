@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.config import Config
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal
@@ -49,7 +50,9 @@ def markup(element: Element) -> str:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(store=MemoryStore()), follow_redirects=False) as client:
+    # whole games from one client: more moves than the write limit allows a minute
+    app = create_app(Config(rate_writes="off"), store=MemoryStore())
+    with TestClient(app, follow_redirects=False) as client:
         yield client
 
 

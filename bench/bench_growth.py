@@ -1,0 +1,208 @@
+"""What one anonymous client can make the store keep, and what the rate limiter costs.
+
+A real uvicorn (SQLite store, default limits: 240 writes a minute and 60 new games or
+sessions an hour per address) faces one hostile client that
+
+1. sends ``--gets`` GETs without a cookie (home, game pages, 404s, GETs on POST-only routes),
+2. floods one game with ``--taps`` taps,
+3. tries to start ``--games`` new games, each from a fresh cookie (page, then one tap),
+4. tries to make ``--settings`` new sessions by saving a setting from fresh cookies;
+
+after each phase the store's rows and bytes are counted, so the run shows what the store kept
+(issue 17 measured 10,000 GETs and 5,000 games kept before the limits). Then the limiter's
+cost: the same taps against two servers side by side, limits on (never reached) and off,
+medians and their ratio.
+
+    .venv/bin/python -m bench.bench_growth            # about a minute
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sqlite3
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from tests.system.servers import Server, start_server
+
+TOKEN = re.compile(r'name="token" value="([^"]+)"')
+CARD = re.compile(r'data-place="pile-1".*?data-card="([^"]+)"', re.DOTALL)
+HTMX = {"HX-Request": "true"}
+
+
+@dataclass
+class Footprint:
+    sessions: int
+    games: int
+    bytes: int
+    """Bytes of the rows' data (sid, code, record, session JSON, columns), before indexes."""
+
+    def __str__(self) -> str:
+        return f"{self.sessions:6,} sessions {self.games:6,} games {self.bytes / 1024:9.1f} KiB"
+
+
+def footprint(db: Path) -> Footprint:
+    con = sqlite3.connect(db)
+    try:
+        sessions, s_bytes = con.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(sid) + LENGTH(data) + 16), 0) FROM sessions"
+        ).fetchone()
+        games, g_bytes = con.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(sid) + LENGTH(code) + LENGTH(record)"
+            " + LENGTH(extra) + LENGTH(state) + 24), 0) FROM games"
+        ).fetchone()
+    finally:
+        con.close()
+    return Footprint(sessions, games, s_bytes + g_bytes)
+
+
+def token_and_card(html: str) -> tuple[str, str]:
+    token = TOKEN.search(html)
+    card = CARD.search(html)
+    if token is None or card is None:
+        raise RuntimeError("the page has no token or no card on pile 1")
+    return token.group(1), card.group(1)
+
+
+def deal(i: int) -> str:
+    """Half Moon deal code number ``i`` (base-32 digits, as DealCode writes them)."""
+    from app.engine.codes import DealCode
+
+    return str(DealCode("HM", 1, "N", i))
+
+
+def phase_gets(server: Server, n: int) -> None:
+    paths = ["/", f"/half-moon/{deal(1)}", "/nowhere", f"/half-moon/{deal(1)}/tap", "/seahaven"]
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for i in range(n):
+            client.cookies.clear()
+            client.get(paths[i % len(paths)])
+
+
+def phase_games(server: Server, n: int) -> dict[int, int]:
+    statuses: dict[int, int] = {}
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for i in range(n):
+            client.cookies.clear()
+            url = f"/half-moon/{deal(1000 + i)}"
+            token, card = token_and_card(client.get(url).text)
+            response = client.post(
+                f"{url}/tap", data={"place": "pile-1", "card": card, "token": token}, headers=HTMX
+            )
+            statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+    return statuses
+
+
+def phase_settings(server: Server, n: int) -> dict[int, int]:
+    statuses: dict[int, int] = {}
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for _ in range(n):
+            client.cookies.clear()
+            token = TOKEN.search(client.get("/").text)
+            assert token
+            response = client.post(
+                "/settings", data={"lang": "tr", "token": token.group(1), "next": "/"}
+            )
+            statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+    return statuses
+
+
+def tap_times(server: Server, n: int, code: str) -> tuple[list[float], dict[int, int]]:
+    """``n`` taps on one game (select and deselect pile 1's card: every tap is written)."""
+    times: list[float] = []
+    statuses: dict[int, int] = {}
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        url = f"/half-moon/{code}"
+        token, card = token_and_card(client.get(url).text)
+        data = {"place": "pile-1", "card": card, "token": token}
+        for _ in range(n):
+            start = time.perf_counter()
+            response = client.post(f"{url}/tap", data=data, headers=HTMX)
+            times.append((time.perf_counter() - start) * 1000)
+            statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+    return times, statuses
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gets", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--settings", type=int, default=200)
+    parser.add_argument("--taps", type=int, default=600)
+    parser.add_argument("--cost-taps", type=int, default=400)
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="bench-growth-"))
+
+    db = work / "games.db"
+    limited = {"SOLITAIRE_RATE_WRITES": "240/minute", "SOLITAIRE_RATE_NEW": "60/hour"}
+    server = start_server(str(db), work, name="limited", env=limited)
+    try:
+        print(f"start                                    {footprint(db)}")
+        t = time.monotonic()
+        phase_gets(server, args.gets)
+        took = time.monotonic() - t
+        print(f"{args.gets:,} GETs without a cookie ({took:.0f} s)  {footprint(db)}")
+        _, statuses = tap_times(server, args.taps, deal(1))
+        print(f"{args.taps:,} taps on one game {statuses}  {footprint(db)}")
+        t = time.monotonic()
+        statuses = phase_games(server, args.games)
+        print(
+            f"{args.games:,} new games tried {statuses} ({time.monotonic() - t:.0f} s)"
+            f"  {footprint(db)}"
+        )
+        statuses = phase_settings(server, args.settings)
+        print(f"{args.settings:,} new sessions tried {statuses}  {footprint(db)}")
+    finally:
+        server.stop()
+
+    # the limiter's cost: limits on (never reached) and off, side by side, alternating blocks
+    never = {"SOLITAIRE_RATE_WRITES": "1000000/minute", "SOLITAIRE_RATE_NEW": "1000000/hour"}
+    on = start_server(str(work / "on.db"), work, name="on", env=never)
+    off = start_server(str(work / "off.db"), work, name="off")
+    try:
+        on_times: list[float] = []
+        off_times: list[float] = []
+        block = max(1, args.cost_taps // 10)
+        for i in range(10):
+            on_times += tap_times(on, block, deal(50 + i))[0]
+            off_times += tap_times(off, block, deal(50 + i))[0]
+    finally:
+        on.stop()
+        off.stop()
+    on_p50, off_p50 = statistics.median(on_times), statistics.median(off_times)
+    print(
+        f"tap p50 limits on {on_p50:.2f} ms, off {off_p50:.2f} ms: ratio {on_p50 / off_p50:.2f}"
+        f" ({len(on_times)} taps each, SQLite store, one worker)"
+    )
+    print(f"SQLite token bucket, one hit in process: {hit_cost(work):.0f} µs (median)")
+    print(f"details in {work}")
+
+
+def hit_cost(work: Path, n: int = 2000) -> float:
+    """Microseconds per :meth:`SQLiteRateLimiter.take` (one ``BEGIN IMMEDIATE`` transaction
+    in the side file), without the thread hop the server adds."""
+    import limits
+
+    from app.store.ratelimit import Limits, SQLiteRateLimiter
+
+    limiter = SQLiteRateLimiter(Limits.parse("off", "off"), str(work / "cost.limits"))
+    item = limits.parse("1000000/minute")
+    times = []
+    try:
+        for i in range(n):
+            start = time.perf_counter()
+            limiter.take(item, f"write:203.0.113.{i % 50}", True)
+            times.append((time.perf_counter() - start) * 1e6)
+    finally:
+        limiter.close()
+    return statistics.median(times)
+
+
+if __name__ == "__main__":
+    main()
