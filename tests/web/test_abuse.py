@@ -61,6 +61,13 @@ GETS = [
     f"{URL}/tap",  # a GET on a POST-only route: 405
     "/play?code=nonsense",
     f"{URL}?n=stale",
+    "/seahaven?last=2",
+    "/rules/half-moon",
+    "/rules/seahaven",
+    "/examples",
+    "/examples?step=3",
+    "/faq",
+    "/winnability",
 ]
 
 

@@ -110,6 +110,9 @@ def test_a_proof_nobody_wants_any_more_is_cancelled_before_it_starts():
     async def main():
         pool = make_pool(1)
         try:
+            # hold the only worker for a known time first, so what reaches the pool while the
+            # asks below come in does not depend on how fast this machine proves COSTLY
+            pool.submit(time.sleep, 5)
             prover = Prover(MemoryStore(), pool=pool)
             asked = []
             # one proof runs, two wait in the pool's call queue (already out of reach), and
