@@ -89,13 +89,48 @@ class StoredGame:
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """A line of the home page's "continue" list."""
+    """A line of the home page's "continue" or "recently finished" list."""
 
     code: str
     state: str
     score: int
     moves: int
     updated_ms: int
+    elapsed_ms: int = 0
+    """The game's clock as saved (its record's ``clock[0]``): a finished game's time."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """:attr:`StoredGame.extra` (a replayed deal keeps its earlier win there)."""
+
+    @classmethod
+    def of(cls, game: StoredGame) -> GameSummary:
+        return cls(
+            game.code,
+            game.state,
+            game.score,
+            game.moves,
+            game.updated_ms,
+            clock_elapsed(game.record),
+            game.extra,
+        )
+
+
+FINISHED_WINDOW = 30
+""":meth:`Store.finished_games` looks among the session's this many most recently changed
+games (a Redis store reads them in one ``MGET``; the list is about *recent* results)."""
+
+
+def clock_elapsed(record: dict[str, Any]) -> int:
+    """The elapsed milliseconds a game record's clock holds, 0 when it holds none.
+
+    >>> clock_elapsed({"clock": [65000, None]}), clock_elapsed({}), clock_elapsed({"clock": "x"})
+    (65000, 0, 0)
+    """
+    clock = record.get("clock")
+    if isinstance(clock, list) and clock:
+        value = clock[0]
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+    return 0
 
 
 Change = Callable[[SessionData | None, StoredGame | None], tuple[StoredGame | None, T]]
@@ -135,6 +170,11 @@ class Store(ABC):
     @abstractmethod
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         """The session's games still being played, most recently changed first."""
+
+    @abstractmethod
+    def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        """The session's games that have ended (won, stuck, lost), most recently changed
+        first, found among its :data:`FINISHED_WINDOW` most recently changed games."""
 
     @abstractmethod
     def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
@@ -180,6 +220,9 @@ class Store(ABC):
 
     async def recent_games_async(self, sid: str, limit: int = 10) -> list[GameSummary]:
         return self.recent_games(sid, limit)
+
+    async def finished_games_async(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        return self.finished_games(sid, limit)
 
     async def verdict_async(self, key: str) -> bool | None:
         return self.verdict(key)

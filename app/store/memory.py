@@ -7,7 +7,15 @@ import time
 from collections import OrderedDict
 from typing import Final
 
-from app.store.base import Change, GameSummary, SessionData, Store, StoredGame, T
+from app.store.base import (
+    FINISHED_WINDOW,
+    Change,
+    GameSummary,
+    SessionData,
+    Store,
+    StoredGame,
+    T,
+)
 
 
 def now_ms() -> int:
@@ -63,7 +71,14 @@ class MemoryStore(Store):
         with self._lock:
             games = [g for (s, _), g in self._games.items() if s == sid and g.state == "playing"]
         games.sort(key=lambda g: (-g.updated_ms, g.code))
-        return [GameSummary(g.code, g.state, g.score, g.moves, g.updated_ms) for g in games[:limit]]
+        return [GameSummary.of(g) for g in games[:limit]]
+
+    def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        with self._lock:
+            games = [g for (s, _), g in self._games.items() if s == sid]
+        games.sort(key=lambda g: (-g.updated_ms, g.code))
+        window = games[:FINISHED_WINDOW]
+        return [GameSummary.of(g) for g in window if g.state != "playing"][:limit]
 
     def verdict(self, key: str) -> bool | None:
         with self._lock:

@@ -69,6 +69,7 @@ from redis.exceptions import RedisError, ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.store.base import (
+    FINISHED_WINDOW,
     GAME_STATES,
     SESSION_IDLE_SECONDS,
     Change,
@@ -188,6 +189,14 @@ def _game_from(code: str, text: str | None) -> StoredGame | None:
         updated_ms=int_or_zero(data.get("updated_ms")),
         extra=json_dict(data.get("extra")),
     )
+
+
+def _finished(codes: list[str], values: list[str | None], limit: int) -> list[GameSummary]:
+    """The ended games among ``codes`` (newest first) whose keys still hold a game."""
+    games = (_game_from(code, text) for code, text in zip(codes, values, strict=True))
+    ended = [GameSummary.of(g) for g in games if g is not None and g.state != "playing"]
+    ended.sort(key=lambda g: (-g.updated_ms, g.code))
+    return ended[:limit]
 
 
 def _game_json(game: StoredGame) -> str:
@@ -457,12 +466,27 @@ class RedisStore(Store):
             if gone and len(entries) == limit and attempt + 1 < _RECENT_PASSES:
                 continue
             games = [_game_from(code, text) for code, text in zip(codes, values, strict=True)]
-            return [
-                GameSummary(g.code, g.state, g.score, g.moves, g.updated_ms)
-                for g in games
-                if g is not None and g.state == "playing"
-            ]
+            return [GameSummary.of(g) for g in games if g is not None and g.state == "playing"]
         return []  # pragma: no cover  (the last pass returns)
+
+    def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        """The all-games set's :data:`FINISHED_WINDOW` newest codes, one ``MGET`` of their
+        games, and the ended ones among them (games gone meanwhile are skipped; the sets are
+        tidied by :meth:`recent_games` and by the next change)."""
+        if limit <= 0:
+            return []
+        with self._errors():
+            try:
+                entries = self._newest(self._all_key(sid), FINISHED_WINDOW)
+            except ResponseError as exc:
+                if str(exc).startswith("WRONGTYPE"):
+                    return []
+                raise
+            if not entries:
+                return []
+            codes = [code for code, _ in entries]
+            values = _texts(self._redis.mget([self._game_key(sid, c) for c in codes]))
+        return _finished(codes, values, limit)
 
     def _newest(self, recent_key: str, limit: int) -> list[tuple[str, float]]:
         """The ``limit`` newest (code, updated_ms) of a recent set, ties ordered by code.
@@ -667,11 +691,29 @@ class RedisStore(Store):
             # blocking method's full treatment, off the loop
             return await asyncio.to_thread(self.recent_games, sid, limit)
         games = [_game_from(code, text) for code, text in zip(codes, values, strict=True)]
-        return [
-            GameSummary(g.code, g.state, g.score, g.moves, g.updated_ms)
-            for g in games
-            if g is not None and g.state == "playing"
-        ]
+        return [GameSummary.of(g) for g in games if g is not None and g.state == "playing"]
+
+    async def finished_games_async(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        """:meth:`finished_games` through the asyncio client: one ``ZREVRANGE``, one ``MGET``."""
+        if limit <= 0:
+            return []
+        client = self._client()
+        with self._errors():
+            try:
+                reply = await client.zrevrange(
+                    self._all_key(sid), 0, FINISHED_WINDOW - 1, withscores=True
+                )
+            except ResponseError as exc:
+                if str(exc).startswith("WRONGTYPE"):
+                    return []
+                raise
+            entries = _scored(reply)
+            if not entries:
+                return []
+            entries.sort(key=lambda e: (-e[1], e[0]))
+            codes = [code for code, _ in entries]
+            values = _texts(await client.mget([self._game_key(sid, c) for c in codes]))
+        return _finished(codes, values, limit)
 
     def _verdict_key(self, key: str) -> str:
         return f"{self._prefix}v:{key}"

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from app.store.base import (
+    FINISHED_WINDOW,
     GAME_STATES,
     Change,
     GameSummary,
@@ -42,6 +43,7 @@ from app.store.base import (
     StoredGame,
     StoreError,
     T,
+    clock_elapsed,
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
 
@@ -79,9 +81,31 @@ DELETE FROM games WHERE rowid IN (
 """Before a session's new game: delete its oldest games so the new one fits under the cap."""
 
 _RECENT = """
-SELECT code, state, score, moves, updated_ms FROM games
+SELECT code, state, score, moves, updated_ms, record, extra FROM games
 WHERE sid = ? AND state = 'playing' ORDER BY updated_ms DESC, code LIMIT ?
 """
+
+_FINISHED = """
+SELECT code, state, score, moves, updated_ms, record, extra FROM (
+    SELECT * FROM games WHERE sid = ? ORDER BY updated_ms DESC, code LIMIT ?
+) WHERE state != 'playing' ORDER BY updated_ms DESC, code LIMIT ?
+"""
+"""Ended games among the session's :data:`FINISHED_WINDOW` most recently changed."""
+
+def _summary(row: tuple[Any, ...]) -> GameSummary:
+    """A list line from a row of :data:`_RECENT` or :data:`_FINISHED` (damaged values read as
+    defaults, like :meth:`SQLiteStore.load`)."""
+    code, state, score, moves, updated_ms, record, extra = row
+    return GameSummary(
+        code,
+        state if state in GAME_STATES else "playing",
+        int_or_zero(score),
+        int_or_zero(moves),
+        int_or_zero(updated_ms),
+        clock_elapsed(dict_from_json(record)),
+        dict_from_json(extra),
+    )
+
 
 _UPSERT_SESSION = """
 INSERT INTO sessions (sid, data, created_ms, touched_ms) VALUES (?, ?, ?, ?)
@@ -532,12 +556,13 @@ class SQLiteStore(Store):
         conn = self.connection()
         with _as_store_error(self._path):
             rows = conn.execute(_RECENT, (sid, limit)).fetchall()
-        return [
-            GameSummary(
-                code, state, int_or_zero(score), int_or_zero(moves), int_or_zero(updated_ms)
-            )
-            for code, state, score, moves, updated_ms in rows
-        ]
+        return [_summary(row) for row in rows]
+
+    def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        conn = self.connection()
+        with _as_store_error(self._path):
+            rows = conn.execute(_FINISHED, (sid, FINISHED_WINDOW, limit)).fetchall()
+        return [_summary(row) for row in rows]
 
     def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
         """Old games, then old sessions without games: each batch one ``BEGIN IMMEDIATE``

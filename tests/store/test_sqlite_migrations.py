@@ -81,7 +81,7 @@ def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path
     )
     assert store.load("s1", "SH-2") == (s1, StoredGame("SH-2", {"n": 2}, "won", 52, 80, 800, {}))
     assert store.load("s2", "HM-1") == (s2, StoredGame("HM-1", {"n": 3}, "playing", 0, 1, 900, {}))
-    assert store.recent_games("s1") == [GameSummary("HM-1", "playing", 5, 6, 700)]
+    assert store.recent_games("s1") == [GameSummary("HM-1", "playing", 5, 6, 700, 0, {"x": 1})]
     put(store, "s2", game("HM-1", 4, updated_ms=1000))  # and it is writable
     assert store.load("s2", "HM-1")[1] == game("HM-1", 4, updated_ms=1000)
     assert store.sweep(850) == 3  # s1's two games, then s1; s2 lives on through its game

@@ -21,6 +21,7 @@ from app.store import (
     StoreError,
     open_store,
 )
+from app.store.base import FINISHED_WINDOW
 from app.store.redis import RedisStore
 from app.store.sqlite import SCHEMA_VERSION, SQLiteStore
 from tests.store.helpers import assert_two_stores_lose_no_update, game, increment, now_ms, put
@@ -160,6 +161,42 @@ def test_a_finished_game_leaves_the_recent_list(store: Store) -> None:
     assert store.recent_games("s1") == []
 
 
+def test_finished_games_lists_ended_games_newest_first_with_their_time_and_extra(
+    store: Store,
+) -> None:
+    won = StoredGame("W", {"clock": [205000, None]}, "won", 520, 48, 900, {"k": 1})
+    put(store, "s1", won)
+    put(store, "s1", game("S", state="stuck", score=30, moves=3, updated_ms=800))
+    put(store, "s1", game("L", state="lost", updated_ms=950))
+    put(store, "s1", game("P", updated_ms=1000))
+    put(store, "s2", game("X", state="won", updated_ms=1000))
+    assert store.finished_games("s1") == [
+        GameSummary("L", "lost", 0, 0, 950),
+        GameSummary("W", "won", 520, 48, 900, 205000, {"k": 1}),
+        GameSummary("S", "stuck", 30, 3, 800),
+    ]
+    assert [g.code for g in store.finished_games("s1", limit=1)] == ["L"]
+    assert store.finished_games("s1", limit=0) == []
+    assert store.finished_games("nobody") == []
+    assert asyncio.run(store.finished_games_async("s1", limit=2)) == store.finished_games("s1")[:2]
+
+
+def test_finished_games_look_only_among_the_most_recently_changed(store: Store) -> None:
+    put(store, "s1", game("OLD", state="won", updated_ms=1))
+    for number in range(FINISHED_WINDOW):
+        put(store, "s1", game(f"P{number:02}", updated_ms=10 + number))
+    assert store.finished_games("s1") == []
+    put(store, "s1", game("NEW", state="won", updated_ms=500))
+    assert [g.code for g in store.finished_games("s1")] == ["NEW"]
+
+
+def test_a_game_played_again_leaves_the_finished_list(store: Store) -> None:
+    put(store, "s1", game("A", state="won", updated_ms=2))
+    put(store, "s1", game("A", updated_ms=3))
+    assert store.finished_games("s1") == []
+    assert [g.code for g in store.recent_games("s1")] == ["A"]
+
+
 def test_recent_games_orders_equal_times_by_code_and_cuts_at_the_limit(store: Store) -> None:
     for code in ["D", "B", "C", "A"]:
         put(store, "s1", game(code, updated_ms=100))
@@ -235,7 +272,7 @@ def test_sqlite_data_survives_closing_and_reopening(tmp_path: Path) -> None:
     first.close()
     second = SQLiteStore(path)
     assert second.load("s1", "HM-1") == (session, stored)
-    assert second.recent_games("s1") == [GameSummary("HM-1", "playing", 3, 4, 5)]
+    assert second.recent_games("s1") == [GameSummary("HM-1", "playing", 3, 4, 5, 0, {"x": 1})]
     second.close()
 
 
