@@ -92,6 +92,7 @@ SELECT code, state, score, moves, updated_ms, record, extra FROM (
 """
 """Ended games among the session's :data:`FINISHED_WINDOW` most recently changed."""
 
+
 def _summary(row: tuple[Any, ...]) -> GameSummary:
     """A list line from a row of :data:`_RECENT` or :data:`_FINISHED` (damaged values read as
     defaults, like :meth:`SQLiteStore.load`)."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Final
 
+from babel.support import NullTranslations
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
@@ -11,9 +12,12 @@ from app.dependencies import PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code
 from app.i18n import LANGUAGES, translations
+from app.store import GameSummary
+from app.store.jsondata import int_or_zero
 from app.web.errors import PlayerError
 from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE, SCREENS, Screen, language, page_session
+from app.web.play import EARLIER_WIN, NO_STORE, SCREENS, Screen, language, page_session
+from app.web.views import clock_text
 
 router = APIRouter()
 
@@ -26,17 +30,8 @@ async def home(
     session = page_session(player, session)
     lang = language(request, session)
     t = translations(lang)
-    games = [
-        {
-            "code": game.code,
-            "url": f"/{screen.slug}/{game.code}",
-            "name": t.gettext(screen.name),
-            "score": game.score,
-            "moves": game.moves,
-        }
-        for game in await store.recent_games_async(player.sid, 10)
-        if (screen := _screen_for(game.code)) is not None
-    ]
+    games = _lines(await store.recent_games_async(player.sid, 10), t)
+    finished = _lines(await store.finished_games_async(player.sid, FINISHED_SHOWN), t)
     context = {
         "lang": lang,
         "languages": LANGUAGES,
@@ -44,6 +39,7 @@ async def home(
         "session": session,
         "here": "/",
         "games": games,
+        "finished": finished,
         "screens": [
             {"slug": s.slug, "name": t.gettext(s.name)}
             for slug in GAMES
@@ -67,6 +63,35 @@ async def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response
     if screen is None:
         raise PlayerError.invalid_code(code, "/")
     return RedirectResponse(screen.url(parsed), 303)
+
+
+FINISHED_SHOWN: Final = 5
+"""How many finished games the home page lists under "Recently finished"."""
+
+
+def _lines(games: list[GameSummary], t: NullTranslations) -> list[dict[str, Any]]:
+    """The home page's lines for games of either list: name, code, link and figures; a
+    replayed deal's earlier win (its time), a finished game's result and time."""
+    lines = []
+    for game in games:
+        screen = _screen_for(game.code)
+        if screen is None:
+            continue
+        earlier = game.extra.get(EARLIER_WIN)
+        won_before = int_or_zero(earlier.get("ms")) if isinstance(earlier, dict) else None
+        lines.append(
+            {
+                "code": game.code,
+                "url": screen.url(game.code),
+                "name": t.gettext(screen.name),
+                "state": game.state,
+                "score": game.score,
+                "moves": game.moves,
+                "time": clock_text(game.elapsed_ms),
+                "won_before": None if won_before is None else clock_text(won_before),
+            }
+        )
+    return lines
 
 
 def _screen_for(code: str) -> Screen | None:

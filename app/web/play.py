@@ -7,6 +7,7 @@ out-of-band info bar and live region for htmx, a 303 back to the page without it
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -28,17 +29,19 @@ from app.dependencies import (
     may_create,
     public_origin,
 )
+from app.engine.cards import Card
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.game import AWAY_MS, MAX_RECORD_MOVES, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
+from app.store.base import clock_elapsed
 from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, form_token
-from app.web.views import BoardView, InfoView, ScreenView, clock_text
+from app.web.views import BoardView, CardView, InfoView, ScreenView, SummaryView, clock_text
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
@@ -199,15 +202,27 @@ class Screen(ABC):
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
     def board_view(self, game: AnyGame, t: NullTranslations, **places: Any) -> BoardView:
-        """The board's shared fields (game, code, state, score, moves, ending) and ``places``."""
+        """The board's shared fields (game, code, state, score, moves, ending, a won game's
+        summary) and ``places``."""
+        state = self.state(game)
         return BoardView(
             game=self.slug,
             code=str(game.code),
-            state=self.state(game),
+            state=state,
             score=self.score(game),
             moves=game.move_count,
             ending=self.ending(game, t),
+            summary=self.summary(game, t) if state == "won" else None,
             **places,
+        )
+
+    def summary(self, game: AnyGame, t: NullTranslations) -> SummaryView:
+        """A won game's figures: the time on its stopped clock, its moves and score."""
+        return SummaryView(
+            elapsed_ms=game.clock.elapsed_ms,
+            moves=game.move_count,
+            score=self.score(game),
+            cascade=tuple(CardView.of(card, t) for card in CASCADE),
         )
 
     def url(self, code: DealCode | str) -> str:
@@ -223,6 +238,31 @@ class Screen(ABC):
             game.move_count,
             now,
         )
+
+
+CASCADE: Final = tuple(
+    Card.parse(c)
+    for c in ["KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C", "2H"]
+)
+"""The cards of the win's cascade (decoration: hidden from screen readers)."""
+
+
+EARLIER_WIN: Final = "won"
+"""Key of :attr:`StoredGame.extra`: the last win on this deal, ``{"ms", "moves", "score"}``,
+kept when the player plays the deal again (the saved game restarts; its result must not be
+lost) and shown with the game on the home page."""
+
+
+def carried(before: StoredGame | None, written: StoredGame) -> StoredGame:
+    """``written`` with what the saved game keeps across a replay: its last win."""
+    if before is None:
+        return written
+    win: Any = before.extra.get(EARLIER_WIN)
+    if before.state == "won" and written.state != "won":
+        win = {"ms": clock_elapsed(before.record), "moves": before.moves, "score": before.score}
+    if not isinstance(win, dict) or EARLIER_WIN in written.extra:
+        return written
+    return dataclasses.replace(written, extra={**written.extra, EARLIER_WIN: win})
 
 
 SCREENS: dict[str, Screen] = {}
@@ -342,7 +382,8 @@ async def _keep_lost(store: Store, sid: str, screen: Screen, game: AnyGame) -> N
         kept, _ = rebuild(screen, code, stored)
         screen.note_verdict(kept, True)
         kept.clock.stop(stored.updated_ms)  # the game ended with its last action
-        return screen.stored(kept, kept.to_record(), stored.updated_ms), stored.updated_ms
+        written = screen.stored(kept, kept.to_record(), stored.updated_ms)
+        return carried(stored, written), stored.updated_ms
 
     ended = await store.change_game_async(sid, str(code), change)
     if ended is not None:
@@ -362,13 +403,21 @@ def page_context(
     message: str | None = None,
     spoken: str | None = None,
     asking: str | None = None,
+    bests: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """``message`` is shown and announced; ``spoken`` only announced (the board shows it already:
-    the end of the game, a question); ``asking`` names a question of :data:`QUESTIONS`."""
+    the end of the game, a question); ``asking`` names a question of :data:`QUESTIONS`;
+    ``bests`` are the lines of a won game's summary that say which personal bests and streaks
+    it set (statistics provide them: one sentence each, translated)."""
     t = translations(lang)
     now = now_ms()
     clock = game.clock
     since = clock.running_since
+    board = screen.board(game, session, t)
+    if bests and board.summary is not None:
+        board = dataclasses.replace(
+            board, summary=dataclasses.replace(board.summary, bests=tuple(bests))
+        )
     return {
         "lang": lang,
         "languages": LANGUAGES,
@@ -381,7 +430,7 @@ def page_context(
             screen.new_game_link(game),
             screen.end_actions_for(game),
         ),
-        "board": screen.board(game, session, t),
+        "board": board,
         "info": InfoView(
             elapsed_ms=clock.elapsed(now),
             running=clock.is_running,
@@ -471,7 +520,7 @@ async def act(
         if created and not creating.allowed:
             raise PlayerError.rate_limited(creating.retry_after, page_url)
         ended = changed and game.is_over() and not was_over
-        written = screen.stored(game, record, now) if changed else None
+        written = carried(stored, screen.stored(game, record, now)) if changed else None
         return written, (session, game, said, ended, was_over, created)
 
     result = await store.change_game_async(player.sid, str(code), change)

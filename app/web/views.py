@@ -91,6 +91,23 @@ class ColumnView:
 
 
 @dataclass(frozen=True, slots=True)
+class SummaryView:
+    """A won game's summary in the end box: the figures, and what the game set.
+
+    Rendered by ``partials/ending.html`` for the page and for an action's answer alike."""
+
+    elapsed_ms: int
+    """The time the game took (the clock stopped at the winning move)."""
+    moves: int
+    score: int
+    bests: tuple[str, ...] = ()
+    """The personal bests and streaks this game set, one sentence each (statistics fill
+    them in: :func:`app.web.play.summary_bests`); none, no list."""
+    cascade: tuple[CardView, ...] = ()
+    """Cards drawn (hidden from screen readers) for the celebration's cascade."""
+
+
+@dataclass(frozen=True, slots=True)
 class BoardView:
     """``#board``: what both games share, and each game's places."""
 
@@ -100,6 +117,8 @@ class BoardView:
     score: int
     moves: int
     ending: str | None
+    summary: SummaryView | None = None
+    """A won game's summary (time, moves, score, bests); ``None`` unless won."""
     places: tuple[PlaceView, ...] = ()
     """Half Moon's twenty places."""
     placement_help: bool = False

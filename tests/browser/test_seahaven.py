@@ -72,7 +72,9 @@ def test_a_whole_game_is_won_with_clicks_double_clicks_drags_and_selections(page
             "data-count", "13"
         )
     expect(page.locator(".columns [data-card]")).to_have_count(0)
-    expect(page.locator(".ending.won p")).to_contain_text("You won! 520 points in ")
+    expect(page.locator("#summary-title")).to_have_text("You won!")
+    expect(page.locator("#summary-score")).to_have_text("520")
+    expect(page.locator("#status")).to_contain_text("You won! 520 points in ")
     expect(page.locator("#clock")).to_have_attribute("data-running", "false")
     screenshot(page, "seahaven-desktop-won")
     assert_apart(page, "#board .ending", "#board .card, #board .label")

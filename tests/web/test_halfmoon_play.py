@@ -46,7 +46,8 @@ def test_a_whole_game_is_won_through_http_with_48_moves_and_520_points(player, h
     assert board.attrs["data-score"] == "520"
     assert all(place.attrs["data-count"] == "0" for place in board.find_all(data_place=True))
     assert board.find_all(data_card=True) == []
-    assert "You won! 520 points in" in board.find(class_="ending won").text
+    assert board.find(class_="ending won summary").find("h2").text == "You won!"
+    assert board.by_id("summary-score").text == "520"
     assert p.doc.by_id("clock").attrs["data-running"] == "false"
     assert p.doc.by_id("score").text == "520"
     assert p.doc.by_id("moves").text == "48"

@@ -210,7 +210,8 @@ def test_a_whole_game_is_won_through_http_using_move_tap_auto_and_select(sh):
     assert [p.board.find(data_place=f"foundation-{s}").attrs["data-count"] for s in "SHDC"] == [
         "13"
     ] * 4
-    assert "You won! 520 points in" in p.board.find(class_="ending won").text
+    assert p.board.find(class_="ending won summary").find("h2").text == "You won!"
+    assert p.board.by_id("summary-score").text == "520"
 
 
 # --- the documents' examples -----------------------------------------------------------------------------

@@ -1,0 +1,219 @@
+"""The win moment through HTTP (issue 16): the summary's figures, Play this deal again, and a
+finished game staying on the home page."""
+
+from __future__ import annotations
+
+import pytest
+
+import app.web.play
+from app.engine.codes import DealCode
+from app.engine.halfmoon import deal, place_name
+from app.engine.halfmoon_solver import solve
+from app.engine.seahaven import Seahaven
+from app.engine.seahaven import place_name as sh_place
+from app.engine.seahaven_solver import solve_code
+from tests.browser.play import moving_card
+from tests.web.conftest import HTMX
+from tests.web.html import parse
+from tests.web.test_seahaven_play import SeahavenPlayer
+
+HM = "HM1-N-AAAAAAB"
+SH = "SH1-C4-AAAAAJ2"
+STEP_MS = 3_000
+"""Every action of these tests happens this long after the one before."""
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The server's clock, moved on by hand: the summary's time is then exact."""
+    now = [1_700_000_000_000]
+    monkeypatch.setattr(app.web.play, "now_ms", lambda: now[0])
+
+    def tick() -> None:
+        now[0] += STEP_MS
+
+    return tick
+
+
+def _win_half_moon(p, tick) -> int:
+    """Play HM's solution tap by tap, each STEP_MS after the last; the number of taps."""
+    taps = 0
+    for removal in solve(deal(DealCode.parse(HM))).line:
+        for place in removal:
+            tick()
+            p.tap(place_name(place))
+            taps += 1
+    return taps
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_score(
+    player, clock, htmx
+):
+    p = player(HM, htmx=htmx)
+    taps = _win_half_moon(p, clock)
+    summary = p.board.by_id("summary")
+    assert summary.tag == "section"
+    assert summary.attrs["aria-labelledby"] == "summary-title"
+    title = p.board.by_id("summary-title")
+    assert (title.tag, title.text, title.attrs["tabindex"]) == ("h2", "You won!", "-1")
+    assert "autofocus" in title.attrs  # focus moves to the summary, with or without script
+    elapsed = (taps - 1) * STEP_MS  # the clock starts with the first tap, stops with the last
+    assert taps == 104 and elapsed == 309_000
+    assert p.board.by_id("summary-time").text == "5:09"
+    assert p.board.by_id("summary-moves").text == "48"
+    assert p.board.by_id("summary-score").text == "520"
+    assert [dt.text for dt in summary.find_all("dt")] == ["Time", "Moves", "Score"]
+    assert p.board.by_id("ending-again").text == "Play this deal again"
+    form = next(f for f in summary.find_all("form") if f.find_all(id="ending-again"))
+    assert form.attrs["action"] == f"/half-moon/{HM}/restart"
+    assert [(i.attrs["name"], i.attrs["value"]) for i in form.find_all("input")] == [
+        ("token", p.token),
+        ("confirm", "yes"),
+    ]
+    assert p.board.by_id("ending-new").attrs["href"] == "/half-moon"
+    cascade = summary.find(class_="cascade")
+    assert cascade.attrs["aria-hidden"] == "true"
+    assert [c.attrs["class"].split()[0] for c in cascade.children] == ["falling"] * 13
+    assert summary.find_all(class_="bests") == []  # no statistics lines: no empty list
+    if htmx:
+        assert p.status == (
+            "Removed three of hearts and eight of spades: 10 points. You won! 520 points in 5:09."
+        )
+    # the page drawn afresh says the same
+    p.open()
+    assert p.board.by_id("summary-time").text == "5:09"
+    assert p.board.by_id("summary-moves").text == "48"
+
+
+def test_the_summary_shows_the_lines_statistics_give_it(player, clock):
+    p = player(HM)
+    _win_half_moon(p, clock)
+    game = app.web.play.SCREENS["half-moon"].game.from_record(_record(p))
+    context = app.web.play.page_context(
+        _request(p),
+        app.web.play.SCREENS["half-moon"],
+        game,
+        app.web.play.SessionData("tok"),
+        "en",
+        bests=("Your best time in Half Moon.",),
+    )
+    assert context["board"].summary.bests == ("Your best time in Half Moon.",)
+    assert context["board"].summary.moves == 48
+
+
+def _record(p):
+    store = p.client.app.state.store
+    sid = p.client.cookies.get("sid")
+    _, stored = store.load(sid, HM)
+    return stored.record
+
+
+def _request(p):
+    from starlette.requests import Request
+
+    scope = {"type": "http", "method": "GET", "path": f"/half-moon/{HM}", "headers": []}
+    scope |= {"query_string": b"", "server": ("testserver", 80), "scheme": "http"}
+    scope |= {"app": p.client.app}
+    return Request(scope)
+
+
+def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, client, clock):
+    p = player(HM)
+    _win_half_moon(p, clock)
+    clock()
+    p.post("restart", confirm="yes")
+    assert p.board.attrs["data-state"] == "playing"
+    assert p.board.attrs["data-moves"] == "0"
+    assert p.board.find_all(id="summary") == []
+    assert len(p.board.find_all(data_card=True)) == 20
+    assert p.status == "The deal starts again from the beginning."
+    _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
+    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    # the earlier win survives the next moves too, and the home page says it
+    clock()
+    p.tap("pile-1")
+    _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
+    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    home = parse(client.get("/").text)
+    line = home.find(class_="continue").find("li")
+    assert f"Half Moon {HM}" in line.text
+    assert line.find(class_="meta").text == "0 moves, 0 points; won before in 5:09"
+
+
+def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, client, clock):
+    p = player(HM)
+    _win_half_moon(p, clock)
+    other = player("HM1-N-AAAAAAC")
+    clock()
+    other.tap("pile-1")
+    home = parse(client.get("/").text)
+    headings = [h.text for h in home.find_all("h2")]
+    assert headings[:2] == ["Continue playing", "Recently finished"]
+    playing, finished = home.find("ul", class_="continue"), home.find(class_="continue finished")
+    assert [a.find("code").text for a in playing.find_all("a")] == ["HM1-N-AAAAAAC"]
+    (line,) = finished.find_all("li")
+    assert line.find("a").attrs["href"] == f"/half-moon/{HM}"
+    assert line.find(class_="result won").text == "Won"
+    assert line.find(class_="meta").text == "5:09, 48 moves, 520 points"
+
+
+def test_a_won_seahaven_game_shows_its_summary(client, clock):
+    code = DealCode.parse(SH)
+    p = SeahavenPlayer(client, f"/seahaven/{SH}", True)
+    p.open()
+    mirror = Seahaven(code)
+    line = solve_code(code).line
+    for move in line:
+        source, _, target = move
+        card = moving_card(mirror, move)
+        clock()
+        p.post("move", **{"from": sh_place(source), "card": str(card), "to": sh_place(target)})
+        mirror.play(move, now=0)
+    assert p.board.attrs["data-state"] == "won"
+    assert p.board.by_id("summary-moves").text == str(len(line))
+    assert p.board.by_id("summary-score").text == "520"
+    assert p.board.by_id("summary-time").text == _clock((len(line) - 1) * STEP_MS)
+    assert p.board.by_id("ending-new").attrs["href"] == "/seahaven?last=4"
+    again = next(f for f in p.board.find_all("form") if f.find_all(id="ending-again"))
+    assert again.attrs["hx-post"] == f"/seahaven/{SH}/restart"
+
+
+def _clock(ms: int) -> str:
+    return app.web.play.clock_text(ms)
+
+
+def test_the_summary_speaks_turkish_and_bulgarian(player, client, clock):
+    p = player(HM)
+    _win_half_moon(p, clock)
+    for lang, title, again in (
+        ("tr", "Kazandınız!", "Bu dağıtımı yeniden oyna"),
+        ("bg", "Победа!", "Изиграйте това раздаване отново"),
+    ):
+        page = parse(client.get(p.url, headers={"Accept-Language": lang}).text)
+        assert page.by_id("summary-title").text == title
+        assert page.by_id("ending-again").text == again
+        assert page.by_id("summary-score").text == "520"
+
+
+def test_an_htmx_win_answers_the_summary_in_the_board_fragment(player, client, clock):
+    p = player(HM)
+    line = solve(deal(DealCode.parse(HM))).line
+    for removal in line[:-1]:
+        for place in removal:
+            clock()
+            p.tap(place_name(place))
+    *first, last = line[-1]
+    for place in first:
+        clock()
+        p.tap(place_name(place))
+    clock()
+    card = p.top(place_name(last))
+    response = client.post(
+        f"/half-moon/{HM}/tap",
+        data={"place": place_name(last), "card": card, "token": p.token},
+        headers=HTMX,
+    )
+    fragment = parse(response.text)
+    assert [c.attrs["id"] for c in fragment.children] == ["board", "info", "status"]
+    assert fragment.by_id("summary-score").text == "520"
