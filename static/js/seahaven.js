@@ -8,7 +8,8 @@
 //   double=1), which the server finishes so the game ends as the double tap alone leaves it;
 // - keyboard activation (Enter, Space) is always a tap;
 // - a movable card (with the run above it) can be dragged to a column, cell or foundation
-//   (mouse and touch, through pointer events): the #gesture-drop form; a refused drop snaps back.
+//   (mouse and touch, through pointer events): the #gesture-drop form; the cards then travel
+//   from the drop point to where the server put them (a refused drop returns to its place).
 (function () {
   "use strict";
 
@@ -183,8 +184,10 @@
     }, 0);
     state.ghost.hidden = true;
     var place = cancelled ? null : placeAt(event.clientX, event.clientY);
-    endDrag(state);
-    if (place && place !== state.button.form) {
+    var dropped = !!place && place !== state.button.form;
+    if (motion()) handOff(state, dropped);
+    else endDrag(state);
+    if (dropped) {
       submit("gesture-drop", {
         from: placeOf(state.button),
         card: state.button.value,
@@ -192,6 +195,51 @@
       });
     }
   }
+
+  // --- motion: the dropped cards travel from where they were let go ---------------------------
+  // The ghost takes the cards' view-transition names (the originals give theirs up while
+  // dragged) and stays where it was dropped until the answer is drawn: inside that transition
+  // it is removed, so the cards slide from the drop point to wherever the server put them —
+  // their destination, or back to their place when the move was refused. A drop outside any
+  // other place returns to its place the same way, at once.
+
+  function motion() {
+    var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    return !!document.startViewTransition && !reduce;
+  }
+
+  function handOff(state, dropped) {
+    var ghost = state.ghost;
+    var copies = ghost.children;
+    ghost.setAttribute("data-landing", "");
+    state.run.forEach(function (card, i) {
+      if (copies[i] && card.id) copies[i].style.viewTransitionName = card.id;
+    });
+    ghost.hidden = false;
+    if (dropped) {
+      endDrag({ marked: state.marked, ghost: null, run: [] }); // ghost and .dragging stay for now
+      return;
+    }
+    var back = document.startViewTransition(function () {
+      endDrag(state);
+    });
+    back.ready.catch(function () {}); // skipped by the next tap: nothing to report
+    back.finished.catch(function () {});
+  }
+
+  function dropGhosts() {
+    document.querySelectorAll(".drag-ghost[data-landing]").forEach(function (ghost) {
+      ghost.remove();
+    });
+    if (drag) return; // another drag is under way: its cards stay marked
+    document.querySelectorAll(".seahaven .card.dragging").forEach(function (card) {
+      card.classList.remove("dragging");
+    });
+  }
+
+  // inside the answer's transition (htmx settles the new board in its update), or after it
+  document.addEventListener("htmx:before:settle", dropGhosts);
+  document.addEventListener("htmx:finally:request", dropGhosts);
 
   document.addEventListener("pointerup", function (event) {
     finish(event, false);

@@ -1,0 +1,353 @@
+"""Cards that move and a win that feels like one (issue 16), in Chromium.
+
+A watcher in the page (an init script, outside the app) samples ``document.getAnimations()``
+every frame and counts htmx's view transitions, so the tests can say which animations ran:
+the UA's group animation of a Seahaven card that slides, ``card-leave`` on a removed Half
+Moon card, the cascade's ``fall`` — and that nothing at all moves under reduced motion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from app.engine.codes import DealCode
+from app.engine.halfmoon import deal, remove
+from app.engine.halfmoon import place_name as hm_place
+from app.engine.seahaven import Seahaven
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.play import (
+    HM,
+    board,
+    drag,
+    hm_card,
+    hm_line,
+    hm_reach,
+    sh_card,
+    target_of,
+)
+from tests.browser.test_overlap import (
+    SH_TWO_ACES,
+    Posts,
+    assert_same_after_reload,
+    burst,
+    latency,
+    ready,
+    snapshot,
+)
+
+WATCH = """
+window.__motion = {transitions: 0, seen: [], most: 0};
+document.addEventListener('htmx:before:viewTransition', () => { window.__motion.transitions++; });
+(function look() {
+  const m = window.__motion;
+  const running = document.getAnimations();
+  m.most = Math.max(m.most, running.length);
+  for (const a of running) {
+    const what = (a.effect && a.effect.pseudoElement || '') + ' ' + (a.animationName || '');
+    if (!m.seen.includes(what)) m.seen.push(what);
+  }
+  requestAnimationFrame(look);
+})();
+"""
+
+SLOW = """
+::view-transition-group(*), ::view-transition-old(*), ::view-transition-new(*) {
+  animation-duration: 4s !important;
+}
+"""
+"""Injected only by the tests that tap during an animation (a long one, to tap inside it)."""
+
+PAIR = ("pile-1", "pile-5")
+"""A pair summing to 11 at HM1-N-AAAAAAB's deal (tests/browser/test_overlap.py)."""
+
+
+def motion(page: Page) -> dict[str, Any]:
+    seen: dict[str, Any] = page.evaluate("() => window.__motion")
+    return seen
+
+
+def reset(page: Page) -> None:
+    page.evaluate("() => { window.__motion.seen = []; window.__motion.most = 0; }")
+
+
+def settled(page: Page) -> None:
+    """Until no view transition runs and two frames are drawn."""
+    page.wait_for_function("() => !document.activeViewTransition")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+@pytest.fixture
+def watched(new_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
+    def make(**options: Any) -> Page:
+        context = new_context(**options)
+        context.add_init_script(WATCH)
+        return context.new_page()
+
+    return make
+
+
+# --- cards move --------------------------------------------------------------------------------
+
+
+def test_a_removed_half_moon_pair_leaves_visibly_and_the_cards_under_it_arrive(watched):
+    page = watched()
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    first, second = PAIR
+    under = {p: deal(DealCode.parse(HM)).count(int(p.split("-")[1]) - 1) for p in PAIR}
+    hm_card(page, first).click()
+    expect(hm_card(page, first)).to_have_attribute("aria-pressed", "true")
+    settled(page)
+    reset(page)
+    hm_card(page, second).click()
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    settled(page)
+    seen = motion(page)
+    assert seen["transitions"] == 2  # the selection and the removal were both drawn moving
+    for place in PAIR:
+        name = f"hm-{place}-{under[place]}"
+        assert f"::view-transition-old({name}) card-leave" in seen["seen"], seen["seen"]
+        arrived = f"hm-{place}-{under[place] - 1}"
+        assert f"::view-transition-new({arrived}) card-arrive" in seen["seen"], seen["seen"]
+    assert page.locator(f"#card-{first}").get_attribute("data-motion") == (
+        f"hm-{first}-{under[first] - 1}"
+    )
+
+
+def test_a_seahaven_card_slides_from_its_source_to_its_destination(watched):
+    page = watched()
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    reset(page)
+    sh_card(page, "AC").click()  # an ace on top of its column goes home
+    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    settled(page)
+    seen = motion(page)
+    assert seen["transitions"] == 1
+    assert "::view-transition-group(card-AC) -ua-view-transition-group-anim-card-AC" in (
+        seen["seen"]
+    ), seen["seen"]
+
+
+def test_a_refused_drop_travels_back_to_where_it_came_from(watched):
+    page = watched()
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    before = snapshot(page)
+    game = Seahaven(DealCode.parse(SH_TWO_ACES))
+    assert str(game.position.columns[2][-1]) == "AC"
+    reset(page)
+    posts = Posts(page)
+    drag(page, sh_card(page, "AC"), target_of(page, "column-1"))  # an ace on a column: refused
+    posts.wait(page, 1)
+    assert posts.sent == ["move"]
+    settled(page)
+    seen = motion(page)
+    assert "::view-transition-group(card-AC) -ua-view-transition-group-anim-card-AC" in (
+        seen["seen"]
+    ), seen["seen"]
+    assert snapshot(page) == before
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    expect(page.locator(".dragging")).to_have_count(0)
+    assert_same_after_reload(page)
+
+
+def test_an_accepted_drop_lands_where_it_was_dropped_and_no_ghost_stays(watched):
+    page = watched()
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    reset(page)
+    drag(page, sh_card(page, "AC"), target_of(page, "foundation-C"))
+    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    settled(page)
+    seen = motion(page)
+    assert "::view-transition-group(card-AC) -ua-view-transition-group-anim-card-AC" in (
+        seen["seen"]
+    ), seen["seen"]
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    expect(page.locator(".dragging")).to_have_count(0)
+    assert_same_after_reload(page)
+
+
+def test_nothing_moves_under_reduced_motion(watched):
+    page = watched(reduced_motion="reduce")
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    for place in PAIR:
+        hm_card(page, place).click()
+        page.wait_for_timeout(150)
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    sh_card(page, "AC").click()
+    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    drag(page, sh_card(page, "AD"), target_of(page, "foundation-D"))
+    expect(page.locator("[data-place=foundation-D] [data-card=AD]")).to_have_count(1)
+    page.wait_for_timeout(300)
+    seen = motion(page)
+    assert (seen["transitions"], seen["most"], seen["seen"]) == (0, 0, [])
+    assert page.evaluate("() => document.getAnimations().length") == 0
+
+
+# --- animation never delays the next tap ---------------------------------------------------------
+
+
+def _slow(page: Page) -> None:
+    page.add_style_tag(content=SLOW)
+
+
+def running(page: Page) -> bool:
+    return bool(page.evaluate("() => !!document.activeViewTransition"))
+
+
+def press(page: Page, selector: str, *, double: bool = False) -> None:
+    """A player's click where the element is laid out (where its picture is going to), even
+    while a transition draws it elsewhere; Playwright's own click would wait for it to end."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 9)
+    if double:
+        page.mouse.dblclick(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+def test_a_tap_during_a_removal_animation_is_posted_and_drawn_at_once(watched):
+    page = watched(bypass_csp=True)  # only to slow the animations down (SLOW)
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    _slow(page)
+    posts = Posts(page)
+    line = hm_line(HM)
+    (first, second), (third, fourth) = line[0][:2], line[1][:2]
+    assert len(line[0]) == len(line[1]) == 2
+    press(page, f"#card-{hm_place(first)}")
+    expect(hm_card(page, first)).to_have_attribute("aria-pressed", "true")
+    assert running(page)  # the selection's 4 s transition
+    press(page, f"#card-{hm_place(second)}")
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    assert running(page)  # the removal's: the cards are still leaving
+    press(page, f"#card-{hm_place(third)}")
+    expect(hm_card(page, third)).to_have_attribute("aria-pressed", "true")
+    assert running(page)
+    press(page, f"#card-{hm_place(fourth)}")
+    expect(board(page)).to_have_attribute("data-moves", "2")
+    assert running(page)  # drawn while its own animation still runs: nothing waited 4 s
+    posts.wait(page, 4)
+    assert posts.sent == ["tap"] * 4
+    assert [b["place"][0] for b in posts.bodies] == [
+        hm_place(p) for p in (first, second, third, fourth)
+    ]
+    position = remove(remove(deal(DealCode.parse(HM)), line[0]), line[1])
+    shown = assert_same_after_reload(page)
+    for place in range(20):
+        top = position.top(place)
+        entry = next(p for p in shown["places"] if p[0] == hm_place(place))
+        assert entry[1] == str(position.count(place))
+        assert entry[2] == ([] if top is None else [str(top)])
+
+
+def test_a_seahaven_double_tap_during_an_animation_stays_a_double_tap(watched):
+    page = watched(bypass_csp=True)
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    _slow(page)
+    posts = Posts(page)
+    press(page, "#card-AD")  # home with one tap: a 4 s slide
+    expect(page.locator("[data-place=foundation-D] [data-card=AD]")).to_have_count(1)
+    assert running(page)
+    press(page, "#card-AC", double=True)  # both clicks while AD still slides
+    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    posts.wait(page, 3)
+    assert posts.sent == ["tap", "tap", "auto"], posts.sent
+    assert posts.bodies[2]["double"] == ["1"]
+    assert posts.bodies[2]["card"] == ["AC"]
+    assert_same_after_reload(page)
+
+
+@pytest.mark.parametrize("ms", [0, 300])
+def test_taps_during_animations_with_latency_leave_the_screen_equal_to_the_server(watched, ms):
+    page = watched(bypass_csp=True)
+    latency(page.context, page, ms)
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    _slow(page)
+    posts = Posts(page)
+    line = hm_line(HM)
+    taps = [p for removal in line[:3] for p in removal]
+    # each place where it is at the deal (a removed card's place shows the card under it)
+    burst(page, [f"#card-{hm_place(place)}" for place in taps], 120)
+    posts.wait(page, len(taps))  # every tap posted (a tap racing an answer may be stale)
+    assert_same_after_reload(page)
+
+
+# --- the win -------------------------------------------------------------------------------------
+
+
+def _win_half_moon(page: Page) -> None:
+    """Reach the last removal through plain posts, then make it with the mouse."""
+    line = hm_line(HM)
+    hm_reach(page, HM, line[:-1])
+    ready(page)
+    for place in line[-1]:
+        hm_card(page, place).click()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_win_cascades_then_shows_the_summary_with_the_focus_on_its_heading(watched, size):
+    viewport = DESKTOP if size == "desktop" else PHONE
+    page = watched(viewport=viewport)
+    _win_half_moon(page)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    expect(board(page)).to_have_class("board half-moon celebrating")
+    page.wait_for_timeout(700)
+    screenshot(page, f"half-moon-{size}-win-celebrating")
+    seen = motion(page)
+    assert " fall" in seen["seen"] and " summary-in" in seen["seen"], seen["seen"]
+    expect(page.locator("#summary-title")).to_be_focused()
+    expect(page.locator("#status")).to_contain_text("You won! 520 points in ")
+    expect(page.locator("#summary-moves")).to_have_text("48")
+    expect(page.locator("#summary-score")).to_have_text("520")
+    assert page.locator("#summary-time").text_content() == page.locator("#clock").text_content()
+    expect(board(page)).to_have_class("board half-moon", timeout=6000)
+    screenshot(page, f"half-moon-{size}-win-summary")
+    assert_accessible(page, f"Half Moon, won ({size})")
+
+
+def test_a_won_game_opened_again_does_not_celebrate_again(watched):
+    page = watched()
+    _win_half_moon(page)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    page.reload()
+    page.wait_for_timeout(300)
+    expect(board(page)).to_have_class("board half-moon")
+    assert " fall" not in motion(page)["seen"]
+
+
+def test_a_win_under_reduced_motion_shows_the_summary_and_nothing_moves(watched):
+    page = watched(reduced_motion="reduce")
+    _win_half_moon(page)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    expect(page.locator("#summary-title")).to_be_focused()
+    page.wait_for_timeout(300)
+    expect(board(page)).to_have_class("board half-moon")
+    seen = motion(page)
+    assert (seen["transitions"], seen["most"]) == (0, 0)
+    assert page.evaluate("() => document.getAnimations().length") == 0
+    expect(page.locator(".cascade")).to_be_hidden()
+
+
+def test_play_this_deal_again_starts_the_deal_from_the_beginning(watched):
+    page = watched()
+    _win_half_moon(page)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    page.locator("#ending-again").click()
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    expect(board(page)).to_have_attribute("data-state", "playing")
+    expect(page.locator("#board [data-card]")).to_have_count(20)
+    page.goto("/")
+    expect(page.locator(".continue li").first).to_contain_text("won before in")
