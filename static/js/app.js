@@ -287,6 +287,18 @@
 
   document.addEventListener("submit", skipMotion, true);
 
+  // a transition that cannot run (or is skipped early) rejects its promises: the swap is made
+  // all the same, there is nothing to report
+  document.addEventListener("htmx:before:viewTransition", function () {
+    queueMicrotask(function () {
+      var started = document.activeViewTransition;
+      if (started) {
+        quiet(started.ready);
+        quiet(started.updateCallbackDone);
+      }
+    });
+  });
+
   // Actions clicked and not yet answered (htmx reads a form when it is clicked, then queues it).
   var pending = 0;
   document.addEventListener("htmx:config:request", function () {

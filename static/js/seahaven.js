@@ -151,10 +151,23 @@
     return place && onBoard(place) ? place : null;
   }
 
+  // While a view transition runs the cards are pictures a press cannot reach (static/js/app.js
+  // skips the transition on that press): the card under the pointer is then found by where the
+  // cards are laid out, the topmost of a fan first.
+  function movableAt(x, y) {
+    var found = null;
+    document.querySelectorAll("#board button.card.movable").forEach(function (button) {
+      var r = button.getBoundingClientRect();
+      if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) found = button;
+    });
+    return found;
+  }
+
   document.addEventListener("pointerdown", function (event) {
     if (event.button !== 0 || !window.htmx) return;
-    var button = event.target.closest && event.target.closest("button.card.movable");
-    if (!button || !onBoard(button)) return;
+    var button = event.target.closest && event.target.closest("button.card");
+    if (!button && onBoard(event.target)) button = movableAt(event.clientX, event.clientY);
+    if (!button || !button.matches(".movable") || !onBoard(button)) return;
     drag = { button: button, run: runOf(button), x: event.clientX, y: event.clientY, started: false };
   });
 
@@ -213,7 +226,11 @@
     var copies = ghost.children;
     ghost.setAttribute("data-landing", "");
     state.run.forEach(function (card, i) {
-      if (copies[i] && card.id) copies[i].style.viewTransitionName = card.id;
+      if (!copies[i] || !card.id) return;
+      // an answer drawn during the drag may have replaced the card: its name is the ghost's now
+      var current = document.getElementById(card.id);
+      if (current) current.classList.add("dragging");
+      copies[i].style.viewTransitionName = card.id;
     });
     ghost.hidden = false;
     if (dropped) {

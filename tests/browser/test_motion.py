@@ -18,7 +18,13 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, remove
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import Seahaven
-from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.conftest import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    assert_accessible,
+    screenshot,
+)
 from tests.browser.play import (
     HM,
     board,
@@ -351,3 +357,35 @@ def test_play_this_deal_again_starts_the_deal_from_the_beginning(watched):
     expect(page.locator("#board [data-card]")).to_have_count(20)
     page.goto("/")
     expect(page.locator(".continue li").first).to_contain_text("won before in")
+
+
+def still(page: Page, name: str) -> None:
+    """The viewport only: a full-page screenshot may resize the page, which ends a transition."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_screenshots_of_cards_in_motion(watched, size):
+    """A Half Moon pair leaving and a Seahaven card sliding home, caught halfway (the
+    animations slowed to 4 s, so the picture is the middle of the move)."""
+    page = watched(bypass_csp=True, viewport=DESKTOP if size == "desktop" else PHONE)
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    _slow(page)
+    first, second = PAIR
+    press(page, f"#card-{first}")
+    expect(hm_card(page, first)).to_have_attribute("aria-pressed", "true")
+    press(page, f"#card-{second}")
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    page.wait_for_timeout(1200)
+    assert running(page)
+    still(page, f"half-moon-{size}-removal-in-motion")
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    _slow(page)
+    press(page, "#card-AC")
+    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    page.wait_for_timeout(1600)
+    assert running(page)
+    still(page, f"seahaven-{size}-move-in-motion")
