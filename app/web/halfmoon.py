@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 from typing import Any, ClassVar, Final
 
-from babel.support import NullTranslations
 from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -15,7 +14,6 @@ from app.engine.game import Outcome
 from app.engine.games import AnyGame
 from app.engine.halfmoon import (
     PILES,
-    PLACES,
     HalfMoon,
     Refusal,
     TapResult,
@@ -37,7 +35,6 @@ from app.web.board import (
     label_html,
 )
 from app.web.play import STALE, Action, Said, Screen, act, acting, game_router, notice, read_form
-from app.web.views import BoardView, CardView, PlaceView
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
@@ -64,30 +61,6 @@ class HalfMoonScreen(Screen):
     def state(self, game: AnyGame) -> str:
         assert isinstance(game, HalfMoon)
         return "won" if game.is_won() else "stuck" if game.is_stuck() else "playing"
-
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
-        assert isinstance(game, HalfMoon)
-        position = game.position
-        dimmed = game.dimmed() if session.placement_help else frozenset()
-        places = []
-        for index in range(PLACES):
-            kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
-            count = position.count(index)
-            label = place_label(kind, number, count, t)
-            card = position.top(index)
-            view = CardView.of(card, t) if card is not None else None
-            places.append(
-                PlaceView(
-                    id=place_name(index),
-                    count=count,
-                    label=label,
-                    spoken=f"{view.name}, {label}" if view else label,
-                    card=view,
-                    selected=index in game.selection,
-                    dimmed=index in dimmed,
-                )
-            )
-        return self.board_view(game, t, places=tuple(places), placement_help=session.placement_help)
 
     def facts(
         self,

@@ -52,7 +52,6 @@ from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, form_token
 from app.web.views import (
-    BoardView,
     InfoView,
     ScreenView,
     clock_text,
@@ -175,8 +174,9 @@ class Screen(ABC):
     def place_id(self, place: tuple[Any, ...]) -> str:
         """The element id an answer swaps the place by."""
 
-    def layout(self, places: list[str]) -> str:
-        """The places' markup in the board's structure (Half Moon: a flat grid)."""
+    def layout(self, places: list[str], interactive: bool = True) -> str:
+        """The places' markup in the board's structure (Half Moon: a flat grid); a diagram
+        (``interactive`` false) leaves out whatever only the game's forms need."""
         return "".join(places)
 
     defeat: ClassVar[str]
@@ -280,18 +280,6 @@ class Screen(ABC):
         t = translations(lang)
         name = t.gettext(self.name)
         return ScreenView(self.slug, name, self.new_game_link(game), self.end_actions)
-
-    def board_view(self, game: AnyGame, t: NullTranslations, **places: Any) -> BoardView:
-        """The board's shared fields (game, code, state, score, moves, ending) and ``places``."""
-        return BoardView(
-            game=self.slug,
-            code=str(game.code),
-            state=self.state(game),
-            score=self.score(game),
-            moves=game.move_count,
-            ending=self.ending(game, t),
-            **places,
-        )
 
     def url(self, code: DealCode | str) -> str:
         return f"/{self.slug}/{code}"

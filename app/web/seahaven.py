@@ -63,7 +63,6 @@ from app.web.play import (
 )
 from app.web.render import Renderer
 from app.web.sessions import Player
-from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
@@ -228,66 +227,6 @@ class SeahavenScreen(Screen):
     def notice(self, key: str, game: AnyGame) -> Text | None:
         return super().notice(key, game) or _reason_notice(key, game)
 
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
-        assert isinstance(game, Seahaven)
-        position = game.position
-        selected = set(map(str, game.selected_cards())) if game.selection else set()
-        helping = session.placement_help
-        targets = destinations(game) if helping else {}
-        chosen = game.selection
-        wanted = (
-            targets.get((chosen[0], len(game.selected_cards())), ()) if chosen is not None else ()
-        )
-        hint = t.gettext(DESTINATION_HINT)
-        columns = []
-        for index in COLUMNS:
-            column = position.columns[index]
-            label = column_label(index - COLUMNS.start + 1, len(column), t)
-            movable_from = len(column) - position.run_length(index)
-            here = index in wanted
-            cards = []
-            for depth, card in enumerate(column):
-                shown = CardView.of(card, t)
-                spoken = f"{shown.name}, {label}"
-                if here and depth == len(column) - 1:
-                    spoken = f"{spoken}, {hint}"
-                movable = depth >= movable_from
-                goes = _names(targets.get((index, len(column) - depth), ()))
-                cards.append(ColumnCard(shown, spoken, shown.code in selected, movable, goes))
-            columns.append(
-                ColumnView(
-                    place_name(index),
-                    len(column),
-                    label,
-                    tuple(cards),
-                    fan_class(len(column)),
-                    destination=here,
-                )
-            )
-        cells = []
-        for offset, in_cell in enumerate(position.cells):
-            place = CELLS.start + offset
-            label = t.gettext("cell %(number)s") % {"number": offset + 1}
-            slot = _slot(place_name(place), in_cell, label, selected, t)
-            cells.append(_helped(slot, place, targets, wanted, hint))
-        foundations = []
-        for suit, height in zip(SUITS, position.foundations, strict=True):
-            place = FOUNDATIONS.start + SUITS.index(suit)
-            label = foundation_label(suit, height, t)
-            top = position.foundation_top(suit)
-            slot = _slot(f"foundation-{suit}", top, label, selected, t, count=height)
-            colour = "red" if suit in "HD" else "black"
-            slot = dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour)
-            foundations.append(_helped(slot, place, targets, wanted, hint))
-        return self.board_view(
-            game,
-            t,
-            cells=tuple(cells),
-            foundations=tuple(foundations),
-            columns=tuple(columns),
-            placement_help=helping,
-        )
-
     def facts(
         self,
         game: AnyGame,
@@ -346,12 +285,13 @@ class SeahavenScreen(Screen):
     def place_id(self, place: tuple[Any, ...]) -> str:
         return f"place-{place_name(place[0])}"
 
-    def layout(self, places: list[str]) -> str:
+    def layout(self, places: list[str], interactive: bool = True) -> str:
         cells = len(places) - len(COLUMNS) - len(SUITS)
         return (
             f'<div class="top-row"><div class="cells">{"".join(places[:cells])}</div>'
             f'<div class="foundations">{"".join(places[cells : cells + len(SUITS)])}</div></div>'
-            f'<div class="columns">{"".join(places[cells + len(SUITS) :])}</div>{GESTURES}'
+            f'<div class="columns">{"".join(places[cells + len(SUITS) :])}</div>'
+            + (GESTURES if interactive else "")
         )
 
 
@@ -544,42 +484,6 @@ def column_html(
     extra = fan_class(count) + (" destination" if destination else "")
     return _place_html(
         name, "column", count, f'<div class="fan">{shown}</div>', label, interactive, extra
-    )
-
-
-def _helped(
-    slot: PlaceView,
-    place: int,
-    targets: dict[tuple[int, int], tuple[int, ...]],
-    wanted: tuple[int, ...],
-    hint: str,
-) -> PlaceView:
-    """A cell or a foundation with *Placement help*: whether the selection may come here (said
-    in its name too), and where its own card may go (for the drag)."""
-    here = place in wanted
-    spoken = f"{slot.spoken}, {hint}" if here else slot.spoken
-    return dataclasses.replace(
-        slot, destination=here, spoken=spoken, targets=_names(targets.get((place, 1), ()))
-    )
-
-
-def _slot(
-    name: str,
-    card: Card | None,
-    label: str,
-    selected: set[str],
-    t: NullTranslations,
-    count: int | None = None,
-) -> PlaceView:
-    """A cell or a foundation: one card (its top) or none."""
-    view = CardView.of(card, t) if card is not None else None
-    return PlaceView(
-        id=name,
-        count=(0 if card is None else 1) if count is None else count,
-        label=label,
-        spoken=f"{view.name}, {label}" if view else label,
-        card=view,
-        selected=view is not None and view.code in selected,
     )
 
 
