@@ -67,6 +67,9 @@ SLOW = """
 """
 """Injected only by the tests that tap during an animation (a long one, to tap inside it)."""
 
+SLIDE_AC = "::view-transition-group(card-AC) -ua-view-transition-group-anim-card-AC"
+"""The browser's own animation of the ace of clubs' group: it slides."""
+
 PAIR = ("pile-1", "pile-5")
 """A pair summing to 11 at HM1-N-AAAAAAB's deal (tests/browser/test_overlap.py)."""
 
@@ -134,9 +137,7 @@ def test_a_seahaven_card_slides_from_its_source_to_its_destination(watched):
     settled(page)
     seen = motion(page)
     assert seen["transitions"] == 1
-    assert "::view-transition-group(card-AC) -ua-view-transition-group-anim-card-AC" in (
-        seen["seen"]
-    ), seen["seen"]
+    assert SLIDE_AC in seen["seen"], seen["seen"]
 
 
 def test_a_refused_drop_travels_back_to_where_it_came_from(watched):
@@ -153,9 +154,7 @@ def test_a_refused_drop_travels_back_to_where_it_came_from(watched):
     assert posts.sent == ["move"]
     settled(page)
     seen = motion(page)
-    assert "::view-transition-group(card-AC) -ua-view-transition-group-anim-card-AC" in (
-        seen["seen"]
-    ), seen["seen"]
+    assert SLIDE_AC in seen["seen"], seen["seen"]
     assert snapshot(page) == before
     expect(page.locator(".drag-ghost")).to_have_count(0)
     expect(page.locator(".dragging")).to_have_count(0)
@@ -171,9 +170,7 @@ def test_an_accepted_drop_lands_where_it_was_dropped_and_no_ghost_stays(watched)
     expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
     settled(page)
     seen = motion(page)
-    assert "::view-transition-group(card-AC) -ua-view-transition-group-anim-card-AC" in (
-        seen["seen"]
-    ), seen["seen"]
+    assert SLIDE_AC in seen["seen"], seen["seen"]
     expect(page.locator(".drag-ghost")).to_have_count(0)
     expect(page.locator(".dragging")).to_have_count(0)
     assert_same_after_reload(page)

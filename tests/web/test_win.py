@@ -12,8 +12,10 @@ from app.engine.halfmoon_solver import solve
 from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven_solver import solve_code
+from app.store import SessionData
+from app.web.board import fill
+from app.web.play import with_bests
 from tests.browser.play import moving_card
-from tests.web.conftest import HTMX
 from tests.web.html import parse
 from tests.web.test_seahaven_play import SeahavenPlayer
 
@@ -74,7 +76,7 @@ def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_scor
     assert p.board.by_id("ending-new").attrs["href"] == "/half-moon"
     cascade = p.board.find(class_="cascade")
     assert cascade.attrs["aria-hidden"] == "true"
-    assert [c.attrs["class"].split()[0] for c in cascade.children] == ["falling"] * 13
+    assert [c.attrs["class"].split()[0] for c in cascade.children] == ["falling"] * 12
     assert summary.find_all(class_="bests") == []  # no statistics lines: no empty list
     if htmx:
         assert p.status == (
@@ -86,36 +88,21 @@ def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_scor
     assert p.board.by_id("summary-moves").text == "48"
 
 
-def test_the_summary_shows_the_lines_statistics_give_it(player, clock):
+def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
     p = player(HM)
     _win_half_moon(p, clock)
-    game = app.web.play.SCREENS["half-moon"].game.from_record(_record(p))
-    context = app.web.play.page_context(
-        _request(p),
-        app.web.play.SCREENS["half-moon"],
-        game,
-        app.web.play.SessionData("tok"),
-        "en",
-        bests=("Your best time in Half Moon.",),
-    )
-    assert context["board"].summary.bests == ("Your best time in Half Moon.",)
-    assert context["board"].summary.moves == 48
-
-
-def _record(p):
-    store = p.client.app.state.store
-    sid = p.client.cookies.get("sid")
-    _, stored = store.load(sid, HM)
-    return stored.record
-
-
-def _request(p):
-    from starlette.requests import Request
-
-    scope = {"type": "http", "method": "GET", "path": f"/half-moon/{HM}", "headers": []}
-    scope |= {"query_string": b"", "server": ("testserver", 80), "scheme": "http"}
-    scope |= {"app": p.client.app}
-    return Request(scope)
+    screen = app.web.play.SCREENS["half-moon"]
+    _, stored = p.client.app.state.store.load(p.client.cookies.get("sid"), HM)
+    game = screen.game.from_record(stored.record)
+    facts = screen.facts(game, SessionData("tok"))
+    assert app.web.play.with_bests(facts, ()) == facts
+    lines = ("Your best time in Half Moon.", "3 wins in a row.")
+    board = parse(fill(screen.board_html(with_bests(facts, lines), "en", "tok"), "tok", HM))
+    assert [li.text for li in board.by_id("summary-bests").find_all("li")] == list(lines)
+    assert board.by_id("summary-moves").text == "48"
+    assert board.by_id("summary-time").text == "5:09"
+    plain = parse(fill(screen.board_html(facts, "en", "tok"), "tok", HM))
+    assert plain.find_all(id="summary-bests") == []
 
 
 def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, client, clock):
@@ -208,12 +195,11 @@ def test_an_htmx_win_answers_the_summary_in_the_board_fragment(player, client, c
         clock()
         p.tap(place_name(place))
     clock()
-    card = p.top(place_name(last))
-    response = client.post(
-        f"/half-moon/{HM}/tap",
-        data={"place": place_name(last), "card": card, "token": p.token},
-        headers=HTMX,
-    )
+    response = p.tap(place_name(last))  # with the page's board version: a partial answer
     fragment = parse(response.text)
-    assert [c.attrs["id"] for c in fragment.children] == ["board", "info", "status"]
-    assert fragment.by_id("summary-score").text == "520"
+    ending = fragment.by_id("ending")  # the answer's end box: swapped out of band, by id
+    assert ending.attrs["hx-swap-oob"] == "true"
+    assert ending.by_id("summary-score").text == "520"
+    assert ending.by_id("summary-moves").text == "48"
+    assert ending.find(class_="cascade").attrs["aria-hidden"] == "true"
+    assert fragment.by_id("board").attrs["data-state"] == "won"
