@@ -219,6 +219,12 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
+def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """Answer a batch's callers of one loop, on that loop: one wake-up for the batch."""
+    for future, ok, value in settled:
+        _settle(future, ok, value)
+
+
 @contextlib.contextmanager
 def _as_store_error(path: str) -> Iterator[None]:
     """Turn sqlite3's errors (a lock held past the busy timeout, a full disk, a closed store)
@@ -498,10 +504,16 @@ class SQLiteStore(Store):
         except BaseException as exc:  # the commit failed: nobody's change is on disk
             failure = exc if isinstance(exc, StoreError) else StoreError(str(exc))
             outcomes = [(False, failure)] * len(batch)
+        # one call_soon_threadsafe per loop and batch, not per change: each call wakes the
+        # loop and takes the GIL once (measured in docs/performance.md, "The writer")
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]]
+        by_loop = {}
         for item, (ok, value) in zip(batch, outcomes, strict=True):
+            by_loop.setdefault(item.loop, []).append((item.future, ok, value))
+        for loop, settled in by_loop.items():
             # a loop that has closed meanwhile has nobody waiting: the writer goes on
             with contextlib.suppress(RuntimeError):
-                item.loop.call_soon_threadsafe(_settle, item.future, ok, value)
+                loop.call_soon_threadsafe(_settle_all, settled)
 
     def verdict(self, key: str) -> bool | None:
         with _as_store_error(self._path):
