@@ -556,6 +556,65 @@ class Acted:
     """The action ended the game (announced; the board shows the ending)."""
     created: bool = False
     """The action wrote a game the session had not played yet (counts as a new game)."""
+    row: StoredGame | None = None
+    """The game's row after the action: the one written, or the one read when nothing was."""
+    mark: tuple[Any, ...] | None = None
+    """:func:`_mark` of ``game`` when ``row`` was decided (the game still is that row while
+    its mark is this one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A game object that is exactly its stored row: what :class:`GameCache` keeps."""
+
+    row: StoredGame
+    game: AnyGame
+    session: SessionData
+    """The session the game's last action was decided for."""
+
+
+def _same_row(a: StoredGame, b: StoredGame) -> bool:
+    """Two rows rebuild the same game (the record, and the verdict kept beside it)."""
+    return a.record == b.record and a.state == b.state and a.extra == b.extra
+
+
+class GameCache:
+    """This worker's game objects of recent actions, keyed by (session id, deal code), so an
+    action applies one engine action to the game instead of replaying its record — on the
+    event loop, before the store's transaction, which then only checks that the stored row is
+    still the one the game was built from (another tab, worker or instance may have moved on:
+    then the action is decided again from the stored row, inside the transaction, as without
+    the cache).
+
+    An entry is taken out (:meth:`take`) before its game is changed and put back
+    (:meth:`keep`) only after the store committed the row it now is: a failed transaction
+    can never leave a half-applied game here. Only the event loop's thread touches it.
+    """
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self._games: dict[tuple[str, str], Kept] = {}
+
+    def take(self, sid: str, code: str) -> Kept | None:
+        return self._games.pop((sid, code), None)
+
+    def keep(self, sid: str, code: str, kept: Kept) -> None:
+        """Keep ``kept``; past :attr:`size` entries, the one kept longest ago goes."""
+        self._games[(sid, code)] = kept
+        if len(self._games) > self.size:
+            del self._games[next(iter(self._games))]
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+def game_cache(request: Request) -> GameCache:
+    """The application's :class:`GameCache` (made on first use)."""
+    state = request.app.state
+    cache: GameCache | None = getattr(state, "game_cache", None)
+    if cache is None:
+        cache = state.game_cache = GameCache()
+    return cache
 
 
 async def act(
@@ -586,16 +645,15 @@ async def act(
     page_url = screen.url(code_str)
     creating = await may_create(request)
 
-    def change(
-        session: SessionData | None, stored: StoredGame | None
+    def decide(
+        session: SessionData, stored: StoredGame | None, game: AnyGame, unreadable: bool
     ) -> tuple[StoredGame | None, Acted]:
-        session = check_token(player, session, token, page_url)
-        game, unreadable = rebuild(screen, code, stored)
         before = None if unreadable else screen.facts(game, session)
         mark = None if unreadable else _mark(game)
         now = now_ms()
         said = action(game, session, now)
-        changed = unreadable or _mark(game) != mark
+        after_mark = _mark(game)
+        changed = unreadable or after_mark != mark
         state = screen.state(game) if changed or before is None else before.state
         if unreadable and said.message is None:
             said = Said(UNREADABLE, "unreadable")
@@ -607,7 +665,35 @@ async def act(
         was_over = before is not None and before.state != "playing"
         ended = changed and state != "playing" and not was_over
         saved = screen.stored(game, game.to_record(), now, state) if changed else None
-        return saved, Acted(session, game, said, before, state, ended, created)
+        row = saved or stored
+        return saved, Acted(session, game, said, before, state, ended, created, row, after_mark)
+
+    # the game as this worker last wrote it: decided here, only checked in the transaction
+    cache = game_cache(request)
+    kept = cache.take(player.sid, code_str)
+    early: tuple[StoredGame | None, Acted] | PlayerError | None = None
+    if kept is not None:
+        try:
+            early = decide(kept.session, kept.row, kept.game, False)
+        except PlayerError as error:  # raised in the transaction, after the token's check
+            early = error
+
+    def change(
+        session: SessionData | None, stored: StoredGame | None
+    ) -> tuple[StoredGame | None, Acted]:
+        session = check_token(player, session, token, page_url)
+        if (
+            kept is not None
+            and early is not None
+            and stored is not None
+            and session == kept.session
+            and _same_row(stored, kept.row)
+        ):
+            if isinstance(early, PlayerError):
+                raise early
+            return early
+        game, unreadable = rebuild(screen, code, stored)
+        return decide(session, stored, game, unreadable)
 
     acted = await store.change_game_async(player.sid, code_str, change)
     said, ended, state = acted.said, acted.ended, acted.state
@@ -623,6 +709,7 @@ async def act(
         query = [f"n={quote(said.notice or '')}"] if shown else []
         query += [f"ask={said.ask}"] if said.ask else []
         url = page_url + ("?" + "&".join(query) if query else "")
+        _keep(cache, player.sid, code_str, acted)
         return vary_on_htmx(RedirectResponse(url, 303, headers=NO_STORE))
     session, game = acted.session, acted.game
     lang = language(request, session)
@@ -639,7 +726,15 @@ async def act(
     board += info_changes(lang, screen.view(lang, game), info)
     html = fill(board, session.token, code_str) + status_html(message, True, spoken)
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
+    _keep(cache, player.sid, code_str, acted)
     return vary_on_htmx(HTMLResponse(html, headers=headers))
+
+
+def _keep(cache: GameCache, sid: str, code: str, acted: Acted) -> None:
+    """Cache the game when it still is the row the store now holds (a verdict proved after
+    the commit may have stopped its clock: then it is rebuilt next time)."""
+    if acted.row is not None and acted.mark is not None and _mark(acted.game) == acted.mark:
+        cache.keep(sid, code, Kept(acted.row, acted.game, acted.session))
 
 
 def _board_answer(
