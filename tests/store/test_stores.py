@@ -497,3 +497,36 @@ def test_sqlite_verdicts_are_swept_with_old_games(tmp_path: Path) -> None:
         assert store.verdict("old") is None
     finally:
         store.close()
+
+
+def test_a_batch_wakes_its_loop_once_not_once_per_change(tmp_path: Path) -> None:
+    """The group-commit writer answers a batch's callers with one ``call_soon_threadsafe``
+    per loop: each call wakes the loop and takes the GIL (docs/performance.md, "The
+    writer")."""
+    store = SQLiteStore(str(tmp_path / "s.db"))
+    wakes: list[object] = []
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        plain = loop.call_soon_threadsafe
+
+        def counted(callback, *args, **kwargs):
+            wakes.append(callback)
+            return plain(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+
+        def bump(session, game):
+            n = (game.record.get("n", 0) if game else 0) + 1
+            return StoredGame(CODE, {"n": n}, updated_ms=n), n
+
+        return await asyncio.gather(*(store.change_game_async(SID, CODE, bump) for _ in range(60)))
+
+    try:
+        results = run_loop(main())
+        assert sorted(results) == list(range(1, 61))
+        assert store.batched_changes == 60
+        assert store.batches < 60  # the changes did share transactions
+        assert len(wakes) == store.batches
+    finally:
+        store.close()
