@@ -604,6 +604,9 @@ class GameCache:
         if len(self._games) > self.size:
             del self._games[next(iter(self._games))]
 
+    def clear(self) -> None:
+        self._games.clear()
+
     def __len__(self) -> int:
         return len(self._games)
 

@@ -134,3 +134,11 @@ def player(client):
         return p
 
     return make
+
+
+def forget_cached_games(app) -> None:
+    """Empty the worker's game cache (``app.web.play.GameCache``): for tests that make one
+    deal code deal other cards, which never happens outside tests."""
+    cache = getattr(app.state, "game_cache", None)
+    if cache is not None:
+        cache.clear()

@@ -94,9 +94,8 @@ def test_a_game_another_worker_moved_on_is_decided_from_the_stored_row(
         p.open()
         assert pressed(p, "pile-1") == "true"
 
-def test_a_failed_transaction_leaves_no_half_applied_game_in_the_cache(
-    player, store, monkeypatch
-):
+
+def test_a_failed_transaction_leaves_no_half_applied_game_in_the_cache(player, store, monkeypatch):
     """The store runs the change (the engine applies the tap) and then fails to commit: the
     player gets the store's error, nothing is written, and the next tap starts from the
     stored game — not from the game object the failed tap had changed."""

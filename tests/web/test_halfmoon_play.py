@@ -9,7 +9,7 @@ import pytest
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Position, deal, place_name, position_from_data
 from app.engine.halfmoon_solver import solve
-from tests.web.conftest import HTMX, board_version, varies
+from tests.web.conftest import HTMX, board_version, forget_cached_games, varies
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -19,7 +19,7 @@ SEED = json.loads(
 
 
 @pytest.fixture
-def dealt(monkeypatch):
+def dealt(monkeypatch, app):
     """Make HM1-N-AAAAAAB deal a given position (the documents' own cards, or a tiny table)."""
 
     def use(position: Position) -> None:
@@ -29,6 +29,9 @@ def dealt(monkeypatch):
             return position if str(code) == CODE else original(cls, code)
 
         monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
+        # a deal code's cards never change, so the worker's cached games are keyed by their
+        # records; a test that deals the same code anew forgets them
+        forget_cached_games(app)
 
     return use
 

@@ -19,7 +19,7 @@ from app.engine.seahaven import (
 )
 from app.engine.seahaven_solver import solve_code
 from tests.engine.test_seahaven_rules import EXAMPLE
-from tests.web.conftest import HTMX, Player, varies
+from tests.web.conftest import HTMX, Player, forget_cached_games, varies
 from tests.web.html import parse
 
 SEEDS = Path(__file__).parents[2] / "seeds" / "seahaven"
@@ -67,7 +67,7 @@ def sh(client):
 
 
 @pytest.fixture
-def dealt(monkeypatch):
+def dealt(monkeypatch, app):
     """Make SH1-C4-AAAAAAB deal a given board (a seed's position)."""
 
     def use(data) -> None:
@@ -78,6 +78,9 @@ def dealt(monkeypatch):
             return position if str(code) == CUSTOM else original(cls, code)
 
         monkeypatch.setattr(Seahaven, "deal", classmethod(fake))
+        # a deal code's cards never change, so the worker's cached games are keyed by their
+        # records; a test that deals the same code anew forgets them
+        forget_cached_games(app)
 
     return use
 
