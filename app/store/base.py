@@ -203,6 +203,13 @@ class Store(ABC):
     def drop_link(self, sid: str) -> bool:
         """Revoke the player's device link; ``True`` when there was one."""
 
+    @abstractmethod
+    def has_link(self, sid: str) -> bool:
+        """Whether the player has a device link (the page offers to revoke it)."""
+
+    async def has_link_async(self, sid: str) -> bool:
+        return self.has_link(sid)
+
     async def save_link_async(self, sid: str, digest: str) -> None:
         self.save_link(sid, digest)
 

@@ -140,6 +140,7 @@ def normal(doc: Any) -> dict[str, Any]:
             "best": int_or_zero(daily.get("best")),
             "days": [d for d in daily.get("days", []) if isinstance(d, str)][-RECENT:],
         },
+        "set": json_dict(data.get("set")),
     }
 
 
@@ -212,12 +213,50 @@ def count(
                 "at": now,
             }
             data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
+            before = normal(doc)
             day = new.extra.get(DAILY)
             if won and isinstance(day, str):
                 _daily_win(data["daily"], day)
+            data["set"] = {"code": code, "keys": records(before, data, kind, won)}
             deal = DealResult(won, ms, new.moves)
     written = dataclasses.replace(new, extra={**new.extra, COUNTED: mark})
     return written, data, deal
+
+
+RECORDS: Final = (
+    "first_win",
+    "best_time",
+    "fewest",
+    "best_score",
+    "best_streak",
+    "streak",
+    "daily_streak",
+)
+"""What a game may set, in the order the end box lists it."""
+
+
+def records(before: dict[str, Any], after: dict[str, Any], kind: str, won: bool) -> list[str]:
+    """The personal bests and streaks a game set, from the documents (:func:`normal`
+    shapes) before and after it was counted: keys of :data:`RECORDS`."""
+    old, new = before["k"][kind], after["k"][kind]
+    found: list[str] = []
+    if won and old["won"] == 0:
+        found.append("first_win")
+    if won and old["best_ms"] and new["best_ms"] < old["best_ms"]:
+        found.append("best_time")
+    if won and old["fewest"] and new["fewest"] < old["fewest"]:
+        found.append("fewest")
+    if old["best_score"] and new["best_score"] > old["best_score"]:
+        found.append("best_score")
+    if new["best_streak"] > old["best_streak"] and new["best_streak"] >= 2:
+        found.append("best_streak")
+    elif new["streak"] >= 2:
+        found.append("streak")
+    if after["daily"]["streak"] > before["daily"]["streak"] or (
+        after["daily"]["last"] != before["daily"]["last"] and after["daily"]["streak"]
+    ):
+        found.append("daily_streak")
+    return found
 
 
 def _daily_win(daily: dict[str, Any], day: str) -> None:

@@ -93,6 +93,10 @@ class MemoryStore(Store):
         with self._lock:
             return self._links.get(digest)
 
+    def has_link(self, sid: str) -> bool:
+        with self._lock:
+            return sid in self._links.values()
+
     def drop_link(self, sid: str) -> bool:
         with self._lock:
             mine = [d for d, s in self._links.items() if s == sid]

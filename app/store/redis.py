@@ -485,6 +485,14 @@ class RedisStore(Store):
         with self._errors():
             return _text(self._redis.get(self._link_key(digest)))
 
+    def has_link(self, sid: str) -> bool:
+        with self._errors():
+            return bool(self._redis.exists(self._own_link_key(sid)))
+
+    async def has_link_async(self, sid: str) -> bool:
+        with self._errors():
+            return bool(await self._client().exists(self._own_link_key(sid)))
+
     def drop_link(self, sid: str) -> bool:
         own = self._own_link_key(sid)
         with self._errors():

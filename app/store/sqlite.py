@@ -517,6 +517,11 @@ class SQLiteStore(Store):
             )
         return None if row is None else str(row[0])
 
+    def has_link(self, sid: str) -> bool:
+        with _as_store_error(self._path):
+            row = self.connection().execute("SELECT 1 FROM links WHERE sid = ?", (sid,)).fetchone()
+        return row is not None
+
     def drop_link(self, sid: str) -> bool:
         return bool(
             self._in_write_transaction(

@@ -7,6 +7,7 @@ out-of-band info bar and live region for htmx, a 303 back to the page without it
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from app import daily
 from app.dependencies import (
     PlayerDep,
     RendererDep,
@@ -33,7 +35,9 @@ from app.engine.game import AWAY_MS, MAX_RECORD_MOVES, RecordError, now_ms
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.proofs import Prover
+from app.stats import DealFigures, ended_lines
 from app.store import SessionData, Store, StoredGame
+from app.store.counting import DAILY, kind_of
 from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
@@ -349,6 +353,23 @@ async def _keep_lost(store: Store, sid: str, screen: Screen, game: AnyGame) -> N
         game.clock.stop(ended)
 
 
+async def game_result(
+    store: Store, sid: str, game: AnyGame, t: NullTranslations
+) -> dict[str, Any] | None:
+    """What the end box adds once the player's game is over (never before: no screen says
+    whether a deal can be won while it is played): the personal bests and streaks it set,
+    and how the deal went for everyone who finished it."""
+    if not game.is_over():
+        return None
+    code = str(game.code)
+    kind = kind_of(code)
+    if kind is None:
+        return None
+    doc = await store.player_stats_async(sid)
+    figures = await store.deal_stats_async(code)
+    return {"bests": ended_lines(doc, code, kind, t), "deal": DealFigures.of(figures)}
+
+
 # --- answering ---------------------------------------------------------------------------------
 
 
@@ -426,6 +447,7 @@ async def show_page(
     context = page_context(
         request, screen, game, session, lang, message=message, spoken=question, asking=asking
     )
+    context["result"] = await game_result(store, player.sid, game, t)
     response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
     return vary_on_htmx(response)
 
@@ -451,6 +473,7 @@ async def act(
     code = parse_code(screen, code_text, action=True)
     page_url = screen.url(code)
     creating = await may_create(request)
+    daily_day = await daily.day_of(str(code))
 
     def change(
         session: SessionData | None, stored: StoredGame | None
@@ -472,6 +495,8 @@ async def act(
             raise PlayerError.rate_limited(creating.retry_after, page_url)
         ended = changed and game.is_over() and not was_over
         written = screen.stored(game, record, now) if changed else None
+        if written is not None and daily_day is not None:  # counted for the daily streak
+            written = dataclasses.replace(written, extra={**written.extra, DAILY: daily_day})
         return written, (session, game, said, ended, was_over, created)
 
     result = await store.change_game_async(player.sid, str(code), change)
@@ -498,6 +523,7 @@ async def act(
         request, screen, game, session, lang, message=message, spoken=spoken, asking=said.ask
     )
     context["oob"] = True
+    context["result"] = await game_result(store, player.sid, game, t)
     html = renderer.blocks(screen.template, ["board", "info", "status"], context, t)
     return vary_on_htmx(HTMLResponse(html, headers=NO_STORE))
 
