@@ -69,7 +69,7 @@ def daily_code(day: str, game: GameId, variant: str) -> DealCode:
 
 def today(now: datetime.datetime | None = None) -> str:
     """The UTC day as ``YYYY-MM-DD``."""
-    return (now or datetime.datetime.now(datetime.UTC)).date().isoformat()
+    return (now or datetime.datetime.now(datetime.UTC)).astimezone(datetime.UTC).date().isoformat()
 
 
 def yesterday_of(day: str) -> str:

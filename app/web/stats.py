@@ -207,13 +207,13 @@ async def use_link(
 
 
 @router.get("/daily/half-moon", name="daily-half-moon")
-async def daily_half_moon() -> Response:
+async def daily_half_moon(player: PlayerDep) -> Response:
     codes = await daily.daily_codes(daily.today())
     return RedirectResponse(f"/half-moon/{codes['N']}", 303, headers=NO_STORE)
 
 
 @router.get("/daily/seahaven", name="daily-seahaven")
-async def daily_seahaven(request: Request) -> Response:
+async def daily_seahaven(request: Request, player: PlayerDep) -> Response:
     cells = request.query_params.get("cells", "4")
     if cells not in ("4", "2", "1") or set(request.query_params) - {"cells"}:
         raise PlayerError.bad_input([invalid_field("cells", N_("Accepted: 4, 2 or 1 cells."))])

@@ -229,3 +229,57 @@ def test_the_home_page_shows_todays_deals_with_the_players_own_result(client, pl
     assert mine.attrs["data-result"] == "won"
     assert "won in" in mine.text
     assert page.by_id("home-daily-streak").text.startswith("Daily streak: 1 day")
+
+
+def test_two_app_instances_on_one_redis_count_a_finished_game_once(
+    redis_url, redis_client, proof_pool
+):
+    """Two application objects (two machines) on one real redis-server; the same player's
+    last removal arrives at both at once: one win, one player in the deal's figures."""
+    import threading
+
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.store.redis import RedisStore
+    from tests.web.conftest import Player
+
+    stores = [RedisStore(redis_url), RedisStore(redis_url)]
+    apps = [create_app(store=s, proof_pool=proof_pool) for s in stores]
+    line = solve(deal(DealCode.parse(CODE))).line
+    with (
+        TestClient(apps[0], base_url="http://testserver", follow_redirects=False) as one,
+        TestClient(apps[1], base_url="http://testserver", follow_redirects=False) as two,
+    ):
+        p = Player(one, f"/half-moon/{CODE}")
+        p.open()
+        for removal in line[:-1]:
+            for place in removal:
+                p.tap(place_name(place))
+        for place in line[-1][:-1]:  # select all but the last card of the last removal
+            p.tap(place_name(place))
+        two.cookies.set("sid", one.cookies["sid"])
+        last = place_name(line[-1][-1])
+        card = p.top(last)
+        start = threading.Barrier(2)
+        statuses: list[int] = []
+
+        def finish(client) -> None:
+            start.wait()
+            response = client.post(
+                f"/half-moon/{CODE}/tap",
+                data={"place": last, "card": card, "token": p.token},
+                headers=HTMX,
+            )
+            statuses.append(response.status_code)
+
+        threads = [threading.Thread(target=finish, args=(c,)) for c in (one, two)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert statuses == [200, 200]
+        doc = stores[0].player_stats(one.cookies["sid"])
+        assert doc is not None
+        assert (doc["k"]["HM"]["played"], doc["k"]["HM"]["won"]) == (1, 1)
+        assert stores[1].deal_stats(CODE)["players"] == 1
