@@ -272,11 +272,15 @@ def win_rate_chart(doc: dict[str, Any], t: NullTranslations) -> Chart | None:
     dots = "".join(f'<circle cx="{x}" cy="{y}" r="3"/>' for x, y in points)
     title = t.gettext(N_("Win rate over your last games"))
     svg = Markup(
-        f'<svg class="chart" viewBox="-6 -6 {WIDTH + 12} {HEIGHT + 12}" role="img"'
+        f'<svg class="chart" viewBox="-40 -8 {WIDTH + 48} {HEIGHT + 16}" role="img"'
         f' aria-labelledby="chart-rate-title" focusable="false">'
         f'<title id="chart-rate-title">{escape(title)}</title>'
         f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>'
         f'<line class="grid" x1="0" y1="{HEIGHT / 2}" x2="{WIDTH}" y2="{HEIGHT / 2}"/>'
+        f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
+        f'<text class="tick" x="-6" y="4" text-anchor="end">100 %</text>'
+        f'<text class="tick" x="-6" y="{HEIGHT / 2 + 4}" text-anchor="end">50 %</text>'
+        f'<text class="tick" x="-6" y="{HEIGHT + 4}" text-anchor="end">0 %</text>'
         f'<polyline points="{path}"/>{dots}</svg>'
     )
     rows = [(f"{i}. {code}", f"{rate} %") for i, (code, rate) in enumerate(rates, 1)]
@@ -291,7 +295,7 @@ def win_time_chart(doc: dict[str, Any], t: NullTranslations) -> Chart | None:
     times = [int(e.get("ms") or 0) for e in won]
     top = max(times) or 1
     gap = 4
-    bar = (WIDTH - gap * (len(won) - 1)) / len(won)
+    bar = min(32.0, (WIDTH - gap * (len(won) - 1)) / len(won))
     bars = "".join(
         f'<rect x="{round(i * (bar + gap), 1)}" y="{round(HEIGHT - ms * HEIGHT / top, 1)}"'
         f' width="{round(bar, 1)}" height="{round(ms * HEIGHT / top, 1)}"/>'
@@ -299,9 +303,12 @@ def win_time_chart(doc: dict[str, Any], t: NullTranslations) -> Chart | None:
     )
     title = t.gettext(N_("Time of your last wins"))
     svg = Markup(
-        f'<svg class="chart" viewBox="-6 -6 {WIDTH + 12} {HEIGHT + 12}" role="img"'
+        f'<svg class="chart" viewBox="-40 -8 {WIDTH + 48} {HEIGHT + 16}" role="img"'
         f' aria-labelledby="chart-time-title" focusable="false">'
         f'<title id="chart-time-title">{escape(title)}</title>'
+        f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
+        f'<text class="tick" x="-6" y="4" text-anchor="end">{clock_text(top)}</text>'
+        f'<text class="tick" x="-6" y="{HEIGHT + 4}" text-anchor="end">0:00</text>'
         f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>{bars}</svg>'
     )
     rows = [

@@ -183,7 +183,7 @@ async def open_link(
         "same": (await store.link_owner_async(digest_of(secret))) == player.sid,
     }
     response = HTMLResponse(renderer.page("pages/link.html", context, t), headers=NO_STORE)
-    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Referrer-Policy"] = "same-origin"  # the secret never leaves the site
     return response
 
 

@@ -46,5 +46,5 @@ def test_a_code_is_known_as_todays_or_yesterdays_daily_deal():
 
 
 def test_a_malformed_day_is_refused():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="month"):
         daily_code("2026-13-01", "HM", "N")

@@ -179,7 +179,7 @@ def test_a_device_link_moves_the_player_and_revoking_it_gives_a_clear_404(app, c
     with TestClient(app, base_url="http://testserver", follow_redirects=False) as other:
         question = other.get(f"/link/{secret}")
         assert question.status_code == 200
-        assert question.headers["referrer-policy"] == "no-referrer"
+        assert question.headers["referrer-policy"] == "same-origin"
         used = other.post(f"/link/{secret}", data={"token": token_of(parse(question.text))})
         assert (used.status_code, used.headers["location"]) == (303, "/stats?n=linked")
         assert other.cookies["sid"] == client.cookies["sid"]
