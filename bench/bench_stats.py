@@ -23,9 +23,9 @@ import httpx
 
 from app.config import Config
 from app.engine.codes import encode_number
+from app.engine.game import now_ms
 from app.main import create_app
 from app.store import MemoryStore, StoredGame
-from app.engine.game import now_ms
 from app.store.jsondata import dumps
 
 
@@ -71,7 +71,8 @@ async def main(rounds: int) -> None:
     async with app.router.lifespan_context(app):
         fill(store, full_sid)
         doc = store.player_stats(full_sid)
-        assert doc is not None and len(doc["recent"]) == 20
+        assert doc is not None
+        assert len(doc["recent"]) == 20
         size = len(dumps(doc).encode())
         for name, sid, path in (
             ("/stats (20 games, charts)", full_sid, "/stats"),
