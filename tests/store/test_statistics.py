@@ -315,3 +315,15 @@ def test_sessions_are_untouched_by_counting(store: Store) -> None:
     store.save_session("p", SessionData("tok"))
     write(store, "p", stored(HM, "won", moves=48))
     assert store.load("p")[0] == SessionData("tok")
+
+
+def test_redis_statistics_keys_carry_the_games_time_to_live(
+    redis_url: str, redis_client: Any
+) -> None:
+    store = RedisStore(redis_url, ttl_seconds=1000)
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "won", moves=48))
+    store.save_link("p", "hash-1")
+    for key in ("sol:p:p", f"sol:d:{HM}", "sol:l:hash-1", "sol:o:p"):
+        assert 990 <= redis_client.ttl(key) <= 1000, key
+    store.close()
