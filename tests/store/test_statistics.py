@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -287,7 +288,8 @@ def test_async_changes_count_once_too(store: Store) -> None:
         }
         await store.aclose()
 
-    asyncio.run(main())
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own (browser tests leave one)
+        pool.submit(asyncio.run, main()).result()
 
 
 def test_statistics_and_deal_figures_are_swept_with_old_games(tmp_path: Path) -> None:
