@@ -81,9 +81,19 @@ def codes_of(day: str) -> dict[str, DealCode]:
     return {variant: daily_code(day, game, variant) for game, variant in DAILY_VARIANTS}
 
 
+_KNOWN: dict[str, dict[str, DealCode]] = {}
+"""Days already worked out: a tap asks on every action, so a known day costs a lookup."""
+
+
 async def daily_codes(day: str) -> dict[str, DealCode]:
-    """:func:`codes_of` in a thread (the first call of a day runs the proofs)."""
-    return await asyncio.to_thread(codes_of, day)
+    """:func:`codes_of`, in a thread the first time a day is asked for (it runs proofs)."""
+    known = _KNOWN.get(day)
+    if known is None:
+        known = await asyncio.to_thread(codes_of, day)
+        if len(_KNOWN) > 8:
+            _KNOWN.clear()
+        _KNOWN[day] = known
+    return known
 
 
 async def day_of(code: str, now: datetime.datetime | None = None) -> str | None:
