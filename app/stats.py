@@ -61,76 +61,110 @@ def bests_set(
 
 def lines(keys: list[str], doc: dict[str, Any], kind: str, t: NullTranslations) -> list[str]:
     """The sentences of the record keys :func:`app.store.counting.records` found."""
+    return record_lines(record_values(keys, doc, kind), t)
+
+
+def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> tuple[tuple[str, int], ...]:
+    """Each record key with the figure its sentence names (language-independent, hashable:
+    the board's cached ending box depends on it)."""
     figures = doc["k"][kind]
+    number = {
+        "first_win": 0,
+        "best_time": figures["best_ms"],
+        "fewest": figures["fewest"],
+        "best_score": figures["best_score"],
+        "best_streak": figures["best_streak"],
+        "streak": figures["streak"],
+        "daily_streak": doc["daily"]["streak"],
+    }
+    return tuple((key, number[key]) for key in keys if key in number)
+
+
+def record_lines(values: tuple[tuple[str, int], ...], t: NullTranslations) -> list[str]:
     said: list[str] = []
-    for key in keys:
+    for key, n in values:
         if key == "first_win":
             said.append(t.gettext(N_("Your first win at this game!")))
         elif key == "best_time":
-            said.append(
-                t.gettext(N_("New best time: %(time)s.")) % {"time": clock_text(figures["best_ms"])}
-            )
+            said.append(t.gettext(N_("New best time: %(time)s.")) % {"time": clock_text(n)})
         elif key == "fewest":
-            said.append(
-                t.gettext(N_("New fewest moves: %(moves)s.")) % {"moves": figures["fewest"]}
-            )
+            said.append(t.gettext(N_("New fewest moves: %(moves)s.")) % {"moves": n})
         elif key == "best_score":
-            said.append(
-                t.gettext(N_("New best score: %(score)s.")) % {"score": figures["best_score"]}
-            )
+            said.append(t.gettext(N_("New best score: %(score)s.")) % {"score": n})
         elif key == "best_streak":
             said.append(
                 t.ngettext(
                     "New best streak: %(num)s win in a row.",
                     "New best streak: %(num)s wins in a row.",
-                    figures["best_streak"],
+                    n,
                 )
-                % {"num": figures["best_streak"]}
+                % {"num": n}
             )
         elif key == "streak":
             said.append(
-                t.ngettext("%(num)s win in a row.", "%(num)s wins in a row.", figures["streak"])
-                % {"num": figures["streak"]}
+                t.ngettext("%(num)s win in a row.", "%(num)s wins in a row.", n) % {"num": n}
             )
         elif key == "daily_streak":
-            days = doc["daily"]["streak"]
             said.append(
-                t.ngettext("Daily streak: %(num)s day.", "Daily streak: %(num)s days.", days)
-                % {"num": days}
+                t.ngettext("Daily streak: %(num)s day.", "Daily streak: %(num)s days.", n)
+                % {"num": n}
             )
     return said
 
 
-def ended_lines(doc: dict[str, Any] | None, code: str, kind: str, t: NullTranslations) -> list[str]:
-    """The end box's lines for the game ``code``: what it set when it was counted (nothing
-    when the player's last counted game is another one)."""
+def ended_values(doc: dict[str, Any] | None, code: str, kind: str) -> tuple[tuple[str, int], ...]:
+    """What the game ``code`` set when it was counted (nothing when the player's last counted
+    game is another one)."""
     data = normal(doc)
     if data["set"].get("code") != code:
-        return []
+        return ()
     keys = [k for k in data["set"].get("keys", []) if isinstance(k, str)]
-    return lines(keys, data, kind, t)
+    return record_values(keys, data, kind)
 
 
-@dataclass(frozen=True, slots=True)
-class DealFigures:
-    """How a deal went for everyone who finished it."""
+def ended_lines(doc: dict[str, Any] | None, code: str, kind: str, t: NullTranslations) -> list[str]:
+    """The end box's lines for the game ``code``."""
+    return record_lines(ended_values(doc, code, kind), t)
 
-    players: int
-    wins: int
-    best_time: str | None
-    fewest: int | None
 
-    @classmethod
-    def of(cls, data: dict[str, Any] | None) -> DealFigures | None:
-        if not data or not data.get("players"):
-            return None
-        best_ms, fewest = int(data.get("best_ms", 0)), int(data.get("fewest", 0))
-        return cls(
-            int(data["players"]),
-            int(data.get("wins", 0)),
-            clock_text(best_ms) if best_ms else None,
-            fewest or None,
-        )
+def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
+    """A deal's figures as (players, wins, best_ms, fewest), ``None`` when nobody finished it."""
+    if not data or not data.get("players"):
+        return None
+    return (
+        int(data["players"]),
+        int(data.get("wins", 0)),
+        int(data.get("best_ms", 0)),
+        int(data.get("fewest", 0)),
+    )
+
+
+def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:
+    """The end box's additions (issue 16): the bests and streaks this game set, and how the
+    deal went for everyone who finished it — ``result`` from :func:`app.web.play.game_result`."""
+    if not result:
+        return ""
+    values, deal = result
+    out = ""
+    said = record_lines(values, t)
+    if said:
+        items = "".join(f"<li>{escape(line)}</li>" for line in said)
+        out += f'<ul class="bests" id="bests">{items}</ul>'
+    if deal is not None:
+        players, wins, best_ms, fewest = deal
+        text = t.ngettext(
+            "This deal for everyone: %(num)s player finished it",
+            "This deal for everyone: %(num)s players finished it",
+            players,
+        ) % {"num": players}
+        text += ", " + t.ngettext("%(num)s won", "%(num)s won", wins) % {"num": wins}
+        if best_ms:
+            text += "; " + t.gettext(N_("best time %(time)s, fewest moves %(moves)s")) % {
+                "time": clock_text(best_ms),
+                "moves": fewest,
+            }
+        out += f'<div class="deal-figures" id="deal-figures">{escape(text)}.</div>'
+    return out
 
 
 # --- the /stats page ---------------------------------------------------------------------------
