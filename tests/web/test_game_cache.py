@@ -9,9 +9,12 @@ import warnings
 
 import pytest
 
-from app.engine.halfmoon import HalfMoon
+from app.engine.codes import DealCode
+from app.engine.halfmoon import HalfMoon, deal, place_name
+from app.engine.halfmoon_solver import solve
 from app.main import create_app
 from app.store import StoreError
+from app.store.counting import COUNTED
 from tests.web.conftest import HTMX, Player
 
 with warnings.catch_warnings():
@@ -62,6 +65,26 @@ def test_a_tap_on_the_game_this_worker_last_wrote_replays_nothing(player, store,
     assert stored_selection(store, p) == PILE_1
     p.open()  # a reload shows what the answers drew
     assert pressed(p, "pile-1") == "true"
+
+
+def test_a_game_with_moves_counted_by_the_statistics_replays_nothing(player, store, replays):
+    """After a move the store marks the row ``counted`` (statistics) on its own: the cached
+    game still matches the stored row."""
+    p = player(CODE)
+    first, second = solve(deal(DealCode.parse(CODE))).line[:2]
+    for place in first:
+        p.tap(place_name(place))
+    sid = p.client.cookies["sid"]
+    assert COUNTED in store.load(sid, CODE)[1].extra
+    replays.clear()
+    for place in second:
+        p.tap(place_name(place))
+    assert replays == []
+    assert p.board.attrs["data-moves"] == "2"
+    _, stored = store.load(sid, CODE)
+    assert (stored.moves, stored.record["sel"]) == (2, "")
+    p.open()
+    assert p.board.attrs["data-moves"] == "2"
 
 
 def test_a_game_another_worker_moved_on_is_decided_from_the_stored_row(
