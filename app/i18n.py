@@ -27,18 +27,14 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-from app.engine.cards import Card
+from app.engine.cards import SUIT_SYMBOLS, Card
+from app.engine.texts import N_ as N_  # re-exported: the one marker
 
 LANGUAGES: Final = {"en": "English", "tr": "Türkçe", "bg": "Български"}
 """Language code → its own name (the switcher shows each language in itself)."""
 DEFAULT_LANGUAGE: Final = "en"
 LOCALES_DIR: Final = Path(__file__).parent / "locales"
 DOMAIN: Final = "messages"
-
-
-def N_(message: str) -> str:  # noqa: N802  (the conventional gettext marker name)
-    """Mark a text for extraction where it is defined; it is translated where it is shown."""
-    return message
 
 
 @functools.cache
@@ -109,7 +105,6 @@ _SUIT_NAMES: Final = {
     "D": N_("diamonds"),
     "C": N_("clubs"),
 }
-_SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def card_name(card: Card, t: NullTranslations) -> str:
@@ -132,7 +127,7 @@ def rank_letter(card: Card, t: NullTranslations) -> str:
 
 
 def suit_symbol(card: Card) -> str:
-    return _SUIT_SYMBOLS[card.suit]
+    return SUIT_SYMBOLS[card.suit]
 
 
 def card_letters(card: Card, t: NullTranslations) -> str:

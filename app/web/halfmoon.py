@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Final
+from typing import Annotated, ClassVar
 
 from babel.support import NullTranslations
 from fastapi import Form, Request
@@ -11,30 +11,23 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
 from app.engine.cards import Card
-from app.engine.game import Outcome
+from app.engine.game import ActionResult, Outcome
 from app.engine.games import AnyGame
 from app.engine.halfmoon import (
     PILES,
     PLACES,
     HalfMoon,
-    Refusal,
-    TapResult,
+    Removal,
     parse_place,
     place_name,
 )
 from app.i18n import N_, card_name, cards_text, place_label
 from app.store import SessionData
-from app.web.play import STALE, Action, Said, Screen, act, game_router, notice
+from app.web.play import STALE, Action, Said, Screen, act, game_router, notice, refused
 from app.web.views import BoardView, CardView, PlaceView
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
-
-REFUSALS: Final = {
-    Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
-    Refusal.NEED_JACK_QUEEN_KING: ("jqk", notice("jqk", N_("You need a jack, a queen and a king"))),
-}
-"""The documents' own messages (*Move errors* on): notice key and text."""
 
 
 class HalfMoonScreen(Screen):
@@ -47,11 +40,7 @@ class HalfMoonScreen(Screen):
         "to remove. Undo, or start a new game."
     )
     end_actions: ClassVar = ("undo",)
-    own_notices: ClassVar = frozenset({"cleared", *(key for key, _ in REFUSALS.values())})
-
-    def state(self, game: AnyGame) -> str:
-        assert isinstance(game, HalfMoon)
-        return "won" if game.is_won() else "stuck" if game.is_stuck() else "playing"
+    own_notices: ClassVar = frozenset({"cleared"})
 
     def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
         assert isinstance(game, HalfMoon)
@@ -112,11 +101,12 @@ def _tap(form: TapForm) -> Action:
     return action
 
 
-def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
+def said_for(result: ActionResult[Removal], card: Card, session: SessionData) -> Said:
     """The announcement of one tap; a refusal explains itself only with *Move errors* on."""
     outcome = result.outcome
     if outcome is Outcome.REMOVED:
-        points = 10 if len(result.cards) == 2 else 15
+        assert result.move is not None
+        points = result.move.points
         return Said(
             lambda t: (
                 t.gettext(N_("Removed %(cards)s: %(points)s points."))
@@ -125,10 +115,7 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
         )
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None
-        key, explained = REFUSALS[result.refusal]
-        if session.move_errors:
-            return Said(explained, key)
-        return Said(CLEARED, "cleared")
+        return refused(result.refusal, session, CLEARED, "cleared")
     messages = {
         Outcome.SELECTED: N_("%(card)s selected."),
         Outcome.DESELECTED: N_("%(card)s no longer selected."),

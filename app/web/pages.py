@@ -28,7 +28,7 @@ from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
 from app.web.play import NO_STORE, language, page_session
 from app.web.seahaven import SCREEN as SEAHAVEN
-from app.web.seahaven import place_text, reason_text
+from app.web.seahaven import place_text
 from app.web.sessions import Player
 from app.web.views import BoardView, PlaceView
 
@@ -363,9 +363,7 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
             "refused_size": refused_size,
             "refused_source": _sh_place(refused_source, t),
             "refused_target": _sh_place(refused_target, t),
-            "reason": reason_text(case.refusal.reason, case.refusal.limit, t)
-            if case.refusal.reason
-            else "",
+            "reason": case.refusal.refusal.explain(t) if case.refusal.refusal else "",
             "allowed_card": card_letters(allowed_card, t),
             "allowed_size": allowed_size,
             "allowed_source": _sh_place(allowed_source, t),

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.clock import now_ms
 from app.dependencies import (
     PlayerDep,
     RendererDep,
@@ -29,7 +30,7 @@ from app.dependencies import (
     public_origin,
 )
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.game import AWAY_MS, MAX_RECORD_MOVES, RecordError, now_ms
+from app.engine.game import AWAY_MS, MAX_RECORD_MOVES, RecordError, Refusal, Status
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, N_, choose_language, translations
 from app.proofs import Prover
@@ -108,6 +109,14 @@ def sentence(text: str, lang: str) -> str:
 COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
 
 
+def refused(refusal: Refusal, session: SessionData, quiet: Text, quiet_key: str) -> Said:
+    """A refusal explains itself (the engine's sentence, its key in a redirect) only with
+    *Move errors* on; off, the game's ``quiet`` notice only says that nothing happened."""
+    if session.move_errors:
+        return Said(refusal.explain, refusal.key)
+    return Said(quiet, quiet_key)
+
+
 class Screen(ABC):
     """One game's pages: its engine class, template and board view."""
 
@@ -122,16 +131,16 @@ class Screen(ABC):
 
     def notice(self, key: str, game: AnyGame) -> Text | None:
         """The text of ``?n=key`` on this game's page, or ``None`` when the key is not this
-        game's or would say something untrue of ``game`` (a crafted link cannot mislead)."""
+        game's or would say something untrue of ``game`` (a crafted link cannot mislead).
+        A refusal's key (``sum``, ``king_only``, ``group-4``) is the engine's."""
         if (key == "no-undo" and game.can_undo()) or (key == "no-redo" and game.can_redo()):
             return None
         if key in COMMON_NOTICES or key in self.own_notices:
             return NOTICES.get(key)
+        refusal = Refusal.from_key(key)
+        if refusal is not None and game.may_refuse(refusal):
+            return refusal.explain
         return None
-
-    @abstractmethod
-    def state(self, game: AnyGame) -> str:
-        """``playing``, ``won``, ``stuck`` or ``lost``: the board's ``data-state``."""
 
     @abstractmethod
     def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
@@ -147,20 +156,17 @@ class Screen(ABC):
 
     def ending(self, game: AnyGame, t: NullTranslations) -> str | None:
         """The announcement of a game that has ended, or ``None`` while it goes on."""
-        state = self.state(game)
-        if state == "won":
+        status = game.status()
+        if status is Status.WON:
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
-                "score": self.score(game),
+                "score": game.score,
                 "time": clock_text(game.clock.elapsed_ms),
             }
-        if state == "playing":
+        if status is Status.PLAYING:
             return None
         if self.defeat_at_deal and game.move_count == 0 and not game.can_redo():
             return t.gettext(self.defeat_at_deal)
         return t.gettext(self.defeat)
-
-    def score(self, game: AnyGame) -> int:
-        return int(getattr(game, "score", 0))
 
     @property
     def new_game_url(self) -> str:
@@ -203,8 +209,8 @@ class Screen(ABC):
         return BoardView(
             game=self.slug,
             code=str(game.code),
-            state=self.state(game),
-            score=self.score(game),
+            state=game.status().value,
+            score=game.score,
             moves=game.move_count,
             ending=self.ending(game, t),
             **places,
@@ -218,8 +224,8 @@ class Screen(ABC):
         return StoredGame(
             str(game.code),
             record,
-            self.state(game),
-            self.score(game),
+            game.status().value,
+            game.score,
             game.move_count,
             now,
         )
@@ -386,7 +392,7 @@ def page_context(
             elapsed_ms=clock.elapsed(now),
             running=clock.is_running,
             away_left_ms=0 if since is None else max(0, AWAY_MS - max(0, now - since)),
-            score=screen.score(game),
+            score=game.score,
             moves=game.move_count,
             code=str(game.code),
             url=public_origin(request) + screen.url(game.code),

@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
-from app.engine.cards import SUITS, Card, CardParseError
+from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, CardParseError, Suit
 from app.engine.codes import DealCode
 from app.engine.game import Outcome, UnknownPlaceError
 from app.engine.games import AnyGame
@@ -22,8 +22,8 @@ from app.engine.seahaven import (
     COLUMNS,
     FOUNDATIONS,
     ActionResult,
+    Move,
     Position,
-    Reason,
     Seahaven,
     deal_position,
     parse_place,
@@ -32,7 +32,7 @@ from app.engine.seahaven import (
 from app.i18n import LANGUAGES, N_, card_name, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
-from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field, unknown_field
+from app.web.errors import CARD_HELP, PlayerError, invalid_field, unknown_field
 from app.web.htmx import vary_on_htmx
 from app.web.play import (
     NO_STORE,
@@ -46,45 +46,21 @@ from app.web.play import (
     language,
     page_session,
     parse_code,
+    refused,
 )
 from app.web.render import Renderer
 from app.web.sessions import Player
 from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 
-SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
 """The New game dialog's choices: cells and their names (SPEC §3)."""
 CELLS_HELP: Final = N_("Accepted: 4, 2 or 1 cells.")
-
-REASONS: Final[dict[Reason, str]] = {
-    Reason.NOT_MOVABLE: N_("Only the top card or a run of the same suit can move"),
-    Reason.SAME_SUIT_ONE_LOWER: N_("Same suit, one rank lower"),
-    Reason.KING_ONLY: N_("Only a king can go to an empty column"),
-    Reason.CELL_HOLDS_ONE: N_("A cell holds one card"),
-    Reason.FOUNDATION_ORDER: N_("Foundations are built up by suit from the ace"),
-    Reason.FOUNDATION_ONE_AT_A_TIME: N_("Cards go to a foundation one at a time"),
-    Reason.NO_DESTINATION: N_("No foundation, column or cell can take this card now"),
-    Reason.NOTHING_THERE: N_("There is no card there"),
-    Reason.UNKNOWN_PLACE: N_("There is no such place on this board"),
-}
-"""The engine's reasons in the player's language; the group limit has its own plural text."""
 
 PLACE_HELP: Final = N_(
     "A Seahaven place is column-1 … column-10, cell-1 … cell-4 (as many as the deal has) "
     "or foundation-S, foundation-H, foundation-D, foundation-C."
 )
 _PLACE_SHAPE: Final = re.compile(r"column-(10|[1-9])|cell-[1-4]|foundation-[SHDC]")
-
-
-def reason_text(reason: Reason, limit: int | None, t: NullTranslations) -> str:
-    if reason is Reason.GROUP_TOO_LARGE:
-        n = limit or 0
-        return t.ngettext(
-            "That group needs more free cells: at most %(limit)s card can move now",
-            "That group needs more free cells: at most %(limit)s cards can move now",
-            n,
-        ) % {"limit": n}
-    return t.gettext(REASONS[reason])
 
 
 def place_text(place: int, t: NullTranslations) -> str:
@@ -103,7 +79,7 @@ def column_label(number: int, count: int, t: NullTranslations) -> str:
     ) % {"number": number, "count": count}
 
 
-def foundation_label(suit: str, count: int, t: NullTranslations) -> str:
+def foundation_label(suit: Suit, count: int, t: NullTranslations) -> str:
     return t.ngettext(
         "foundation %(suit)s, %(count)s card", "foundation %(suit)s, %(count)s cards", count
     ) % {"suit": SUIT_SYMBOLS[suit], "count": count}
@@ -133,10 +109,6 @@ class SeahavenScreen(Screen):
     )
     end_actions: ClassVar = ("undo", "restart")
     own_notices: ClassVar = frozenset({"refused"})
-
-    def state(self, game: AnyGame) -> str:
-        assert isinstance(game, Seahaven)
-        return "won" if game.is_won() else "lost" if game.is_lost() else "playing"
 
     def restored(self, game: AnyGame, stored: StoredGame) -> None:
         """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
@@ -208,9 +180,6 @@ class SeahavenScreen(Screen):
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         assert isinstance(game, Seahaven)
         return f"/seahaven?last={game.cell_count}"
-
-    def notice(self, key: str, game: AnyGame) -> Text | None:
-        return super().notice(key, game) or _reason_notice(key, game)
 
     def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
         assert isinstance(game, Seahaven)
@@ -353,27 +322,6 @@ def _slot(
     )
 
 
-_GROUP_NOTICE: Final = re.compile(r"group-([1-9][0-9]{0,3})")
-
-
-def _reason_notice(key: str, game: AnyGame) -> Text | None:
-    """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect.
-
-    The group limit must be one the board on the page allows (to a column, or to an empty
-    one), so a crafted link cannot announce a limit that is not true."""
-    assert isinstance(game, Seahaven)
-    group = _GROUP_NOTICE.fullmatch(key)
-    if group is not None:
-        limit = int(group.group(1))
-        if limit not in (game.max_group(False), game.max_group(True)):
-            return None
-        return lambda t: reason_text(Reason.GROUP_TOO_LARGE, limit, t)
-    for reason in REASONS:
-        if key == reason.name.lower() and reason is not Reason.GROUP_TOO_LARGE:
-            return lambda t, reason=reason: reason_text(reason, None, t)  # type: ignore[misc]
-    return None
-
-
 SCREEN = SeahavenScreen()
 router = game_router(SCREEN)
 
@@ -429,7 +377,7 @@ def _code(text: str) -> DealCode:
     return parse_code(SCREEN, text)
 
 
-def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said:
+def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -> Said:
     """The live region's sentence for one action; a refusal explains itself only with *Move
     errors* on, and otherwise says that nothing moved (issue 13)."""
     outcome = result.outcome
@@ -448,12 +396,8 @@ def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said
 
         return Said(say_moved)
     if outcome is Outcome.REFUSED:
-        assert result.reason is not None
-        reason, limit = result.reason, result.limit
-        if not session.move_errors:
-            return Said(REFUSED, "refused")
-        key = f"group-{limit}" if reason is Reason.GROUP_TOO_LARGE else reason.name.lower()
-        return Said(lambda t: reason_text(reason, limit, t), key)
+        assert result.refusal is not None
+        return refused(result.refusal, session, REFUSED, "refused")
     if outcome is Outcome.STALE:
         return Said(STALE, "stale")
     if outcome in (Outcome.SELECTED, Outcome.DESELECTED):
@@ -478,7 +422,7 @@ def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said
 def _action(name: str, *args: Any) -> Action:
     def action(game: AnyGame, session: SessionData, now: int) -> Said:
         assert isinstance(game, Seahaven)
-        result: ActionResult = getattr(game, name)(*args, now=now)
+        result: ActionResult[Move] = getattr(game, name)(*args, now=now)
         return said_for(game, result, session)
 
     return action

@@ -220,7 +220,7 @@ def test_a_position_declared_lost_really_has_no_foundation_progress(seed):
     verdict = is_lost(position, 100_000)
     if truth is None:
         return
-    if position.is_won:
+    if position.is_won():
         assert verdict is False
     else:
         assert verdict is (not truth)
