@@ -30,6 +30,7 @@ def dealt(monkeypatch):
     return use
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
 @pytest.mark.all_stores
 def test_a_whole_game_is_won_through_http_with_48_moves_and_520_points(player, htmx):
@@ -247,6 +248,7 @@ def test_a_stuck_game_says_so_and_offers_undo_and_new_game(player, dealt):
     assert p.doc.by_id("clock").attrs["data-running"] == "true"
 
 
+@pytest.mark.slow
 def test_the_clock_starts_with_the_first_action(player):
     p = player()
     assert p.doc.by_id("clock").attrs["data-running"] == "false"

@@ -169,6 +169,7 @@ def test_a_removed_cell_is_no_place(sh, client):
 # --- a whole game ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.all_stores
 def test_a_whole_game_is_won_through_http_using_move_tap_auto_and_select(sh):
     code = DealCode.parse("SH1-C4-AAAAAJ2")
