@@ -429,6 +429,34 @@ def test_the_default_store_is_a_sqlite_file_created_on_first_run(tmp_path, monke
     assert Config.from_env().store == "var/solitaire.db"
 
 
+@pytest.mark.parametrize("store_url", ["sqlite", "redis"])
+def test_an_app_can_be_started_twice_each_run_opens_the_store_it_closes(
+    tmp_path, request, store_url
+):
+    """Two lifespans one after the other (a test client per test, a server restarted in the
+    same process): the second meets an open store, and plays on the first one's game."""
+    url = (
+        str(tmp_path / "games.db")
+        if store_url == "sqlite"
+        else request.getfixturevalue("redis_url")
+    )
+    if store_url == "redis":
+        request.getfixturevalue("redis_client")  # an empty database
+    app = create_app(Config(store=url))
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as first:
+        page = parse(first.get(URL).text)
+        card = page.find(data_place="pile-1").find(data_card=True).attrs["data-card"]
+        tapped = first.post(
+            f"{URL}/tap", data={"place": "pile-1", "card": card, "token": token_of(page)}
+        )
+        assert tapped.status_code == 303, tapped.text[:300]
+        cookies = dict(first.cookies)
+    with TestClient(app, base_url="http://testserver", cookies=cookies) as second:
+        assert second.get("/health").text == "ok"
+        page = parse(second.get(URL).text)
+        assert page.find(data_place="pile-1").find(aria_pressed="true") is not None  # saved
+
+
 def test_health_answers_ok_without_a_session(client):
     response = client.get("/health")
     assert (response.status_code, response.text) == (200, "ok")
