@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hmac
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal
 from urllib.parse import quote
@@ -548,6 +548,24 @@ def _ask_restart(game: AnyGame, session: SessionData, now: int) -> Said:
     return Said(ask="restart")
 
 
+def _history_route(screen: Screen, action: Action) -> Callable[..., Awaitable[Response]]:
+    """The endpoint of one history verb; ``action`` is bound here, so it is no parameter of
+    the route (a default argument would be read from the query string)."""
+
+    async def history(
+        code: str,
+        form: Annotated[TokenForm, Form()],
+        request: Request,
+        renderer: RendererDep,
+        store: StoreDep,
+        player: PlayerDep,
+    ) -> Response:
+        chosen = _ask_restart if action is _restart and form.confirm != "yes" else action
+        return await act(request, renderer, store, player, screen, code, form.token, chosen)
+
+    return history
+
+
 def game_router(screen: Screen) -> APIRouter:
     """``GET /{game}`` (a fresh deal), the game page, and Undo / Redo / Restart."""
     SCREENS[screen.slug] = screen
@@ -566,21 +584,10 @@ def game_router(screen: Screen) -> APIRouter:
         return await show_page(request, renderer, store, player, screen, code)
 
     for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
-
-        async def history(
-            code: str,
-            form: Annotated[TokenForm, Form()],
-            request: Request,
-            renderer: RendererDep,
-            store: StoreDep,
-            player: PlayerDep,
-            action: Action = action,
-        ) -> Response:
-            if action is _restart and form.confirm != "yes":
-                action = _ask_restart
-            return await act(request, renderer, store, player, screen, code, form.token, action)
-
         router.add_api_route(
-            f"/{{code}}/{verb}", history, methods=["POST"], dependencies=[SameOrigin]
+            f"/{{code}}/{verb}",
+            _history_route(screen, action),
+            methods=["POST"],
+            dependencies=[SameOrigin],
         )
     return router

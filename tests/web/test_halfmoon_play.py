@@ -225,6 +225,25 @@ def test_undo_redo_and_restart(player, dealt):
     assert p.status == "There is nothing to undo."
 
 
+@pytest.mark.parametrize("verb", ["undo", "redo", "restart"])
+def test_history_routes_take_no_query_parameter_of_their_own(player, client, dealt, verb):
+    """``?action=…`` is nobody's parameter: the route does what its path says (no 422)."""
+    dealt(position_from_data(SEED["position"]))
+    p = player()
+    p.tap("pile-1", "5S")
+    p.tap("pile-8", "6D")
+    if verb == "redo":
+        p.post("undo")
+    response = client.post(
+        f"/half-moon/{CODE}/{verb}?action=x",
+        data={"token": p.token, "confirm": "yes"},
+        headers=HTMX,
+    )
+    assert response.status_code == 200, response.text[:300]
+    moves = {"undo": "0", "redo": "1", "restart": "0"}[verb]
+    assert parse(response.text).by_id("board").attrs["data-moves"] == moves
+
+
 def test_without_javascript_undo_with_nothing_to_undo_says_so_after_the_redirect(player):
     p = player(htmx=False)
     p.post("undo")
