@@ -4,28 +4,24 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.dependencies import PlayerDep, RendererDep, StoreDep
+from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code
-from app.i18n import LANGUAGES, translations
 from app.web.errors import PlayerError
 from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE, SCREENS, Screen, language, page_session
+from app.web.play import NO_STORE, SCREENS, Screen
 
 router = APIRouter()
 
 
 @router.get("/", name="home")
 async def home(
-    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    page: PageDep, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
-    session, _ = await store.load_async(player.sid)
-    session = page_session(player, session)
-    lang = language(request, session)
-    t = translations(lang)
+    t = page.t
     games = [
         {
             "code": game.code,
@@ -37,21 +33,16 @@ async def home(
         for game in await store.recent_games_async(player.sid, 10)
         if (screen := _screen_for(game.code)) is not None
     ]
-    context = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": "/",
-        "games": games,
-        "screens": [
+    context = page.context(
+        games=games,
+        screens=[
             {"slug": s.slug, "name": t.gettext(s.name)}
             for slug in GAMES
             if (s := SCREENS.get(slug)) is not None
         ],
-        "code": "",
-        "problem": None,
-    }
+        code="",
+        problem=None,
+    )
     response = HTMLResponse(renderer.page("pages/home.html", context, t), headers=NO_STORE)
     return vary_on_htmx(response)
 

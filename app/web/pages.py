@@ -17,16 +17,16 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.dependencies import PlayerDep, RendererDep, StoreDep
+from app.dependencies import PlayerDep, RendererDep, StoreDep, get_page
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon
 from app.engine.seahaven import Seahaven
-from app.i18n import LANGUAGES, N_, card_letters, translations
+from app.i18n import N_, card_letters, translations
 from app.store import SessionData, Store
 from app.web import examples, winnability
 from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
-from app.web.play import NO_STORE, language, page_session
+from app.web.play import NO_STORE
 from app.web.seahaven import SCREEN as SEAHAVEN
 from app.web.seahaven import place_text
 from app.web.sessions import Player
@@ -102,22 +102,12 @@ async def _page(
     extra: Any,
 ) -> Response:
     """Render a reading page with the header's session (token, settings, language)."""
-    session, _ = await store.load_async(player.sid)
-    session = page_session(player, session)  # a GET never writes
-    lang = language(request, session)
-    t = translations(lang)
-    data = await run_in_threadpool(extra, lang, t)  # replays and renders off the event loop
-    context = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": str(request.url.path),
-        "page": _meta(key, t),
-        **data,
-    }
+    base = await get_page(request, store, player)  # a GET never writes
     if request.url.query:
-        context["here"] += "?" + request.url.query
+        base = dataclasses.replace(base, here=f"{base.here}?{request.url.query}")
+    lang, t = base.lang, base.t
+    data = await run_in_threadpool(extra, lang, t)  # replays and renders off the event loop
+    context = base.context(page=_meta(key, t), **data)
     html = await run_in_threadpool(renderer.page, template, context, t)
     return HTMLResponse(html, headers=NO_STORE)
 

@@ -7,7 +7,6 @@ out-of-band info bar and live region for htmx, a 303 back to the page without it
 
 from __future__ import annotations
 
-import hmac
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -32,13 +31,14 @@ from app.dependencies import (
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.game import AWAY_MS, MAX_RECORD_MOVES, RecordError, Refusal, Status
 from app.engine.games import AnyGame
-from app.i18n import LANGUAGES, N_, choose_language, translations
+from app.i18n import N_, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
+from app.web.context import PageBase, language
 from app.web.errors import PlayerError, Text
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
-from app.web.sessions import Player, form_token
+from app.web.sessions import Player, check_token, page_session
 from app.web.views import BoardView, InfoView, ScreenView, clock_text
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
@@ -265,33 +265,6 @@ class Redirect(Exception):  # noqa: N818  (control flow, not an error)
         self.url, self.status = url, status
 
 
-# --- sessions ----------------------------------------------------------------------------------
-
-
-def page_session(player: Player, session: SessionData | None) -> SessionData:
-    """The player's stored session, or — nothing is written for a page — the default one
-    with the token derived from the id, which the first action accepts (see
-    :mod:`app.web.sessions`)."""
-    return session if session is not None else SessionData(form_token(player.sid))
-
-
-def check_token(
-    player: Player, session: SessionData | None, token: str, page_url: str
-) -> SessionData:
-    """The session a POST acts for, when its form token is the session's (the stored one's,
-    or the derived one of an id with nothing stored yet); else "this page has expired"."""
-    expected = session.token if session is not None else form_token(player.sid)
-    if player.fresh or not hmac.compare_digest(expected.encode(), token.encode()):
-        raise PlayerError.expired_form(page_url)
-    return page_session(player, session)
-
-
-def language(request: Request, session: SessionData | None) -> str:
-    return choose_language(
-        session.lang if session else None, request.headers.get("accept-language")
-    )
-
-
 def rebuild(screen: Screen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
     """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
     game, unreadable = _rebuild(screen, code, stored)
@@ -375,20 +348,15 @@ def page_context(
     now = now_ms()
     clock = game.clock
     since = clock.running_since
-    return {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": request.url.path,
-        "screen": ScreenView(
+    return PageBase(session, lang, request.url.path).context(
+        screen=ScreenView(
             screen.slug,
             t.gettext(screen.name),
             screen.new_game_link(game),
             screen.end_actions_for(game),
         ),
-        "board": screen.board(game, session, t),
-        "info": InfoView(
+        board=screen.board(game, session, t),
+        info=InfoView(
             elapsed_ms=clock.elapsed(now),
             running=clock.is_running,
             away_left_ms=0 if since is None else max(0, AWAY_MS - max(0, now - since)),
@@ -400,11 +368,11 @@ def page_context(
             can_redo=game.can_redo(),
             can_restart=game.move_count > 0 or game.can_redo(),
         ),
-        "message": sentence(message, lang) if message else message,
-        "spoken": spoken,
-        "asking": asking if asking in QUESTIONS and game.move_count else None,
-        "oob": False,
-    }
+        message=sentence(message, lang) if message else message,
+        spoken=spoken,
+        asking=asking if asking in QUESTIONS and game.move_count else None,
+        oob=False,
+    )
 
 
 async def show_page(

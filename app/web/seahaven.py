@@ -12,7 +12,7 @@ from fastapi import Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
+from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep, get_page
 from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, CardParseError, Suit
 from app.engine.codes import DealCode
 from app.engine.game import Outcome, UnknownPlaceError
@@ -29,7 +29,7 @@ from app.engine.seahaven import (
     parse_place,
     place_name,
 )
-from app.i18n import LANGUAGES, N_, card_name, translations
+from app.i18n import N_, card_name
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.errors import CARD_HELP, PlayerError, invalid_field, unknown_field
@@ -43,8 +43,6 @@ from app.web.play import (
     Screen,
     act,
     game_router,
-    language,
-    page_session,
     parse_code,
     refused,
 )
@@ -154,19 +152,12 @@ class SeahavenScreen(Screen):
         if cells is not None:
             code = await playable_deal(request, f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
-        session, _ = await store.load_async(player.sid)
-        session = page_session(player, session)
-        lang = language(request, session)
-        t = translations(lang)
-        context = {
-            "lang": lang,
-            "languages": LANGUAGES,
-            "token": session.token,
-            "session": session,
-            "here": request.url.path,
-            "levels": [(cells, t.gettext(name)) for cells, name in LEVELS],
-            "chosen": last or LEVELS[0][0],
-        }
+        page = await get_page(request, store, player)
+        t = page.t
+        context = page.context(
+            levels=[(cells, t.gettext(name)) for cells, name in LEVELS],
+            chosen=last or LEVELS[0][0],
+        )
         response = HTMLResponse(
             renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
         )
