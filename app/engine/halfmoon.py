@@ -205,64 +205,6 @@ def is_triple(cards: tuple[Card, ...]) -> bool:
     return len(cards) == 3 and {c.rank for c in cards} == _FACES
 
 
-def _generate(position: Position) -> Iterator[Removal]:
-    """Every pair and triple of playable places that may be removed now."""
-    playable = position.playable()
-    numbers = [(i, c) for i, c in playable if not c.is_face]
-    for (i, a), (j, b) in combinations(numbers, 2):
-        if a.rank + b.rank == 11:
-            yield Removal((i, j))
-    by_rank = {r: [i for i, c in playable if c.rank == r] for r in (JACK, QUEEN, KING)}
-    for j in by_rank[JACK]:
-        for q in by_rank[QUEEN]:
-            for k in by_rank[KING]:
-                yield Removal((j, q, k))
-
-
-def check_move(position: Position, removal: tuple[PlaceIndex, ...]) -> Refusal | None:
-    """Why the rules refuse ``removal`` in ``position``, or ``None`` when they allow it."""
-    if len(removal) not in (2, 3) or len(set(removal)) != len(removal):
-        return Refusal(Reason.NOT_A_REMOVAL)
-    cards = []
-    for place in removal:
-        if not 0 <= place < PLACES:
-            return Refusal(Reason.UNKNOWN_PLACE)
-        card = position.top(place)
-        if card is None:
-            return Refusal(Reason.NOTHING_THERE)
-        cards.append(card)
-    if len(cards) == 2 and not is_pair(cards[0], cards[1]):
-        return Refusal(Reason.SUM_NOT_ELEVEN)
-    if len(cards) == 3 and not is_triple(tuple(cards)):
-        return Refusal(Reason.NEED_JACK_QUEEN_KING)
-    return None
-
-
-def _remove(position: Position, removal: tuple[PlaceIndex, ...]) -> Position:
-    """The position without the cards at ``removal``'s places (:func:`check_move` allowed it)."""
-    piles = list(position.piles)
-    reserve = list(position.reserve)
-    for place in removal:
-        if place < PILES:
-            piles[place] = piles[place][:-1]
-        else:
-            reserve[place - PILES] = None
-    return Position(tuple(piles), tuple(reserve))
-
-
-def apply_move(position: Position, removal: tuple[PlaceIndex, ...]) -> Position:
-    """The position after ``removal``.
-
-    :raises IllegalMoveError: when a place is empty or repeated, or the cards do not combine.
-    """
-    return HalfMoon.apply(position, Removal(removal))
-
-
-def legal_moves(position: Position) -> LegalMoves[Position, Removal]:
-    """The removals the rules allow now: iterate, count, or test one with ``in``."""
-    return HalfMoon.legal_moves_of(position)
-
-
 class HalfMoon(Game[Position, Removal]):
     """A Half Moon game: the position stack plus the player's selection.
 
@@ -285,16 +227,49 @@ class HalfMoon(Game[Position, Removal]):
         return deal(code)
 
     @classmethod
-    def check(cls, position: Position, move: Removal) -> Refusal | None:
-        return check_move(position, move)
+    def check(cls, position: Position, removal: Removal) -> Refusal | None:
+        """Two or three different places whose top cards make a pair or a triple."""
+        if len(removal) not in (2, 3) or len(set(removal)) != len(removal):
+            return Refusal(Reason.NOT_A_REMOVAL)
+        cards = []
+        for place in removal:
+            if not 0 <= place < PLACES:
+                return Refusal(Reason.UNKNOWN_PLACE)
+            card = position.top(place)
+            if card is None:
+                return Refusal(Reason.NOTHING_THERE)
+            cards.append(card)
+        if len(cards) == 2 and not is_pair(cards[0], cards[1]):
+            return Refusal(Reason.SUM_NOT_ELEVEN)
+        if len(cards) == 3 and not is_triple(tuple(cards)):
+            return Refusal(Reason.NEED_JACK_QUEEN_KING)
+        return None
 
     @classmethod
-    def result(cls, position: Position, move: Removal) -> Position:
-        return _remove(position, move)
+    def result(cls, position: Position, removal: Removal) -> Position:
+        """The position without the cards at ``removal``'s places."""
+        piles = list(position.piles)
+        reserve = list(position.reserve)
+        for place in removal:
+            if place < PILES:
+                piles[place] = piles[place][:-1]
+            else:
+                reserve[place - PILES] = None
+        return Position(tuple(piles), tuple(reserve))
 
     @classmethod
     def generate(cls, position: Position) -> Iterator[Removal]:
-        return _generate(position)
+        """Every pair and triple of playable places that may be removed now."""
+        playable = position.playable()
+        numbers = [(i, c) for i, c in playable if not c.is_face]
+        for (i, a), (j, b) in combinations(numbers, 2):
+            if a.rank + b.rank == 11:
+                yield Removal((i, j))
+        by_rank = {r: [i for i, c in playable if c.rank == r] for r in (JACK, QUEEN, KING)}
+        for j in by_rank[JACK]:
+            for q in by_rank[QUEEN]:
+                for k in by_rank[KING]:
+                    yield Removal((j, q, k))
 
     @classmethod
     def parse_move(cls, text: str) -> Removal:
@@ -449,3 +424,16 @@ def _top(position: Position, place: PlaceIndex) -> Card:
     card = position.top(place)
     assert card is not None, "a selected place is never empty"
     return card
+
+
+def apply_move(position: Position, removal: tuple[PlaceIndex, ...]) -> Position:
+    """The position after ``removal``.
+
+    :raises IllegalMoveError: when a place is empty or repeated, or the cards do not combine.
+    """
+    return HalfMoon.apply(position, Removal(removal))
+
+
+def legal_moves(position: Position) -> LegalMoves[Position, Removal]:
+    """The removals the rules allow now: iterate, count, or test one with ``in``."""
+    return HalfMoon.legal_moves_of(position)
