@@ -75,6 +75,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.config = config
+    if store is not None:  # the caller's, open already: served even before a lifespan runs
+        app.state.store = store
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
     # Outermost last: security headers on everything, the 500 page inside them.
