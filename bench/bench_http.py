@@ -1,32 +1,41 @@
-"""HTTP speed, side by side in one run: taps against the framework's floor, per store.
+"""HTTP speed, side by side in one run: taps against an honest floor, both games, per store.
 
-Run: ``.venv/bin/python -m bench.bench_http [--seconds 10] [--connections 32]``
+Run: ``.venv/bin/python -m bench.bench_http [--seconds 8] [--connections 32] [--workers 1]``
 
 For each store (SQLite with synchronous=FULL, then Redis) it starts a real uvicorn on a free
-loopback port, opens 32 player sessions, and drives it with ``wrk`` (installed from the
-system packages when missing):
+loopback port with the floor route mounted (``app/web/floor.py``), opens one player session
+per connection and per game, and drives it with ``wrk`` (installed from the system packages
+when missing), one wrk thread per connection so each connection is one player whose page
+follows its own board version (read from the answer's ``X-Board-Version`` header) exactly as
+htmx does:
 
-- tap throughput (``POST /half-moon/{code}/tap`` selecting and deselecting a card: every
-  request is a full read-modify-write of a stored game) versus ``GET /health``, the cheapest
-  route of the same server — the ratio is the number to watch, not the absolute rates;
-- p50 / p99 latency at 32 connections;
-- bytes of one tap response, raw and gzipped;
+- tap throughput — ``POST /half-moon/{code}/tap`` selecting and deselecting a card,
+  ``POST /seahaven/{code}/tap`` the same on a column's top card: every request a full
+  read-modify-write of a stored game, answered with the changed places — versus the floor,
+  ``POST /_bench/floor/{game}``: the same form fields parsed the same way, the same cookie,
+  the same middleware, answering the bytes of a real tap answer. Without and with gzip
+  (``Accept-Encoding: gzip``; wrk alone sends none);
+- p50 / p99 latency at 32 connections, and p99 at a fixed lower offered load (each
+  connection waits between taps so the offered rate is about half the measured capacity);
+- bytes of one tap answer, raw and gzipped, per game;
 - store scaling: tap latency with 1 versus 100,000 stored games (SQLite), bytes per stored
   game; the server's memory after 10,000 sessions.
 
-Targets (issue "Benchmarks and deal statistics"): taps ≥ 0.5 × the trivial route's
-throughput; p99 ≤ 25 ms at 32 connections; a Half Moon tap response ≤ 3 KB gzipped; a stored
-game ≤ 1 KB; latency at 100,000 games within 10 % of latency at 1.
+Targets (issue 12, item 5): taps ≥ 0.5 × the floor; p99 ≤ 25 ms at 32 connections; a Half
+Moon tap answer ≤ 1 KB gzipped; a stored game ≤ 1 KB; latency at 100,000 games within 10 % of
+latency at 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import re
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -36,9 +45,12 @@ import httpx
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal
+from app.engine.seahaven import COLUMNS, deal_position
 from tests.system.servers import Server, start_server
 
 HTMX = {"HX-Request": "true"}
+GAMES = ("half-moon", "seahaven")
+FORM = "application/x-www-form-urlencoded"
 
 
 def ensure_wrk() -> None:
@@ -49,21 +61,36 @@ def ensure_wrk() -> None:
     subprocess.run([*prefix, "apt-get", "install", "-y", "-qq", "wrk"], check=True)
 
 
-def open_sessions(server: Server, count: int) -> list[dict[str, str]]:
-    """``count`` players, each on their own deal: cookie, token, and the card at pile 1."""
+def _tap_fields(game: str, number: int) -> tuple[DealCode, str]:
+    """A deal and the tap that selects (then deselects) one card of it."""
+    if game == "half-moon":
+        code = DealCode("HM", 1, "N", 1000 + number)
+        return code, f"place=pile-1&card={deal(code).top(0)}"
+    code = DealCode("SH", 1, "C4", 1000 + number)
+    position = deal_position(code)
+    # a top card that cannot go home (no ace, no two): a tap selects it, the next deselects
+    index = next(i for i in COLUMNS if position.columns[i][-1].rank > 2)
+    return code, f"place=column-{index + 1}&card={position.columns[index][-1]}"
+
+
+def open_sessions(server: Server, game: str, count: int) -> list[dict[str, str]]:
+    """``count`` players of ``game``, each on their own deal: cookie, form body, board version."""
     players = []
     for number in range(count):
-        code = DealCode("HM", 1, "N", 1000 + number)
+        code, fields = _tap_fields(game, number)
         with httpx.Client(timeout=30) as client:
-            page = client.get(f"{server.url}/half-moon/{code}")
+            page = client.get(f"{server.url}/{game}/{code}")
             token = re.search(r'name="token" value="([^"]+)"', page.text)
+            version = re.search(r'X-Board-Version":"(\w+)"', page.text)
             assert token, page.text[:300]
-            card = deal(code).top(0)
+            assert version, page.text[:300]
             players.append(
                 {
-                    "path": f"/half-moon/{code}/tap",
-                    "body": f"place=pile-1&card={card}&token={token.group(1)}",
+                    "game": game,
+                    "path": f"/{game}/{code}/tap",
+                    "body": f"{fields}&token={token.group(1)}",
                     "cookie": f"sid={client.cookies['sid']}",
+                    "version": version.group(1),
                 }
             )
     return players
@@ -75,35 +102,23 @@ class Load:
     p50_ms: float
     p99_ms: float
     errors: int
+    whole: int = 0
+    """Answers that were the whole board (a page behind the server): should be 0."""
 
 
-@dataclass(frozen=True)
-class Measurement:
-    store: str
-    floor: Load
-    taps: Load
-    tap_bytes_raw: int
-    tap_bytes_gzip: int
-
-    @property
-    def ratio(self) -> float:
-        return self.taps.rps / self.floor.rps
-
-    def line(self) -> str:
-        return (
-            f"{self.store:11} floor {self.floor.rps:7.0f} req/s | taps {self.taps.rps:7.0f} req/s"
-            f" (ratio {self.ratio:.2f}), p50 {self.taps.p50_ms:.1f} ms, p99 {self.taps.p99_ms:.1f}"
-            f" ms, non-2xx {self.taps.errors} | tap response {self.tap_bytes_raw} B raw,"
-            f" {self.tap_bytes_gzip} B gzip"
-        )
-
-
-def wrk(server: Server, script: str, seconds: int, connections: int) -> Load:
+def wrk(
+    server: Server,
+    script: str,
+    seconds: int,
+    connections: int,
+    players: list[dict[str, str]] | None = None,
+) -> Load:
+    """Run wrk; ``players`` get the board versions their pages ended with."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     command = [
         "wrk",
-        f"-t{min(2, connections)}",
+        f"-t{connections}",  # one thread per connection: each connection is one player
         f"-c{connections}",
         f"-d{seconds}s",
         "--latency",
@@ -120,43 +135,103 @@ def wrk(server: Server, script: str, seconds: int, connections: int) -> Load:
         assert found, out
         latency[pct] = float(found.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[found.group(2)]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    whole = re.search(r"whole boards: (\d+)", out)
+    for number, version in re.findall(r"version (\d+) (\w+)", out):
+        if players is not None:
+            players[int(number) - 1]["version"] = version
     return Load(
-        float(rps.group(1)), latency["50"], latency["99"], int(errors.group(1)) if errors else 0
+        float(rps.group(1)),
+        latency["50"],
+        latency["99"],
+        int(errors.group(1)) if errors else 0,
+        int(whole.group(1)) if whole else 0,
     )
 
 
-def tap_script(players: list[dict[str, str]]) -> str:
+def script(players: list[dict[str, str]], *, floor: bool, gzip: bool, delay_ms: int = 0) -> str:
+    """One player per wrk thread (its only connection): it sends the board version its last
+    answer gave, as the page's htmx would."""
     entries = ",\n".join(
-        f'{{path="{p["path"]}", body="{p["body"]}", cookie="{p["cookie"]}"}}' for p in players
+        '{{path="{}", body="{}", cookie="{}", version="{}"}}'.format(
+            f"/_bench/floor/{p['game']}" if floor else p["path"],
+            p["body"],
+            p["cookie"],
+            p["version"],
+        )
+        for p in players
     )
+    encoding = '["Accept-Encoding"] = "gzip",' if gzip else ""
+    delay = f"delay = function() return {delay_ms} end" if delay_ms else ""
     return f"""
-local entries = {{
+local players = {{
 {entries}
 }}
-local i = 0
-request = function()
-  i = i + 1
-  local e = entries[(i % #entries) + 1]
-  return wrk.format("POST", e.path, {{
-    ["Content-Type"] = "application/x-www-form-urlencoded",
+local threads = {{}}
+local counter = 0
+function setup(thread)
+  counter = counter + 1
+  thread:set("id", counter)
+  table.insert(threads, thread)
+end
+local me
+whole = 0  -- globals: done() reads them with thread:get
+function init(args)
+  me = players[id]
+end
+function request()
+  return wrk.format("POST", me.path, {{
+    ["Content-Type"] = "{FORM}",
     ["HX-Request"] = "true",
-    ["Cookie"] = e.cookie,
-  }}, e.body)
+    ["Cookie"] = me.cookie,
+    ["X-Board-Version"] = me.version,
+    {encoding}
+  }}, me.body)
+end
+function response(status, headers, body)
+  local version = headers["x-board-version"] or headers["X-Board-Version"]
+  if version then
+    me.version = version
+    latest = version
+  end
+  if string.find(body, 'id="board" hx-swap-oob="true"', 1, true) then
+    whole = whole + 1
+  end
+end
+{delay}
+function done(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do
+    total = total + (thread:get("whole") or 0)
+    local version = thread:get("latest")
+    if version then io.write("version " .. thread:get("id") .. " " .. version .. "\\n") end
+  end
+  io.write("whole boards: " .. total .. "\\n")
 end
 """
 
 
-HEALTH_SCRIPT = 'request = function() return wrk.format("GET", "/health") end\n'
+def refresh_versions(server: Server, players: list[dict[str, str]]) -> None:
+    """Each player's page reloaded (a GET changes nothing): the board version it shows now."""
+    with httpx.Client(timeout=30) as client:
+        for player in players:
+            page = client.get(
+                server.url + player["path"][: -len("/tap")], headers={"Cookie": player["cookie"]}
+            )
+            found = re.search(r'X-Board-Version":"(\w+)"', page.text)
+            assert found, page.text[:300]
+            player["version"] = found.group(1)
 
 
-def response_bytes(server: Server, player: dict[str, str]) -> tuple[int, int]:
+def answer_bytes(server: Server, player: dict[str, str]) -> tuple[int, int]:
+    """Raw and gzipped bytes of one tap answer (the player's page follows the answers)."""
     sizes = []
     for encoding in ("identity", "gzip"):
         headers = {
             **HTMX,
             "Cookie": player["cookie"],
             "Accept-Encoding": encoding,
-            "Content-Type": "application/x-www-form-urlencoded",
+            "Content-Type": FORM,
+            "X-Board-Version": player["version"],
         }
         with (
             httpx.Client(timeout=30) as client,
@@ -166,8 +241,125 @@ def response_bytes(server: Server, player: dict[str, str]) -> tuple[int, int]:
         ):
             assert response.status_code == 200
             body = b"".join(response.iter_raw())
+            player["version"] = response.headers["x-board-version"]
+            text = gzip.decompress(body) if encoding == "gzip" else body
+            assert b'id="board" hx-swap-oob="outerMorph"' in text, text[:200]
             sizes.append(len(body))
     return sizes[0], sizes[1]
+
+
+@dataclass(frozen=True)
+class Measurement:
+    store: str
+    game: str
+    floor: Load
+    taps: Load
+    floor_gzip: Load
+    taps_gzip: Load
+    steady: Load
+    """Taps at a fixed offered load (about half the capacity measured without gzip)."""
+    offered: float
+    answer_raw: int
+    answer_gzip: int
+
+    def lines(self) -> str:
+        def part(name: str, floor: Load, taps: Load) -> str:
+            return (
+                f"  {name:8} floor {floor.rps:7.0f} req/s | taps {taps.rps:7.0f} req/s"
+                f" (ratio {taps.rps / floor.rps:.2f}), p50 {taps.p50_ms:.1f} ms,"
+                f" p99 {taps.p99_ms:.1f} ms (floor p99 {floor.p99_ms:.1f}),"
+                f" non-2xx {taps.errors}, whole boards {taps.whole}"
+            )
+
+        return "\n".join(
+            [
+                f"{self.store} {self.game}: answer {self.answer_raw} B raw,"
+                f" {self.answer_gzip} B gzip",
+                part("no gzip", self.floor, self.taps),
+                part("gzip", self.floor_gzip, self.taps_gzip),
+                f"  fixed load ~{self.offered:.0f} req/s offered: taps {self.steady.rps:.0f} req/s,"
+                f" p50 {self.steady.p50_ms:.1f} ms, p99 {self.steady.p99_ms:.1f} ms",
+            ]
+        )
+
+
+def measure_game(
+    server: Server, label: str, game: str, seconds: int, connections: int, floors: Path
+) -> Measurement:
+    players = open_sessions(server, game, connections + 1)
+    probe = players.pop()
+    raw, gz = answer_bytes(server, probe)
+    # the floor answers the bytes of a real tap answer of this game
+    with httpx.Client(timeout=30) as client:
+        headers = {**HTMX, "Cookie": probe["cookie"], "Content-Type": FORM}
+        headers["X-Board-Version"] = probe["version"]
+        answer = client.post(server.url + probe["path"], content=probe["body"], headers=headers)
+    (floors / f"{game}.html").write_text(answer.text, "utf-8")
+
+    def taps(seconds: int, *, compress: bool = False, delay_ms: int = 0) -> Load:
+        refresh_versions(server, players)
+        run = script(players, floor=False, gzip=compress, delay_ms=delay_ms)
+        return wrk(server, run, seconds, connections, players)
+
+    def floor(seconds: int, *, compress: bool = False) -> Load:
+        return wrk(server, script(players, floor=True, gzip=compress), seconds, connections)
+
+    taps(2)  # warm up
+    floor(1)
+    rounds: dict[str, list[Load]] = {"floor": [], "taps": [], "floor_gz": [], "taps_gz": []}
+    for _ in range(ROUNDS):  # interleaved: the machine's load drifts
+        rounds["floor"].append(floor(seconds))
+        rounds["taps"].append(taps(seconds))
+        rounds["floor_gz"].append(floor(seconds, compress=True))
+        rounds["taps_gz"].append(taps(seconds, compress=True))
+    best = {name: _median(loads) for name, loads in rounds.items()}
+    offered = best["taps"].rps / 2
+    delay = max(1, round(connections / offered * 1000))
+    steady = taps(seconds, delay_ms=delay)
+    return Measurement(
+        label,
+        game,
+        best["floor"],
+        best["taps"],
+        best["floor_gz"],
+        best["taps_gz"],
+        steady,
+        connections / delay * 1000,
+        raw,
+        gz,
+    )
+
+
+ROUNDS = 3
+"""Floor and taps alternate this many times; each figure is the median of its rounds."""
+
+
+def _median(loads: list[Load]) -> Load:
+    return Load(
+        statistics.median(load.rps for load in loads),
+        statistics.median(load.p50_ms for load in loads),
+        statistics.median(load.p99_ms for load in loads),
+        sum(load.errors for load in loads),
+        sum(load.whole for load in loads),
+    )
+
+
+WORKERS = 1
+"""Server processes: one, so the ratio is one process's CPU (the issue's measurement)."""
+
+
+def measure(
+    store: str, label: str, seconds: int, connections: int, work: Path, workers: int
+) -> list[Measurement]:
+    floors = work / "floors"
+    floors.mkdir(exist_ok=True)
+    os.environ["SOLITAIRE_BENCH_FLOOR"] = str(floors)
+    server = start_server(store, work, name=label, workers=workers)
+    try:
+        return [measure_game(server, label, g, seconds, connections, floors) for g in GAMES]
+    finally:
+        server.stop()
+        del os.environ["SOLITAIRE_BENCH_FLOOR"]
 
 
 def rss_kb(server: Server) -> int:
@@ -193,45 +385,36 @@ def fill_sqlite(path: Path, games: int) -> None:
     con.close()
 
 
-WORKERS = os.cpu_count() or 2
-"""Server processes, as deployed: one per core."""
-
-
-def measure(store: str, label: str, seconds: int, connections: int, work: Path) -> Measurement:
-    server = start_server(store, work, name=label, workers=WORKERS)
-    try:
-        players = open_sessions(server, connections)
-        wrk(server, tap_script(players), 2, connections)  # warm up
-        floor = wrk(server, HEALTH_SCRIPT, seconds, connections)
-        taps = wrk(server, tap_script(players), seconds, connections)
-        raw, gz = response_bytes(server, players[0])
-        return Measurement(label, floor, taps, raw, gz)
-    finally:
-        server.stop()
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=WORKERS)
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--skip-redis", action="store_true")
+    parser.add_argument("--skip-scaling", action="store_true")
     args = parser.parse_args(argv)
     ensure_wrk()
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     db = work / "games.db"
-    results = [measure(str(db), "sqlite", args.seconds, args.connections, work)]
+    run = (args.seconds, args.connections, work, args.workers)
+    results = measure(str(db), "sqlite", *run)
     if not args.skip_redis:
         from tests.store.redis_server import start_redis_server
 
         redis, url = start_redis_server(work)
         try:
-            results.append(measure(url, "redis", args.seconds, args.connections, work))
+            results += measure(url, "redis", *run)
         finally:
             redis.terminate()
     for result in results:
-        print(result.line())
+        print(result.lines())
+    summary = [result.__dict__ for result in results]
+    (work / "results.json").write_text(json.dumps(summary, default=lambda o: o.__dict__, indent=1))
+    if args.skip_scaling:
+        print(f"details in {work}")
+        return
 
     # store scaling: the same SQLite file with 100,000 more games
     con = sqlite3.connect(db)
@@ -242,12 +425,12 @@ def main(argv: list[str] | None = None) -> None:
     con.close()
     print(f"bytes per stored game (record, key and columns; before indexes): {per_game:.0f}")
     fill_sqlite(db, args.games)
-    big = measure(str(db), "sqlite-100k", args.seconds, args.connections, work)
-    print(big.line())
-    small = results[0].taps
+    big = measure(str(db), "sqlite-100k", *run)
+    small = statistics.median(r.taps.p50_ms for r in results if r.store == "sqlite")
+    large = statistics.median(r.taps.p50_ms for r in big)
     print(
-        f"tap p50 with {count} stored games {small.p50_ms:.1f} ms, with {count + args.games:,}"
-        f" {big.taps.p50_ms:.1f} ms: ratio {big.taps.p50_ms / small.p50_ms:.2f};"
+        f"tap p50 with {count} stored games {small:.1f} ms, with {count + args.games:,}"
+        f" {large:.1f} ms: ratio {large / small:.2f};"
         f" file bytes per game {db.stat().st_size / (count + args.games):.0f}"
     )
 
@@ -266,8 +449,6 @@ def main(argv: list[str] | None = None) -> None:
         f"server RSS {before / 1024:.1f} MiB at start, {after / 1024:.1f} MiB after"
         f" {args.sessions:,} new sessions"
     )
-    summary = [result.__dict__ for result in [*results, big]]
-    (work / "results.json").write_text(json.dumps(summary, default=lambda o: o.__dict__, indent=1))
     print(f"details in {work}")
 
 

@@ -2,29 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+import functools
+from typing import Any, ClassVar, Final
 
-from babel.support import NullTranslations
-from fastapi import Form, Request
+from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep
 from app.engine.cards import Card
 from app.engine.game import ActionResult, Outcome
 from app.engine.games import AnyGame
 from app.engine.halfmoon import (
     PILES,
-    PLACES,
     HalfMoon,
     Removal,
     parse_place,
     place_name,
 )
-from app.i18n import N_, card_name, cards_text, place_label
+from app.i18n import N_, card_name, cards_text, place_label, rank_letter, translations
 from app.store import SessionData
-from app.web.play import STALE, Action, Said, Screen, act, game_router, notice, refused
-from app.web.views import BoardView, CardView, PlaceView
+from app.web.board import (
+    CODE,
+    INTERACTIVE,
+    QUEUE,
+    TOKEN_FIELD,
+    BoardFacts,
+    attr,
+    colour,
+    face_html,
+    hidden,
+    label_html,
+)
+from app.web.play import (
+    STALE,
+    Action,
+    Said,
+    Screen,
+    act,
+    acting,
+    game_router,
+    notice,
+    read_form,
+    refused,
+)
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
@@ -42,29 +62,94 @@ class HalfMoonScreen(Screen):
     end_actions: ClassVar = ("undo",)
     own_notices: ClassVar = frozenset({"cleared"})
 
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
+    def facts(
+        self,
+        game: AnyGame,
+        session: SessionData,
+        state: str | None = None,
+        asking: str | None = None,
+    ) -> BoardFacts:
         assert isinstance(game, HalfMoon)
         position = game.position
-        dimmed = game.dimmed() if session.placement_help else frozenset()
-        places = []
-        for index in range(PLACES):
-            kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
-            count = position.count(index)
-            label = place_label(kind, number, count, t)
-            card = position.top(index)
-            view = CardView.of(card, t) if card is not None else None
-            places.append(
-                PlaceView(
-                    id=place_name(index),
-                    count=count,
-                    label=label,
-                    spoken=f"{view.name}, {label}" if view else label,
-                    card=view,
-                    selected=index in game.selection,
-                    dimmed=index in dimmed,
-                )
+        state = state or game.status().value
+        help_on = session.placement_help
+        dimmed = game.dimmed() if help_on and game.selection else frozenset()
+        selection = game.selection
+        piles, reserve = position.piles, position.reserve
+        places = tuple(
+            (i, len(pile), pile[-1] if pile else None, i in selection, i in dimmed)
+            for i, pile in enumerate(piles)
+        ) + tuple(
+            (PILES + i, 0 if card is None else 1, card, PILES + i in selection, PILES + i in dimmed)
+            for i, card in enumerate(reserve)
+        )
+        score = game.score
+        return BoardFacts(
+            state,
+            score,
+            game.move_count,
+            places,
+            self.ending_facts(game, state, score, asking),
+            "with-help" if help_on else "",
+        )
+
+    def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
+        return place_html(lang, *place)
+
+    def place_id(self, place: tuple[Any, ...]) -> str:
+        return f"place-{place_name(place[0])}"
+
+
+TABINDEX: Final = ' tabindex="-1"'
+
+
+@functools.lru_cache(maxsize=8192)
+def place_html(
+    lang: str,
+    index: int,
+    count: int,
+    card: Card | None,
+    selected: bool,
+    dimmed: bool,
+    interactive: bool = INTERACTIVE,
+) -> str:
+    """A pile or reserve slot: its top card (a form button when interactive) and its label.
+
+    Cached: a pure function of its arguments; the token and the deal code are placeholders.
+    """
+    t = translations(lang)
+    name = place_name(index)
+    kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
+    label = place_label(kind, number, count, t)
+    ident = f' id="card-{name}"' if interactive else ""
+    if card is None:
+        inner = (
+            f'<div class="card empty"{ident} role="img" aria-label="{attr(label)}"'
+            f"{TABINDEX if interactive else ''}></div>"
+        )
+    else:
+        spoken = attr(f"{card_name(card, t)}, {label}")
+        code = str(card)
+        face = face_html(card, rank_letter(card, t))
+        pressed = "true" if selected else "false"
+        if interactive:
+            inner = (
+                f'<form method="post" action="/half-moon/{CODE}/tap"'
+                f' hx-post="/half-moon/{CODE}/tap" hx-swap="none" hx-sync="{QUEUE}">'
+                f"{hidden('place', name)}{hidden('card', code)}{TOKEN_FIELD}"
+                f'<button{ident} class="card {colour(card)}" data-card="{code}"'
+                f' aria-pressed="{pressed}" aria-label="{spoken}">{face}</button></form>'
             )
-        return self.board_view(game, t, places=tuple(places), placement_help=session.placement_help)
+        else:
+            inner = (
+                f'<div class="card {colour(card)}" data-card="{code}" role="img"'
+                f' aria-label="{spoken}"{" data-selected" if selected else ""}>{face}</div>'
+            )
+    where = f' id="place-{name}"' if interactive else ""
+    return (
+        f'<div{where} class="place at-{name}{" dimmed" if dimmed else ""}"'
+        f' data-place="{name}" data-count="{count}">{inner}{label_html(label)}</div>'
+    )
 
 
 SCREEN = HalfMoonScreen()
@@ -125,13 +210,8 @@ def said_for(result: ActionResult[Removal], card: Card, session: SessionData) ->
     return Said(lambda t: t.gettext(message) % {"card": card_name(card, t)})
 
 
-@router.post("/{code}/tap", dependencies=[SameOrigin])
-async def tap(
-    code: str,
-    form: Annotated[TapForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/{code}/tap")
+async def tap(code: str, request: Request) -> Response:
+    form = await read_form(request, TapForm)
+    renderer, store, player = acting(request)
     return await act(request, renderer, store, player, SCREEN, code, form.token, _tap(form))

@@ -22,15 +22,14 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon
 from app.engine.seahaven import Seahaven
 from app.i18n import N_, card_letters, translations
-from app.store import SessionData, Store
-from app.web import examples, winnability
+from app.store import Store
+from app.web import diagrams, examples, winnability
 from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
 from app.web.play import NO_STORE
 from app.web.seahaven import SCREEN as SEAHAVEN
 from app.web.seahaven import place_text
 from app.web.sessions import Player
-from app.web.views import BoardView, PlaceView
 
 router = APIRouter()
 
@@ -124,12 +123,11 @@ DIAGRAM_DEALS: Final = {
 
 
 @functools.cache
-def diagram(code: DealCode, lang: str) -> BoardView:
-    """A deal's starting board, built by the game screen's own view code."""
-    t = translations(lang)
+def diagram(code: DealCode, lang: str) -> diagrams.Diagram:
+    """A deal's starting board, drawn by the game board's own place renderers."""
     if code.game == "HM":
-        return HALF_MOON.board(HalfMoon(code), SessionData(""), t)
-    return SEAHAVEN.board(Seahaven(code), SessionData(""), t)
+        return diagrams.half_moon(HalfMoon(code), lang)
+    return diagrams.seahaven_board(Seahaven(code), lang)
 
 
 async def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bool]:
@@ -213,21 +211,12 @@ class Pager:
         ]
 
 
-def _marked(board: BoardView, places: tuple[str, ...]) -> BoardView:
-    """The board with the cards at ``places`` marked (the next removal's cards)."""
-    return dataclasses.replace(
-        board,
-        places=tuple(dataclasses.replace(p, selected=p.id in places) for p in board.places),
-    )
-
-
 @functools.cache
 def half_moon_step_view(number: int, lang: str) -> dict[str, Any]:
     t = translations(lang)
     step = examples.half_moon_steps()[number]
-    board = HALF_MOON.board(step.game, SessionData(""), t)
     return {
-        "board": _marked(board, step.next_places),
+        "board": diagrams.half_moon(step.game, lang, step.next_places),
         "removed": [_removed_view(r, t) for r in step.removed],
         "next": [_place_card(step.game, name, t) for name in step.next_places],
         "points": 0 if not step.removed else (10 if len(step.removed) == 2 else 15),
@@ -316,7 +305,6 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
     t = translations(lang)
     steps, case = examples.seahaven_steps()
     step = steps[number]
-    board = SEAHAVEN.board(step.game, SessionData(""), t)
     if number == case.step:  # ring the two runs of the case
         position = step.game.position
         runs = [case.refused, case.allowed]
@@ -327,7 +315,7 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
         }
     else:  # ring what the move moved, where it went
         ringed = {str(c) for c in examples.moved_cards(step)}
-    board = _ring_seahaven(board, ringed)
+    board = diagrams.seahaven_board(step.game, lang, ringed)
     move = None
     if step.move is not None:
         cards = examples.moved_cards(step)
@@ -360,29 +348,6 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
             "allowed_target": _sh_place(allowed_target, t),
         },
     }
-
-
-def _ring_seahaven(board: BoardView, codes: set[str]) -> BoardView:
-    """The board with the cards in ``codes`` marked (a diagram's "selected" look)."""
-
-    def slots(places: tuple[PlaceView, ...]) -> tuple[PlaceView, ...]:
-        return tuple(
-            dataclasses.replace(p, selected=p.card is not None and p.card.code in codes)
-            for p in places
-        )
-
-    columns = tuple(
-        dataclasses.replace(
-            column,
-            cards=tuple(
-                dataclasses.replace(item, selected=item.card.code in codes) for item in column.cards
-            ),
-        )
-        for column in board.columns
-    )
-    return dataclasses.replace(
-        board, cells=slots(board.cells), foundations=slots(board.foundations), columns=columns
-    )
 
 
 def _sh_place(name: str, t: NullTranslations) -> str:

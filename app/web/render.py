@@ -16,6 +16,7 @@ from typing import Any, Final
 import jinja2
 from babel.support import NullTranslations
 
+from app.i18n import translations
 from app.web.assets import Assets
 from app.web.views import clock_text
 
@@ -54,6 +55,7 @@ class Renderer:
         )
         self.env.globals["asset_url"] = assets.url
         self.env.filters["clock"] = clock_text
+        self._partials: dict[tuple[str, str], str] = {}
 
     @contextmanager
     def _language(self, t: NullTranslations) -> Iterator[None]:
@@ -62,6 +64,13 @@ class Renderer:
             yield
         finally:
             _current.reset(token)
+
+    def partial(self, name: str, lang: str) -> str:
+        """A template without variables (a list of shortcuts) in a language, rendered once."""
+        key = (name, lang)
+        if key not in self._partials:
+            self._partials[key] = self.page(name, {}, translations(lang))
+        return self._partials[key]
 
     def page(self, name: str, context: Mapping[str, Any], t: NullTranslations) -> str:
         with self._language(t):

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import time
-from typing import Annotated, Any, ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from babel.support import NullTranslations
-from fastapi import Form, Request
+from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep, get_page
+from app.dependencies import get_page
 from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, CardParseError, Suit
 from app.engine.codes import DealCode
 from app.engine.game import Outcome, UnknownPlaceError
@@ -29,9 +30,21 @@ from app.engine.seahaven import (
     parse_place,
     place_name,
 )
-from app.i18n import N_, card_name
+from app.i18n import N_, card_name, rank_letter, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
+from app.web.board import (
+    CODE,
+    INTERACTIVE,
+    QUEUE,
+    TOKEN_FIELD,
+    BoardFacts,
+    attr,
+    colour,
+    face_html,
+    hidden,
+    label_html,
+)
 from app.web.errors import CARD_HELP, PlayerError, invalid_field, unknown_field
 from app.web.htmx import vary_on_htmx
 from app.web.play import (
@@ -42,13 +55,14 @@ from app.web.play import (
     Said,
     Screen,
     act,
+    acting,
     game_router,
     parse_code,
+    read_form,
     refused,
 )
 from app.web.render import Renderer
 from app.web.sessions import Player
-from app.web.views import BoardView, CardView, ColumnCard, ColumnView, PlaceView
 
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
 """The New game dialog's choices: cells and their names (SPEC §3)."""
@@ -127,9 +141,11 @@ class SeahavenScreen(Screen):
         assert isinstance(game, Seahaven)
         game.note_verdict(lost)
 
-    def stored(self, game: AnyGame, record: dict[str, Any], now: int) -> StoredGame:
+    def stored(
+        self, game: AnyGame, record: dict[str, Any], now: int, state: str | None = None
+    ) -> StoredGame:
         """Marked ``unproved`` while the verdict on its position is not known yet."""
-        kept = super().stored(game, record, now)
+        kept = super().stored(game, record, now, state)
         if self.unproved(game) is None:
             return kept
         return dataclasses.replace(kept, extra={**kept.extra, UNPROVED: True})
@@ -172,65 +188,91 @@ class SeahavenScreen(Screen):
         assert isinstance(game, Seahaven)
         return f"/seahaven?last={game.cell_count}"
 
-    def board(self, game: AnyGame, session: SessionData, t: NullTranslations) -> BoardView:
+    def facts(
+        self,
+        game: AnyGame,
+        session: SessionData,
+        state: str | None = None,
+        asking: str | None = None,
+    ) -> BoardFacts:
         assert isinstance(game, Seahaven)
         position = game.position
-        selected = set(map(str, game.selected_cards())) if game.selection else set()
-        helping = session.placement_help
-        targets = destinations(game) if helping else {}
+        state = state or game.status().value
         chosen = game.selection
-        wanted = (
-            targets.get((chosen[0], len(game.selected_cards())), ()) if chosen is not None else ()
-        )
-        hint = t.gettext(DESTINATION_HINT)
-        columns = []
-        for index in COLUMNS:
-            column = position.columns[index]
-            label = column_label(index - COLUMNS.start + 1, len(column), t)
-            movable_from = len(column) - position.run_length(index)
-            here = index in wanted
-            cards = []
-            for depth, card in enumerate(column):
-                shown = CardView.of(card, t)
-                spoken = f"{shown.name}, {label}"
-                if here and depth == len(column) - 1:
-                    spoken = f"{spoken}, {hint}"
-                movable = depth >= movable_from
-                goes = _names(targets.get((index, len(column) - depth), ()))
-                cards.append(ColumnCard(shown, spoken, shown.code in selected, movable, goes))
-            columns.append(
-                ColumnView(
-                    place_name(index),
-                    len(column),
-                    label,
-                    tuple(cards),
-                    fan_class(len(column)),
-                    destination=here,
-                )
-            )
-        cells = []
+        at, card = chosen if chosen is not None else (-1, None)
+        helping = session.placement_help
+        # *Placement help*: where each movable card may go, and where the selection may go
+        targets = destinations(game) if helping else {}
+        wanted = targets.get((at, len(game.selected_cards())), ()) if chosen is not None else ()
+        places: list[tuple[Any, ...]] = []
         for offset, in_cell in enumerate(position.cells):
             place = CELLS.start + offset
-            label = t.gettext("cell %(number)s") % {"number": offset + 1}
-            slot = _slot(place_name(place), in_cell, label, selected, t)
-            cells.append(_helped(slot, place, targets, wanted, hint))
-        foundations = []
-        for suit, height in zip(SUITS, position.foundations, strict=True):
-            place = FOUNDATIONS.start + SUITS.index(suit)
-            label = foundation_label(suit, height, t)
-            top = position.foundation_top(suit)
-            slot = _slot(f"foundation-{suit}", top, label, selected, t, count=height)
-            colour = "red" if suit in "HD" else "black"
-            slot = dataclasses.replace(slot, suit=SUIT_SYMBOLS[suit], colour=colour)
-            foundations.append(_helped(slot, place, targets, wanted, hint))
-        return self.board_view(
-            game,
-            t,
-            cells=tuple(cells),
-            foundations=tuple(foundations),
-            columns=tuple(columns),
-            placement_help=helping,
+            count = 0 if in_cell is None else 1
+            goes = _names(targets.get((place, 1), ()))
+            places.append((place, count, in_cell, place == at, place in wanted, goes))
+        for offset, (suit, height) in enumerate(zip(SUITS, position.foundations, strict=True)):
+            place = FOUNDATIONS.start + offset
+            top = Card(height, suit) if height else None
+            goes = _names(targets.get((place, 1), ()))
+            places.append((place, height, top, place == at, place in wanted, goes))
+        for index in COLUMNS:
+            column = position.columns[index]
+            count = len(column)
+            selected_from = column.index(card) if index == at and card is not None else -1
+            movable_from = count - position.run_length(index)
+            goes_from = (
+                tuple(_names(targets.get((index, count - depth), ())) for depth in range(count))
+                if helping
+                else ()
+            )
+            places.append(
+                (index, count, column, movable_from, selected_from, index in wanted, goes_from)
+            )
+        score = position.score
+        return BoardFacts(
+            state,
+            score,
+            game.move_count,
+            tuple(places),
+            self.ending_facts(game, state, score, asking),
+            "with-help" if helping else "",
         )
+
+    def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
+        if place[0] in COLUMNS:
+            return column_html(lang, *place)
+        return slot_html(lang, *place)
+
+    def place_id(self, place: tuple[Any, ...]) -> str:
+        return f"place-{place_name(place[0])}"
+
+    def layout(self, places: list[str], interactive: bool = True) -> str:
+        cells = len(places) - len(COLUMNS) - len(SUITS)
+        return (
+            f'<div class="top-row"><div class="cells">{"".join(places[:cells])}</div>'
+            f'<div class="foundations">{"".join(places[cells : cells + len(SUITS)])}</div></div>'
+            f'<div class="columns">{"".join(places[cells + len(SUITS) :])}</div>'
+            + (GESTURES if interactive else "")
+        )
+
+
+def _gesture_form(ident: str, verb: str, fields: str) -> str:
+    return (
+        f'<form id="{ident}" hidden method="post" action="/seahaven/{CODE}/{verb}"'
+        f' hx-post="/seahaven/{CODE}/{verb}" hx-swap="none" hx-sync="{QUEUE}">'
+        f"{fields}{TOKEN_FIELD}</form>"
+    )
+
+
+GESTURES: Final = _gesture_form(
+    "gesture-double", "auto", hidden("place", "") + hidden("card", "") + hidden("double", "1")
+) + _gesture_form(
+    "gesture-drop", "move", hidden("from", "") + hidden("card", "") + hidden("to", "")
+)
+"""What the script submits for gestures a plain form has no button for: the second click of a
+double tap (it fills ``place`` and ``card``; ``double=1``) and a drop (``from``, ``card``,
+``to``). On the board, so they carry its version (``hx-headers:inherited``) and join the same
+queue as every tap; they never change, so a partial answer leaves them alone."""
 
 
 UNPROVED: Final = "unproved"
@@ -277,39 +319,132 @@ def _names(places: tuple[int, ...]) -> str:
     return " ".join(place_name(place) for place in places)
 
 
-def _helped(
-    slot: PlaceView,
-    place: int,
-    targets: dict[tuple[int, int], tuple[int, ...]],
-    wanted: tuple[int, ...],
-    hint: str,
-) -> PlaceView:
-    """A cell or a foundation with *Placement help*: whether the selection may come here (said
-    in its name too), and where its own card may go (for the drag)."""
-    here = place in wanted
-    spoken = f"{slot.spoken}, {hint}" if here else slot.spoken
-    return dataclasses.replace(
-        slot, destination=here, spoken=spoken, targets=_names(targets.get((place, 1), ()))
+def _card_html(
+    card: Card,
+    spoken: str,
+    selected: bool,
+    movable: bool,
+    t: NullTranslations,
+    interactive: bool,
+    targets: str = "",
+) -> str:
+    code = str(card)
+    face = face_html(card, rank_letter(card, t))
+    classes = f"card {colour(card)}{' movable' if movable else ''}"
+    if not interactive:
+        mark = " data-selected" if selected else ""
+        return (
+            f'<div class="{classes}" data-card="{code}" role="img"'
+            f' aria-label="{attr(spoken)}"{mark}>{face}</div>'
+        )
+    goes = f' data-targets="{targets}"' if targets else ""
+    return (
+        f'<button id="card-{code}" name="card" value="{code}" class="{classes}" data-card="{code}"'
+        f'{goes} aria-pressed="{"true" if selected else "false"}"'
+        f' aria-label="{attr(spoken)}">{face}</button>'
     )
 
 
-def _slot(
-    name: str,
+def _place_html(
+    name: str, kind: str, count: int, inner: str, label: str, interactive: bool, extra: str = ""
+) -> str:
+    classes = f"place {kind}{' ' + extra if extra else ''}"
+    if not interactive:
+        return (
+            f'<div class="{classes}" data-place="{name}" data-count="{count}">'
+            f"{inner}{label_html(label)}</div>"
+        )
+    return (
+        f'<form id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
+        f' method="post" action="/seahaven/{CODE}/tap" hx-post="/seahaven/{CODE}/tap"'
+        f' hx-swap="none" hx-sync="{QUEUE}">{hidden("place", name)}{TOKEN_FIELD}'
+        f"{inner}{label_html(label)}</form>"
+    )
+
+
+def _empty_html(name: str, label: str, interactive: bool, extra: str = "", suit: str = "") -> str:
+    classes = f"card empty{' ' + extra if extra else ''}"
+    inner = f'<span class="suit">{suit}</span>' if suit else ""
+    if not interactive:
+        return f'<div class="{classes}" role="img" aria-label="{attr(label)}">{inner}</div>'
+    return (
+        f'<button id="slot-{name}" name="card" value="" class="{classes}"'
+        f' aria-label="{attr(label)}">{inner}</button>'
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def slot_html(
+    lang: str,
+    place: int,
+    count: int,
     card: Card | None,
-    label: str,
-    selected: set[str],
-    t: NullTranslations,
-    count: int | None = None,
-) -> PlaceView:
-    """A cell or a foundation: one card (its top) or none."""
-    view = CardView.of(card, t) if card is not None else None
-    return PlaceView(
-        id=name,
-        count=(0 if card is None else 1) if count is None else count,
-        label=label,
-        spoken=f"{view.name}, {label}" if view else label,
-        card=view,
-        selected=view is not None and view.code in selected,
+    selected: bool,
+    destination: bool = False,
+    targets: str = "",
+    interactive: bool = INTERACTIVE,
+) -> str:
+    """A cell or a foundation: its one visible card (a foundation's top) or an empty slot.
+
+    *Placement help*: ``destination`` (the selection may come here: said in its name too) and
+    ``targets`` (where its card may go, for the drag)."""
+    t = translations(lang)
+    name = place_name(place)
+    if place in CELLS:
+        kind, extra, suit = "cell", "", ""
+        label = t.gettext("cell %(number)s") % {"number": place - CELLS.start + 1}
+    else:
+        kind = "foundation"
+        letter = SUITS[place - FOUNDATIONS.start]
+        extra, suit = ("red" if letter in "HD" else "black"), SUIT_SYMBOLS[letter]
+        label = foundation_label(letter, count, t)
+    hint = f", {t.gettext(DESTINATION_HINT)}" if destination else ""
+    if card is None:
+        inner = _empty_html(name, label + hint, interactive, extra, suit)
+    else:
+        spoken = f"{card_name(card, t)}, {label}{hint}"
+        inner = _card_html(card, spoken, selected, True, t, interactive, targets)
+    place_class = "destination" if destination else ""
+    return _place_html(name, kind, count, inner, label, interactive, place_class)
+
+
+@functools.lru_cache(maxsize=8192)
+def column_html(
+    lang: str,
+    index: int,
+    count: int,
+    cards: tuple[Card, ...],
+    movable_from: int,
+    selected_from: int,
+    destination: bool = False,
+    targets: tuple[str, ...] = (),
+    interactive: bool = INTERACTIVE,
+) -> str:
+    """A column, fanned bottom to top; the cards of the run at its top are movable.
+
+    *Placement help*: ``destination`` (the selection may come here) and ``targets`` (for each
+    card, where it may go with the cards above it)."""
+    t = translations(lang)
+    name = place_name(index)
+    label = column_label(index - COLUMNS.start + 1, count, t)
+    hint = f", {t.gettext(DESTINATION_HINT)}" if destination else ""
+    shown = "".join(
+        _card_html(
+            card,
+            f"{card_name(card, t)}, {label}{hint if depth == count - 1 else ''}",
+            0 <= selected_from <= depth,
+            depth >= movable_from,
+            t,
+            interactive,
+            targets[depth] if targets else "",
+        )
+        for depth, card in enumerate(cards)
+    )
+    if not cards:
+        shown = _empty_html(name, label + hint, interactive)
+    extra = fan_class(count) + (" destination" if destination else "")
+    return _place_html(
+        name, "column", count, f'<div class="fan">{shown}</div>', label, interactive, extra
     )
 
 
@@ -419,50 +554,35 @@ def _action(name: str, *args: Any) -> Action:
     return action
 
 
-@router.post("/{code}/tap", dependencies=[SameOrigin], name="seahaven-tap")
-async def tap(
-    code: str,
-    form: Annotated[PlaceForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/{code}/tap", name="seahaven-tap")
+async def tap(code: str, request: Request) -> Response:
     """A single tap: to the foundation when allowed, else select / move here."""
+    form = await read_form(request, PlaceForm)
+    renderer, store, player = acting(request)
     deal = _code(code)
     action = _action("tap", _place("place", form.place, deal), _card(form.card))
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
-@router.post("/{code}/auto", dependencies=[SameOrigin], name="seahaven-auto")
-async def auto(
-    code: str,
-    form: Annotated[AutoForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/{code}/auto", name="seahaven-auto")
+async def auto(code: str, request: Request) -> Response:
     """A double tap: the documents' destination order, never also a single tap. With
     ``double=1`` the page already sent its first click as a tap: the engine finishes the double
     tap so the game ends as the double tap alone would leave it (docs/decisions.md)."""
+    form = await read_form(request, AutoForm)
+    renderer, store, player = acting(request)
     deal = _code(code)
     verb = "finish_double_tap" if form.double else "auto"
     action = _action(verb, _place("place", form.place, deal), _card(form.card))
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
-@router.post("/{code}/move", dependencies=[SameOrigin])
-async def move(
-    code: str,
-    form: Annotated[MoveForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/{code}/move")
+async def move(code: str, request: Request) -> Response:
     """A drag and drop: ``card`` (with the run above it) from ``from`` to ``to``."""
+    form = await read_form(request, MoveForm)
+    renderer, store, player = acting(request)
     deal = _code(code)
     source, target = _place("from", form.source, deal), _place("to", form.to, deal)
     action = _action("move", source, _card(form.card, required=True), target)
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action)
+    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)

@@ -210,14 +210,18 @@
   });
 
   // A page's game actions wait in one queue (hx-sync="#main:queue all" on every game form), so
-  // an action can leave after an earlier answer replaced the board it was clicked on. htmx
-  // resolves hx-target when the click happens and would throw the answer away because that
-  // board is gone; draw it on the board that is there now (same id), so no answer is lost.
+  // an action can leave after an earlier answer replaced the form or board it was clicked on.
+  // htmx resolves the target when the click happens (a game form with hx-swap="none" is its own
+  // target) and throws the answer away, out-of-band parts included, when that target is no
+  // longer in the document. Give it the element with the same id that is there now; for an
+  // answer that is out of band only (hx-swap="none": every game action, docs/decisions.md),
+  // any element in the page will do, since the parts find their places by id. No answer is lost.
   document.addEventListener("htmx:after:request", function (event) {
     var ctx = event.detail && event.detail.ctx;
     var target = ctx && ctx.target;
-    if (target && target.id && target.isConnected === false) {
-      var current = document.getElementById(target.id);
+    if (target && target.isConnected === false) {
+      var current = target.id ? document.getElementById(target.id) : null;
+      if (!current && ctx.swap === "none") current = document.getElementById("main") || document.body;
       if (current) ctx.target = current;
     }
   });

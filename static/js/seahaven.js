@@ -3,9 +3,13 @@
 // a second tap on a destination moves the selection there. With it, the script only decides
 // *when* a form is submitted; URLs, fields and the token come from the forms in the page, and
 // every submission joins the page's one queue (hx-sync on #main), so actions stay in order:
-// - every click is a tap at once (the place form, through htmx); a second click on the same
+// - every click is a tap at once (the place form, through htmx); a second press on the same
 //   card within the double-tap window is the double tap: the #gesture-double form (auto with
-//   double=1), which the server finishes so the game ends as the double tap alone leaves it;
+//   double=1), which the server finishes so the game ends as the double tap alone leaves it.
+//   The second press is recognised when it goes down, not by its click: the first tap's answer
+//   may redraw the card while the button is held (the browser then fires no click) or before
+//   it is pressed (what is under the pointer is no longer that card). A press at the same spot
+//   whose card an answer has redrawn still belongs to the card the player saw;
 // - keyboard activation (Enter, Space) is always a tap;
 // - a movable card (with the run above it) can be dragged to a column, cell or foundation
 //   (mouse and touch, through pointer events): the #gesture-drop form; a refused drop snaps back.
@@ -13,10 +17,12 @@
   "use strict";
 
   var DOUBLE_TAP_MS = 350;
+  var DOUBLE_TAP_SLOP_PX = 12;
   var DRAG_START_PX = 8;
-  var lastTap = null;
+  var lastTap = null; // the last click sent as a tap: where, which card, when, its button
+  var second = null; // a press that is a double tap's second: the first tap's place and card
   var drag = null;
-  var swallowClick = false;
+  var swallowClick = false; // the click of a press that ended as a drag or a double tap
 
   function board() {
     return document.getElementById("board");
@@ -42,36 +48,81 @@
     form.requestSubmit();
   }
 
+  // Is this press the second of a double tap? Within the window, on the first tap's card, or,
+  // when an answer has replaced that card's button since, at the same spot.
+  function secondPress(event) {
+    var tap = lastTap;
+    if (!tap || performance.now() - tap.at > DOUBLE_TAP_MS) return false;
+    var button = event.target.closest && event.target.closest("button[name=card]");
+    if (button && onBoard(button) && placeOf(button) === tap.place && button.value === tap.card) {
+      return true;
+    }
+    var redrawn = !tap.button.isConnected;
+    var near = Math.hypot(event.clientX - tap.x, event.clientY - tap.y) <= DOUBLE_TAP_SLOP_PX;
+    return redrawn && near;
+  }
+
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      swallowClick = false; // a new press: its click is its own
+      second = null;
+      if (!event.isPrimary || event.button !== 0 || !window.htmx) return;
+      if (secondPress(event)) {
+        second = { place: lastTap.place, card: lastTap.card, pointer: event.pointerId };
+      }
+      lastTap = null;
+    },
+    true
+  );
+
+  document.addEventListener(
+    "pointerup",
+    function (event) {
+      if (!second || event.pointerId !== second.pointer) return;
+      var double = second;
+      second = null;
+      if (drag && drag.started) return; // pressed again and dragged: a drop, not a double tap
+      swallowClick = true; // the press's click (if the browser fires one) is no tap
+      submit("gesture-double", { place: double.place, card: double.card });
+    },
+    true
+  );
+
+  document.addEventListener(
+    "pointercancel",
+    function () {
+      second = null;
+    },
+    true
+  );
+
   document.addEventListener(
     "click",
     function (event) {
       var button = event.target.closest && event.target.closest("button[name=card]");
-      if (!button || !onBoard(button) || !window.htmx) return;
-      if (swallowClick) {
-        // the click that ends a drag is no tap
+      if (swallowClick && event.detail !== 0) {
+        // the click that ends a drag or a double tap is no tap (wherever it lands)
         swallowClick = false;
-        event.preventDefault();
-        event.stopPropagation();
+        if (button || onBoard(event.target)) {
+          event.preventDefault();
+          event.stopPropagation();
+        }
         return;
       }
-      var tap = { place: placeOf(button), card: button.value, at: performance.now() };
-      var again =
-        event.detail !== 0 &&
-        lastTap &&
-        tap.card !== "" &&
-        lastTap.place === tap.place &&
-        lastTap.card === tap.card &&
-        tap.at - lastTap.at <= DOUBLE_TAP_MS;
-      if (again) {
-        // the second click of a double tap: never a second single tap
-        lastTap = null;
-        event.preventDefault();
-        event.stopPropagation();
-        submit("gesture-double", { place: tap.place, card: tap.card });
-        return;
-      }
+      if (!button || !onBoard(button) || !window.htmx) return;
       // a tap: the button submits its place form now (keyboard taps never start a double tap)
-      lastTap = event.detail === 0 ? null : tap;
+      lastTap =
+        event.detail === 0 || button.value === ""
+          ? null
+          : {
+              place: placeOf(button),
+              card: button.value,
+              at: performance.now(),
+              x: event.clientX,
+              y: event.clientY,
+              button: button,
+            };
     },
     true
   );
@@ -177,10 +228,7 @@
     var state = drag;
     drag = null;
     if (!state.started) return;
-    swallowClick = true;
-    setTimeout(function () {
-      swallowClick = false;
-    }, 0);
+    swallowClick = true; // reset by the next press
     state.ghost.hidden = true;
     var place = cancelled ? null : placeAt(event.clientX, event.clientY);
     endDrag(state);

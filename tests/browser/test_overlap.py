@@ -25,7 +25,7 @@ from app.engine.halfmoon import PLACES, apply_move, deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import CELLS, COLUMNS, FOUNDATIONS, Seahaven
 from app.engine.seahaven import place_name as sh_place
-from tests.browser.play import HM, SH, board, hm_reach
+from tests.browser.play import HM, SH, board, hm_reach, post_form
 
 SH_TWO_ACES = "SH1-C4-AAAAAAE"
 """Two aces on top of their columns at the deal: AC in column 3, AD in column 8."""
@@ -340,6 +340,66 @@ def test_seahaven_double_click_ends_as_the_double_tap_alone(
     if outcome == "selected-then-refused":
         assert result.reason is not None
         expect(page.locator("#status")).to_have_text("")  # a reload says nothing
+
+
+DOUBLE_TAP_MS = 350
+"""The double-tap window of ``static/js/seahaven.js``."""
+
+DOUBLE_WATCH = """() => {
+  window.drawn = new Promise((r) => document.addEventListener('htmx:after:swap', r, {once: true}));
+  window.presses = [];
+  document.addEventListener('pointerdown', () => window.presses.push(performance.now()), true);
+}"""
+"""Resolves ``drawn`` when the first answer is drawn; times every press."""
+
+
+@pytest.mark.parametrize("answered", ["while-pressed", "before-the-press"])
+@pytest.mark.parametrize("outcome", ["went-home", "selected-then-moved"])
+def test_seahaven_double_click_holds_when_the_first_answer_redraws_the_card(
+    new_context: Callable[..., BrowserContext], page: Page, outcome: str, answered: str
+):
+    """The first click's answer redraws the card during the double click: while the second
+    press is held (the browser then fires no click, or one on another card: the pressed button
+    is gone) or before it (the press lands on whatever is there now: the card under one that
+    went home). Either way the second press finishes the double tap on the card the player
+    saw, and nothing else happens."""
+    place, text = DOUBLES[outcome]
+    alone = Seahaven(DealCode.parse(SH))
+    alone.auto(place, Card.parse(text), now=0)
+    # another player makes the same first tap: the server has proved its position already, so
+    # the answer comes well within the double-click window
+    other = new_context().new_page()
+    other.goto(f"/seahaven/{SH}")
+    post_form(other, f"/seahaven/{SH}/tap", place=place, card=text)
+    for attempt in range(3):
+        # a loaded machine may draw the first answer too late for a double click: then the two
+        # clicks were two taps, and a fresh player tries again
+        page = page if attempt == 0 else new_context().new_page()
+        page.goto(f"/seahaven/{SH}")
+        posts = Posts(page)
+        ready(page)
+        x, y = centre(page, f"#card-{text}")
+        page.mouse.move(x, y)
+        page.evaluate(DOUBLE_WATCH)
+        page.mouse.down()
+        page.mouse.up()
+        if answered == "before-the-press":
+            page.evaluate("() => window.drawn")
+            page.mouse.down(click_count=2)
+        else:
+            page.mouse.down(click_count=2)
+            page.evaluate("() => window.drawn")
+        page.mouse.up(click_count=2)
+        first, again = page.evaluate("() => window.presses")
+        if again - first < DOUBLE_TAP_MS:
+            break
+    assert again - first < DOUBLE_TAP_MS, f"{again - first:.0f} ms between the presses"
+    posts.wait(page, 2)
+    assert posts.sent == ["tap", "auto"]
+    assert posts.bodies[1]["place"] == [place] and posts.bodies[1]["card"] == [text]
+    shown = assert_same_after_reload(page)
+    assert shown["board"][2] == str(alone.move_count)
+    assert shown["places"] == sh_places(alone)
 
 
 def sh_places(game: Seahaven) -> list[list[Any]]:

@@ -8,6 +8,7 @@ they count as ``slow``: the fast loop runs them on memory).
 
 from __future__ import annotations
 
+import json
 import warnings
 from dataclasses import dataclass
 
@@ -94,16 +95,12 @@ class Player:
     def post(self, verb: str, **fields: str):
         """POST like the page's form; with htmx the fragment replaces what we saw."""
         data = {**fields, "token": self.token}
-        headers = HTMX if self.htmx else {}
+        headers = {**HTMX, **board_version(self.board)} if self.htmx else {}
         response = self.client.post(f"{self.url}/{verb}", data=data, headers=headers)
         if self.htmx:
             assert response.status_code == 200, response.text
-            fragment = parse(response.text)
             assert self.doc is not None
-            for new in fragment.children:
-                ident = new.attrs.get("id")
-                if ident:
-                    _replace(self.doc, ident, new)
+            apply_oob(self.doc, parse(response.text))
         else:
             assert response.status_code == 303, response.text
             self.open(response.headers["location"])
@@ -118,11 +115,32 @@ class Player:
         return self.doc.by_id("status").text
 
 
-def _replace(doc: Element, ident: str, new: Element) -> None:
+def board_version(board: Element) -> dict[str, str]:
+    """The headers htmx sends from ``#board``'s ``hx-headers:inherited`` (the board version)."""
+    return json.loads(board.attrs["hx-headers:inherited"])
+
+
+def apply_oob(doc: Element, fragment: Element) -> None:
+    """Apply an answer of out-of-band swaps as htmx 4 does: each element replaces the one with
+    its id (``true``), or gives it its attributes and keeps its children (``outerMorph`` of
+    ``#board``, whose children the page's htmx config never morphs)."""
+    for new in fragment.children:
+        if new.tag == "#root" or not new.attrs.get("id"):
+            continue
+        swap = new.attrs.pop("hx-swap-oob", None)
+        assert swap in ("true", "outerMorph"), f"#{new.attrs['id']} is not out of band: {swap}"
+        _replace(doc, new.attrs["id"], new, morph=swap == "outerMorph")
+
+
+def _replace(doc: Element, ident: str, new: Element, morph: bool = False) -> None:
     for element in doc.iter():
         for i, child in enumerate(element.children):
             if child.attrs.get("id") == ident:
-                element.children[i] = new
+                if morph:
+                    assert not new.children, "a morphed #board brings no children"
+                    child.attrs = dict(new.attrs)
+                else:
+                    element.children[i] = new
                 return
     raise AssertionError(f"no #{ident} on the page to swap")
 

@@ -8,7 +8,7 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Position, deal, place_name, position_from_data
 from app.engine.halfmoon_solver import solve
 from tests import seeds
-from tests.web.conftest import HTMX, varies
+from tests.web.conftest import HTMX, board_version, varies
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -51,23 +51,56 @@ def test_a_whole_game_is_won_through_http_with_48_moves_and_520_points(player, h
     assert p.doc.by_id("moves").text == "48"
 
 
-def test_an_htmx_tap_answers_the_board_and_out_of_band_info_and_status(player, client):
+def test_an_htmx_tap_answers_only_the_changed_place_the_info_bar_and_status(player, client):
+    """The page sends the version of the board it shows; the answer is out of band only:
+    ``#board``'s attributes (morphed), the one place whose card became selected, the info bar
+    and the live region."""
     p = player()
     card = p.top("pile-1")
     response = client.post(
         f"/half-moon/{CODE}/tap",
         data={"place": "pile-1", "card": card, "token": p.token},
-        headers=HTMX,
+        headers={**HTMX, **board_version(p.board)},
     )
     assert response.status_code == 200
     assert "HX-Request" in varies(response)
     fragment = parse(response.text)
-    assert [c.attrs["id"] for c in fragment.children] == ["board", "info", "status"]
-    assert "hx-swap-oob" not in fragment.children[0].attrs
-    assert fragment.children[1].attrs["hx-swap-oob"] == "true"
-    assert fragment.children[2].attrs["hx-swap-oob"] == "true"
+    ids = [c.attrs["id"] for c in fragment.children]
+    assert ids == [
+        "board",
+        "place-pile-1",
+        "stats",
+        "control-undo",
+        "control-redo",
+        "control-restart",
+        "status",
+    ]
+    swaps = [c.attrs["hx-swap-oob"] for c in fragment.children]
+    assert swaps == ["outerMorph", "true", "true", "true", "true", "true", "true"]
+    assert fragment.children[0].children == []  # attributes only: the places stay
     assert fragment.find(data_place="pile-1").find("button").attrs["aria-pressed"] == "true"
     assert fragment.by_id("status").text.endswith("selected.")
+
+
+def test_an_htmx_tap_from_a_page_without_a_board_version_answers_the_whole_board(player, client):
+    p = player()
+    response = client.post(
+        f"/half-moon/{CODE}/tap",
+        data={"place": "pile-1", "card": p.top("pile-1"), "token": p.token},
+        headers=HTMX,
+    )
+    fragment = parse(response.text)
+    assert [c.attrs["id"] for c in fragment.children] == [
+        "board",
+        "stats",
+        "control-undo",
+        "control-redo",
+        "control-restart",
+        "status",
+    ]
+    assert {c.attrs["hx-swap-oob"] for c in fragment.children} == {"true"}
+    assert len(fragment.by_id("board").find_all(data_place=True)) == 20
+    assert fragment.find(data_place="pile-1").find("button").attrs["aria-pressed"] == "true"
 
 
 def test_a_plain_form_tap_answers_303_to_the_game_page(player, client):
@@ -99,7 +132,11 @@ def test_every_place_has_its_name_count_and_top_card(player):
         "data-state": "playing",
         "data-score": "0",
         "data-moves": "0",
+        "hx-headers:inherited": p.board.attrs["hx-headers:inherited"],
     }
+    assert re.fullmatch(
+        r'\{"X-Board-Version":"[0-9a-f]{8}"\}', p.board.attrs["hx-headers:inherited"]
+    )
 
 
 def _settings(client, token, **fields):

@@ -427,7 +427,14 @@ def test_seahaven_actions_answer_fragments_or_303(sh, client):
     )
     assert response.status_code == 200
     assert "HX-Request" in varies(response)
-    assert [c.attrs["id"] for c in parse(response.text).children] == ["board", "info", "status"]
+    assert [c.attrs["id"] for c in parse(response.text).children] == [
+        "board",
+        "stats",
+        "control-undo",
+        "control-redo",
+        "control-restart",
+        "status",
+    ]
     response = client.post(f"{p.url}/undo", data={"token": p.token})
     assert response.status_code == 303
     assert response.headers["location"] == p.url

@@ -1,0 +1,174 @@
+"""The board's HTML, built from plain data by small functions whose results are cached.
+
+A place's markup is a pure function of its facts (cards, count, flags), the language and the
+mode: :data:`INTERACTIVE` (every card a form button, as on the game pages) or :data:`STATIC`
+(no forms, no buttons: diagrams on rules pages). Two things differ per player and per deal,
+the form token and the deal code; cached markup holds the placeholders :data:`TOKEN` and
+:data:`CODE`, which :func:`fill` replaces once per answer, not once per place.
+
+Both the page (through its template) and the partial htmx answers use these functions, so a
+partial answer applied to the page gives exactly the board a full render gives.
+"""
+
+from __future__ import annotations
+
+import functools
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from html import escape
+from typing import Any, Final
+
+from app.engine.cards import SUIT_SYMBOLS, Card
+
+TOKEN: Final = "\x00token\x00"
+"""Stands for the player's form token in cached markup."""
+CODE: Final = "\x00code\x00"
+"""Stands for the deal code in cached markup."""
+
+INTERACTIVE: Final = True
+STATIC: Final = False
+
+BOARD_VERSION_HEADER: Final = "X-Board-Version"
+"""Sent by the page with every htmx action (from ``#board``'s inherited ``hx-headers``): which
+board the page shows, so an answer to a page that is not the server's previous board (another
+tab moved on) is the whole board rather than the changed places."""
+
+QUEUE: Final = "#main:queue all"
+"""Every game form's ``hx-sync``: one queue per page, on ``<main>`` (never swapped), so a page's
+actions reach the server one after another in click order. Written on each form, not inherited:
+a form replaced by an earlier answer has no parents when its queued request leaves."""
+
+
+def fill(html: str, token: str, code: str) -> str:
+    """Put the token and the deal code into cached markup (once per answer)."""
+    return html.replace(TOKEN, escape(token)).replace(CODE, code)
+
+
+def attr(value: str) -> str:
+    """Text for a double-quoted attribute value or element content."""
+    return escape(value, quote=True)
+
+
+def label_html(text: str) -> str:
+    """The label under a place: "pile 8" over "7 cards" (narrow screens keep only the count).
+
+    Hidden from screen readers: every card's name already says it.
+    """
+    name, comma, count = text.partition(", ")
+    if comma:
+        inner = (
+            f'<span class="label-place"><span>{attr(name)}</span>'
+            f'<span class="label-comma">, </span></span>'
+            f'<span class="label-count">{attr(count)}</span>'
+        )
+    else:
+        inner = attr(text)
+    return f'<span class="label" aria-hidden="true">{inner}</span>'
+
+
+def face_html(card: Card, rank: str) -> str:
+    """The printed face: rank and suit symbol (colour is never the only signal)."""
+    suit = SUIT_SYMBOLS[card.suit]
+    return f'<span class="rank">{attr(rank)}</span><span class="suit">{suit}</span>'
+
+
+def colour(card: Card) -> str:
+    return "red" if card.suit in "HD" else "black"
+
+
+def hidden(name: str, value: str) -> str:
+    return f'<input type="hidden" name="{name}" value="{value}">'
+
+
+TOKEN_FIELD: Final = hidden("token", TOKEN)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFacts:
+    """Everything the board shows, as plain hashable data (no language, no token).
+
+    ``places`` holds one tuple per place, in board order, each the arguments of the game's
+    place renderer; two boards of the same deal differ exactly where these differ.
+    """
+
+    state: str
+    score: int
+    moves: int
+    places: tuple[tuple[Any, ...], ...]
+    ending: tuple[Any, ...]
+    """What the ending box depends on: state, score, elapsed time (``()`` while playing)."""
+    classes: str = ""
+    """Extra classes on ``#board`` (Half Moon's ``with-help``)."""
+
+
+@functools.lru_cache(maxsize=16384)
+def _digest(part: str) -> int:
+    """A place's markup digest; the cached markup is the same string object on every hit, so
+    the lookup costs a hash already kept in the string."""
+    return zlib.crc32(part.encode())
+
+
+def version(parts: Iterable[str], token: str) -> str:
+    """A short digest of the board markup a page shows (cached parts, before filling).
+
+    The same in every worker process (crc32, not Python's salted ``hash``): a page's next
+    action may reach another worker.
+    """
+    crc = zlib.crc32(token.encode())
+    for part in parts:
+        crc = zlib.crc32(_digest(part).to_bytes(4, "little"), crc)
+    return f"{crc:08x}"
+
+
+def board_open(game: str, code: str, facts: BoardFacts, board_version: str, oob: str | None) -> str:
+    """``<div id="board" …>``: the board-wide state, and the version the page sends back."""
+    swap = f' hx-swap-oob="{oob}"' if oob else ""
+    classes = f"board {game}{' ' + facts.classes if facts.classes else ''}"
+    return (
+        f'<div id="board"{swap} class="{classes}" data-game="{game}" data-code="{code}"'
+        f' data-state="{facts.state}" data-score="{facts.score}" data-moves="{facts.moves}"'
+        f' hx-headers:inherited=\'{{"{BOARD_VERSION_HEADER}":"{board_version}"}}\'>'
+    )
+
+
+def ending_html(inner: str, state: str | None) -> str:
+    """The slot of the ending box and Restart's question, inside the board: always present (a
+    ``display: contents`` wrapper, empty while the game goes on) so an answer can swap it by id."""
+    return f'<div id="ending" class="ending-slot">{inner}</div>'
+
+
+def ending_box(
+    slug: str,
+    state: str,
+    text: str,
+    actions: Iterable[tuple[str, str]],
+    new_game: tuple[str, str],
+) -> str:
+    """The end of a game: the message, and what the player can do next."""
+    forms = "".join(
+        f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
+        f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}'
+        f"{hidden('confirm', 'yes') if verb == 'restart' else ''}"
+        f'<button id="ending-{verb}">{attr(label)}</button></form>'
+        for verb, label in actions
+    )
+    url, label = new_game
+    return (
+        f'<div class="ending {state}"><p>{attr(text)}</p><div class="ending-actions">'
+        f'{forms}<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
+    )
+
+
+def restart_question(slug: str, question: str, restart: str, keep: str) -> str:
+    """Restart asks first when there are moves to lose (issue 13); without JavaScript too."""
+    return (
+        '<div class="ending asking" id="confirm-restart" role="group"'
+        ' aria-labelledby="confirm-restart-text">'
+        f'<p id="confirm-restart-text">{attr(question)}</p><div class="ending-actions">'
+        f'<form method="post" action="/{slug}/{CODE}/restart" hx-post="/{slug}/{CODE}/restart"'
+        f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}{hidden("confirm", "yes")}'
+        f'<button id="confirm-restart-yes">{attr(restart)}</button></form>'
+        f'<a class="button" id="confirm-restart-no" href="/{slug}/{CODE}" autofocus>'
+        f"{attr(keep)}</a></div></div>"
+    )

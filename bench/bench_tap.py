@@ -1,0 +1,231 @@
+"""Where a tap's time goes, in process: whole taps through the ASGI app, and their stages.
+
+Run: ``.venv/bin/python -m bench.bench_tap [--taps 3000] [--stages]``
+
+No HTTP server and no load generator: each tap is one call of the ASGI application (all its
+middleware included) with a hand-built request, so the numbers are the application's own
+microseconds. A player selects and deselects a card again and again — every tap is a full
+read-modify-write of the stored game — sending the board version its page shows, as htmx
+does. Reported: the median and p90 per tap, memory store, memory store with gzip, SQLite
+``synchronous=FULL`` (wall time, and CPU time of all threads). ``--stages`` also times the
+pieces of a tap one by one (needs this branch's code: ``app.web.board``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import os
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.engine.codes import DealCode
+from app.engine.halfmoon import deal
+from app.engine.seahaven import COLUMNS, deal_position
+from app.main import create_app
+from app.store import open_store
+
+VERSION = re.compile(rb'X-Board-Version&#34;:&#34;(\w+)|X-Board-Version":"(\w+)')
+
+
+class Client:
+    """Calls an ASGI app directly; keeps the cookie and the board version."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.cookie = b""
+        self.version = b""
+
+    async def call(self, method: str, path: str, body: bytes = b"", **extra: str) -> bytes:
+        headers = [(b"host", b"bench"), (b"cookie", self.cookie)]
+        if body:
+            headers.append((b"content-type", b"application/x-www-form-urlencoded"))
+            headers.append((b"content-length", str(len(body)).encode()))
+        headers += [(k.replace("_", "-").encode(), v.encode()) for k, v in extra.items()]
+        if self.version:
+            headers.append((b"x-board-version", self.version))
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": headers,
+            "client": ("127.0.0.1", 1),
+            "server": ("bench", 80),
+        }
+        sent = False
+        chunks: list[bytes] = []
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if sent:
+                await asyncio.sleep(3600)
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                for name, value in message["headers"]:
+                    if name == b"set-cookie" and value.startswith(b"sid="):
+                        self.cookie = value.split(b";")[0]
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+
+        await self.app(scope, receive, send)
+        answer = b"".join(chunks)
+        if answer[:2] == b"\x1f\x8b":
+            answer = gzip.decompress(answer)
+        found = VERSION.search(answer)
+        if found:
+            self.version = found.group(1) or found.group(2)
+        return answer
+
+
+def _page_token(page: bytes) -> str:
+    found = re.search(rb'name="token" value="([^"]+)"', page)
+    assert found, page[:300]
+    return found.group(1).decode()
+
+
+async def _taps(
+    store_text: str, game: str, taps: int, compress: bool, floor: bool = False
+) -> tuple[list[int], list[int]]:
+    """Taps (or, with ``floor``, the floor route answering a tap's answer) through the app."""
+    answers = Path(tempfile.mkdtemp(prefix="bench-floor-"))
+    os.environ["SOLITAIRE_BENCH_FLOOR"] = str(answers)
+    app = create_app(store=open_store(store_text))
+    async with app.router.lifespan_context(app):
+        client = Client(app)
+        if game == "half-moon":
+            code = DealCode("HM", 1, "N", 7)
+            body_fields = f"place=pile-1&card={deal(code).top(0)}"
+        else:
+            code = DealCode("SH", 1, "C4", 7)
+            position = deal_position(code)
+            index = next(i for i in COLUMNS if position.columns[i][-1].rank > 2)
+            body_fields = f"place=column-{index + 1}&card={position.columns[index][-1]}"
+        page = await client.call("GET", f"/{game}/{code}")
+        body = f"{body_fields}&token={_page_token(page)}".encode()
+        extra = {"hx_request": "true"}
+        if compress:
+            extra["accept_encoding"] = "gzip"
+        path = f"/{game}/{code}/tap"
+        if floor:
+            answer = await client.call("POST", path, body, hx_request="true")
+            (answers / f"{game}.html").write_bytes(answer)
+            path = f"/_bench/floor/{game}"
+        walls, cpus = [], []
+        for _ in range(taps):
+            cpu, wall = time.process_time_ns(), time.perf_counter_ns()
+            await client.call("POST", path, body, **extra)
+            walls.append(time.perf_counter_ns() - wall)
+            cpus.append(time.process_time_ns() - cpu)
+        return walls, cpus
+
+
+def _us(values: list[int]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[int(len(ordered) * 0.9)]
+    return f"{statistics.median(ordered) / 1000:7.0f} µs (p90 {p90 / 1000:6.0f})"
+
+
+def whole_taps(taps: int) -> None:
+    work = Path(tempfile.mkdtemp(prefix="bench-tap-"))
+    for game in ("half-moon", "seahaven"):
+        for label, store, compress in (
+            ("memory store", "memory:", False),
+            ("memory store + gzip", "memory:", True),
+            ("SQLite synchronous=FULL", str(work / f"{game}.db"), False),
+        ):
+            walls, cpus = asyncio.run(_taps(store, game, taps, compress))
+            print(f"{game:9} {label:26} wall {_us(walls)}  CPU {_us(cpus)}")
+            if store == "memory:" and os.path.exists("app/web/floor.py"):
+                _, floor = asyncio.run(_taps(store, game, taps, compress, floor=True))
+                ratio = statistics.median(floor) / statistics.median(cpus)
+                print(
+                    f"{'':9} {'  the floor, same way':26} CPU {_us(floor)}"
+                    f"  (floor ÷ tap {ratio:.2f})"
+                )
+
+
+def _time(label: str, fn: Callable[[], object], rounds: int = 2000) -> None:
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter_ns()
+        fn()
+        samples.append(time.perf_counter_ns() - start)
+    print(f"  {label:58} {_us(samples)}")
+
+
+def stages() -> None:
+    """The pieces of one Half Moon select tap and one Seahaven select tap."""
+    from app.engine.halfmoon import HalfMoon
+    from app.engine.seahaven import Seahaven
+    from app.store import SessionData
+    from app.web import halfmoon, seahaven
+
+    session = SessionData("t" * 32)
+    _stages(halfmoon.SCREEN, HalfMoon(DealCode("HM", 1, "N", 7)), session, halfmoon.place_html)
+    _stages(seahaven.SCREEN, Seahaven(DealCode("SH", 1, "C4", 7)), session, seahaven.column_html)
+
+
+def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
+    from app.web.board import fill
+    from app.web.play import _changes, _mark
+
+    print(screen.slug)
+    record = game.to_record()
+    _time("rebuild the game from its record (no moves)", lambda: type(game).from_record(record))
+    _time("to_record", game.to_record)
+    _time("mark (what the record is made of)", lambda: _mark(game))
+    _time("status()", lambda: game.status())
+    before = screen.facts(game, session)
+    _time("facts (board as plain data)", lambda: screen.facts(game, session, "playing"))
+    parts = screen.board_parts(before, "en")
+    _time("place markup, cached (all places)", lambda: screen.board_parts(before, "en"))
+    _time("board version", lambda: screen.board_version(before, parts, "en", "t"))
+    last = before.places[-1]
+    _time("one place's markup, not cached", lambda: renderer.__wrapped__("en", *last))
+    html = screen.board_html(before, "en", "t")
+    _time("whole board markup, cached places", lambda: screen.board_html(before, "en", "t"))
+    _time("fill token and code (whole board)", lambda: fill(html, "t" * 32, "HM1-N-AAAAAAH"))
+    changed = list(parts)
+    flag = 4 if screen.slug == "half-moon" else 5  # dimmed / destination: a changed place
+    changed[-1] = renderer("en", *last[:flag], not last[flag], *last[flag + 1 :])
+    from app.web.views import InfoView, info_changes, status_html
+
+    info = InfoView(61_000, True, 240_000, 10, 2, "HM1-N-AAAAAAH", "http://x/y", True, False)
+    view = screen.view("en", game)
+    _time("info bar's changes (numbers, Undo, Redo)", lambda: info_changes("en", view, info))
+    _time("live region", lambda: status_html("Three of hearts selected.", True))
+    _time(
+        "changed places only (the partial answer's board part)",
+        lambda: _changes(screen, before, before, parts, changed, "en", "0"),
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--taps", type=int, default=3000)
+    parser.add_argument("--stages", action="store_true")
+    parser.add_argument("--only-stages", action="store_true")
+    args = parser.parse_args(argv)
+    if not args.only_stages:
+        whole_taps(args.taps)
+    if args.stages or args.only_stages:
+        stages()
+
+
+if __name__ == "__main__":
+    main()
