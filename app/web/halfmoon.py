@@ -176,12 +176,14 @@ class TapForm(BaseModel):
 
 
 def _tap(form: TapForm) -> Action:
+    """The tap the form names, its values parsed once (the form's validators checked them)."""
+    place, card = parse_place(form.place), Card.parse(form.card)
+
     def action(game: AnyGame, session: SessionData, now: int) -> Said:
         assert isinstance(game, HalfMoon)
-        card = Card.parse(form.card)
-        if game.position.top(parse_place(form.place)) != card:
+        if game.position.top(place) != card:
             return Said(STALE, "stale")
-        return said_for(game.tap(form.place, card, now), card, session)
+        return said_for(game.tap(place, card, now), card, session)
 
     return action
 

@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import re
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from babel.support import NullTranslations
@@ -545,11 +546,14 @@ def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -
     return Said()
 
 
-def _action(name: str, *args: Any) -> Action:
+Play = Callable[[Seahaven, int], ActionResult[Move]]
+"""One of the game's actions, its form's values already bound: given the game and the time."""
+
+
+def _played(play: Play) -> Action:
     def action(game: AnyGame, session: SessionData, now: int) -> Said:
         assert isinstance(game, Seahaven)
-        result: ActionResult[Move] = getattr(game, name)(*args, now=now)
-        return said_for(game, result, session)
+        return said_for(game, play(game, now), session)
 
     return action
 
@@ -560,7 +564,8 @@ async def tap(code: str, request: Request) -> Response:
     form = await read_form(request, PlaceForm)
     renderer, store, player = acting(request)
     deal = _code(code)
-    action = _action("tap", _place("place", form.place, deal), _card(form.card))
+    place, card = _place("place", form.place, deal), _card(form.card)
+    action = _played(lambda game, now: game.tap(place, card, now))
     return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
@@ -572,8 +577,9 @@ async def auto(code: str, request: Request) -> Response:
     form = await read_form(request, AutoForm)
     renderer, store, player = acting(request)
     deal = _code(code)
-    verb = "finish_double_tap" if form.double else "auto"
-    action = _action(verb, _place("place", form.place, deal), _card(form.card))
+    place, card = _place("place", form.place, deal), _card(form.card)
+    double = Seahaven.finish_double_tap if form.double else Seahaven.auto
+    action = _played(lambda game, now: double(game, place, card, now))
     return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
@@ -584,5 +590,6 @@ async def move(code: str, request: Request) -> Response:
     renderer, store, player = acting(request)
     deal = _code(code)
     source, target = _place("from", form.source, deal), _place("to", form.to, deal)
-    action = _action("move", source, _card(form.card, required=True), target)
+    card = _card(form.card, required=True)
+    action = _played(lambda game, now: game.move(source, card, target, now))
     return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
