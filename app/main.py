@@ -20,7 +20,18 @@ from app.housekeeping import sweep_forever
 from app.proofs import Prover
 from app.store import Store, open_store
 from app.store.ratelimit import Limits, limiter_for
-from app.web import error_pages, floor, halfmoon, health, home, pages, seahaven, settings, static
+from app.web import (
+    error_pages,
+    floor,
+    halfmoon,
+    health,
+    home,
+    pages,
+    seahaven,
+    settings,
+    static,
+    stats,
+)
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
 from app.web.render import Renderer
@@ -88,7 +99,7 @@ def create_app(
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, pages, static, health):
+    for module in (home, settings, halfmoon, seahaven, pages, static, health, stats):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

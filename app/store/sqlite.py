@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from app.clock import now_ms
+from app.store import counting
 from app.store.base import (
     GAME_STATES,
     Change,
@@ -82,6 +83,19 @@ DELETE FROM games WHERE rowid IN (
 _RECENT = """
 SELECT code, state, score, moves, updated_ms FROM games
 WHERE sid = ? AND state = 'playing' ORDER BY updated_ms DESC, code LIMIT ?
+"""
+
+_UPSERT_STATS = """
+INSERT INTO player_stats (sid, data, updated_ms) VALUES (?, ?, ?)
+ON CONFLICT (sid) DO UPDATE SET data = excluded.data, updated_ms = excluded.updated_ms
+"""
+
+_DEAL_FIELDS: Final = ("players", "wins", "best_ms", "fewest")
+_DEAL = "SELECT players, wins, best_ms, fewest FROM deal_stats WHERE code = ?"
+_UPSERT_DEAL = """
+INSERT INTO deal_stats (code, players, wins, best_ms, fewest, updated_ms) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (code) DO UPDATE SET players = excluded.players, wins = excluded.wins,
+    best_ms = excluded.best_ms, fewest = excluded.fewest, updated_ms = excluded.updated_ms
 """
 
 _UPSERT_SESSION = """
@@ -148,10 +162,32 @@ def add_verdicts_v3(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS verdicts_by_updated ON verdicts (updated_ms)")
 
 
+def add_statistics_v4(conn: sqlite3.Connection) -> None:
+    """Version 3 → 4 (issue 16): each player's statistics document, each deal's figures for
+    everyone, and device links (the hash of a secret → the player). Swept like games."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS player_stats (sid TEXT PRIMARY KEY, data TEXT NOT NULL,"
+        " updated_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS player_stats_by_updated ON player_stats (updated_ms)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS deal_stats (code TEXT PRIMARY KEY, players INTEGER NOT NULL,"
+        " wins INTEGER NOT NULL, best_ms INTEGER NOT NULL, fewest INTEGER NOT NULL,"
+        " updated_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS deal_stats_by_updated ON deal_stats (updated_ms)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS links (digest TEXT PRIMARY KEY, sid TEXT NOT NULL UNIQUE,"
+        " created_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS links_by_created ON links (created_ms)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
     add_verdicts_v3,
+    add_statistics_v4,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 
@@ -403,6 +439,9 @@ class SQLiteStore(Store):
         session, game = self._read(conn, sid, code)
         new, result = change(session, game)
         if new is not None:
+            new = counting.carry(game, new)
+            if counting.wants(new):
+                new = self._count(conn, sid, game, new)
             if game is None:
                 conn.execute(_MAKE_ROOM, {"sid": sid, "cap": self.max_games})
             conn.execute(
@@ -419,6 +458,83 @@ class SQLiteStore(Store):
                 ),
             )
         return result
+
+    @staticmethod
+    def _count(
+        conn: sqlite3.Connection, sid: str, old: StoredGame | None, new: StoredGame
+    ) -> StoredGame:
+        """The statistics of a game change, in the change's transaction."""
+        row = conn.execute("SELECT data FROM player_stats WHERE sid = ?", (sid,)).fetchone()
+        new, doc, deal = counting.count(None if row is None else json_or_none(row[0]), old, new)
+        now = new.updated_ms
+        if doc is not None:
+            conn.execute(_UPSERT_STATS, (sid, dumps(doc), now))
+        if deal is not None:
+            figures = conn.execute(_DEAL, (new.code,)).fetchone()
+            old_figures = None if figures is None else dict(zip(_DEAL_FIELDS, figures, strict=True))
+            folded = counting.fold_deal(old_figures, deal)
+            conn.execute(_UPSERT_DEAL, (new.code, *(folded[f] for f in _DEAL_FIELDS), now))
+        return new
+
+    def player_stats(self, sid: str) -> dict[str, Any] | None:
+        with _as_store_error(self._path):
+            row = (
+                self.connection()
+                .execute("SELECT data FROM player_stats WHERE sid = ?", (sid,))
+                .fetchone()
+            )
+        return None if row is None else dict_from_json(row[0])
+
+    def deal_stats(self, code: str) -> dict[str, Any] | None:
+        with _as_store_error(self._path):
+            row = self.connection().execute(_DEAL, (code,)).fetchone()
+        return None if row is None else dict(zip(_DEAL_FIELDS, map(int_or_zero, row), strict=True))
+
+    def reset_stats(self, sid: str) -> None:
+        self._in_write_transaction(
+            lambda conn: conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,)).rowcount
+        )
+
+    async def reset_stats_async(self, sid: str) -> None:
+        await asyncio.to_thread(self.reset_stats, sid)
+
+    def save_link(self, sid: str, digest: str) -> None:
+        now = time.time_ns() // 1_000_000
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM links WHERE sid = ?", (sid,))
+            conn.execute(
+                "INSERT INTO links (digest, sid, created_ms) VALUES (?, ?, ?)", (digest, sid, now)
+            )
+
+        self._in_write_transaction(work)
+
+    def link_owner(self, digest: str) -> str | None:
+        with _as_store_error(self._path):
+            row = (
+                self.connection()
+                .execute("SELECT sid FROM links WHERE digest = ?", (digest,))
+                .fetchone()
+            )
+        return None if row is None else str(row[0])
+
+    def has_link(self, sid: str) -> bool:
+        with _as_store_error(self._path):
+            row = self.connection().execute("SELECT 1 FROM links WHERE sid = ?", (sid,)).fetchone()
+        return row is not None
+
+    def drop_link(self, sid: str) -> bool:
+        return bool(
+            self._in_write_transaction(
+                lambda conn: conn.execute("DELETE FROM links WHERE sid = ?", (sid,)).rowcount
+            )
+        )
+
+    async def save_link_async(self, sid: str, digest: str) -> None:
+        await asyncio.to_thread(self.save_link, sid, digest)
+
+    async def drop_link_async(self, sid: str) -> bool:
+        return await asyncio.to_thread(self.drop_link, sid)
 
     # --- group commit ----------------------------------------------------------------------
 
@@ -576,7 +692,24 @@ class SQLiteStore(Store):
             == batch
         ):
             time.sleep(self._sweep_pause)  # verdicts are not counted: they are no one's data
+        for table, key, when in (
+            ("player_stats", "sid", "updated_ms"),
+            ("deal_stats", "code", "updated_ms"),
+            ("links", "digest", "created_ms"),
+        ):  # as old as an expired game: gone too (a device link lives as long)
+            sweep_rows = (
+                f"DELETE FROM {table} WHERE {key} IN"  # fixed names, no input
+                f" (SELECT {key} FROM {table} WHERE {when} < ? LIMIT ?)"
+            )
+            while self._sweep_rows(sweep_rows, cutoff_ms, batch) == batch:
+                time.sleep(self._sweep_pause)
         return deleted
+
+    def _sweep_rows(self, query: str, cutoff_ms: int, batch: int) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            return conn.execute(query, (cutoff_ms, batch)).rowcount
+
+        return self._in_write_transaction(work)
 
     def _in_write_transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` in a ``BEGIN IMMEDIATE`` transaction of this thread's connection

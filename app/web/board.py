@@ -144,8 +144,10 @@ def ending_box(
     text: str,
     actions: Iterable[tuple[str, str]],
     new_game: tuple[str, str],
+    extra: str = "",
 ) -> str:
-    """The end of a game: the message, and what the player can do next."""
+    """The end of a game: the message, what it set and how the deal went for everyone
+    (``extra``, markup, issue 16), and what the player can do next."""
     forms = "".join(
         f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
         f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}'
@@ -155,7 +157,7 @@ def ending_box(
     )
     url, label = new_game
     return (
-        f'<div class="ending {state}"><p>{attr(text)}</p><div class="ending-actions">'
+        f'<div class="ending {state}"><p>{attr(text)}</p>{extra}<div class="ending-actions">'
         f'{forms}<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
     )
 

@@ -171,6 +171,43 @@ class PlayerError(Exception):
         )
 
     @classmethod
+    def unknown_link(cls) -> PlayerError:
+        """A device link that names nobody: never made, revoked, or mistyped (``404``)."""
+        return cls(
+            404,
+            _text(N_("This device link does not work")),
+            _text(
+                N_(
+                    "The link is not known here: it was revoked, replaced by a newer link, or"
+                    " copied incompletely. Ask for a new link on the statistics page of the"
+                    " browser that has your games."
+                )
+            ),
+            [("/stats", _text(N_("Statistics"))), ("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def too_many_guesses(cls, seconds: int) -> PlayerError:
+        """Too many device links that name nobody from one address (``429``)."""
+        seconds = max(1, seconds)
+        return cls(
+            429,
+            _text(N_("Too many requests")),
+            lambda t: (
+                t.ngettext(
+                    "Too many unknown device links were tried from your network. Try again"
+                    " in %(seconds)s second.",
+                    "Too many unknown device links were tried from your network. Try again"
+                    " in %(seconds)s seconds.",
+                    seconds,
+                )
+                % {"seconds": seconds}
+            ),
+            [("/", _text(N_("Home")))],
+            {"Retry-After": str(seconds)},
+        )
+
+    @classmethod
     def too_large(cls, limit: int) -> PlayerError:
         return cls(
             413,

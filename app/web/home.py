@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
+from babel.support import NullTranslations
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app import daily
 from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code
+from app.i18n import N_
+from app.stats import KIND_NAMES, daily_streak
+from app.store import Store
+from app.store.counting import clock_ms, kind_of, normal
 from app.web.errors import PlayerError
 from app.web.htmx import vary_on_htmx
 from app.web.play import NO_STORE, SCREENS, Screen
+from app.web.views import clock_text
 
 router = APIRouter()
 
@@ -42,6 +49,7 @@ async def home(
         ],
         code="",
         problem=None,
+        **await daily_block(store, player.sid, t),
     )
     response = HTMLResponse(renderer.page("pages/home.html", context, t), headers=NO_STORE)
     return vary_on_htmx(response)
@@ -66,3 +74,37 @@ def _screen_for(code: str) -> Screen | None:
     except DealCodeError:
         return None
     return SCREENS.get(slug)
+
+
+DAILY_RESULTS = {
+    "none": N_("not played yet"),
+    "playing": N_("in play"),
+    "won": N_("won in %(time)s"),
+    "stuck": N_("lost"),
+    "lost": N_("lost"),
+}
+
+
+async def daily_block(store: Store, sid: str, t: NullTranslations) -> dict[str, Any]:
+    """Today's deals with the player's own result on each, and the daily streak."""
+    day = daily.today()
+    codes = await daily.daily_codes(day)
+    deals = []
+    for code in codes.values():
+        text = str(code)
+        _, game = await store.load_async(sid, text)
+        state = "none" if game is None or game.moves == 0 else game.state
+        result = t.gettext(DAILY_RESULTS[state])
+        if state == "won":
+            result = result % {"time": clock_text(clock_ms(game))} if game else result
+        deals.append(
+            {
+                "code": text,
+                "url": f"/{'half-moon' if text.startswith('HM') else 'seahaven'}/{text}",
+                "name": t.gettext(KIND_NAMES[kind_of(text) or "HM"]),
+                "state": state,
+                "result": result,
+            }
+        )
+    current, best = daily_streak(normal(await store.player_stats_async(sid)), day)
+    return {"daily": {"day": day, "deals": deals, "streak": current, "best": best}}

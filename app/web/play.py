@@ -7,6 +7,7 @@ out-of-band info bar and live region for htmx, a 303 back to the page without it
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
@@ -21,6 +22,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from app import daily
 from app.clock import now_ms
 from app.dependencies import (
     PlayerDep,
@@ -35,7 +37,9 @@ from app.engine.game import AWAY_MS, MAX_RECORD_MOVES, RecordError, Refusal
 from app.engine.games import AnyGame
 from app.i18n import N_, translations
 from app.proofs import Prover
+from app.stats import deal_tuple, ended_values, result_html
 from app.store import SessionData, Store, StoredGame
+from app.store.counting import DAILY, kind_of
 from app.web.board import (
     BOARD_VERSION_HEADER,
     CODE,
@@ -491,7 +495,10 @@ async def show_page(
         request, screen, game, session, lang, message=message, spoken=question, asking=asking
     )
     token, code_text = session.token, context["info"].code
-    board = screen.board_html(screen.facts(game, session, asking=asking), lang, token)
+    facts = screen.facts(game, session, asking=asking)
+    if facts.state != "playing":
+        facts = with_result(facts, await game_result(store, player.sid, code_text))
+    board = screen.board_html(facts, lang, token)
     shortcuts = renderer.partial("partials/shortcuts.html", lang)
     info = info_html(lang, context["screen"], context["info"], shortcuts)
     context["board_html"] = Markup(fill(board, token, code_text))
@@ -559,6 +566,7 @@ async def act(
     code_str = str(code)
     page_url = screen.url(code_str)
     creating = await may_create(request)
+    daily_day = await daily.day_of(code_str)
 
     def change(
         session: SessionData | None, stored: StoredGame | None
@@ -581,6 +589,8 @@ async def act(
         was_over = before is not None and before.state != "playing"
         ended = changed and state != "playing" and not was_over
         saved = screen.stored(game, game.to_record(), now, state) if changed else None
+        if saved is not None and daily_day is not None:  # counted for the daily streak
+            saved = dataclasses.replace(saved, extra={**saved.extra, DAILY: daily_day})
         return saved, Acted(session, game, said, before, state, ended, created)
 
     acted = await store.change_game_async(player.sid, code_str, change)
@@ -608,7 +618,14 @@ async def act(
     if asking:
         spoken = t.gettext(QUESTIONS[asking])
     after = screen.facts(game, session, state, asking)
-    board, version = _board_answer(request, screen, acted.before, after, lang, session.token, said)
+    before = acted.before
+    if after.state != "playing" or (before is not None and before.state != "playing"):
+        # the end box's additions, on both sides: an action on a finished game (Undo) changes
+        # neither, so the page it came from still matches the board it started from
+        result = await game_result(store, player.sid, code_str)
+        after = with_result(after, result)
+        before = None if before is None else with_result(before, result)
+    board, version = _board_answer(request, screen, before, after, lang, session.token, said)
     info = info_view(request, screen, game, code_str, after.score)
     board += info_changes(lang, screen.view(lang, game), info)
     html = fill(board, session.token, code_str) + status_html(message, True, spoken)
@@ -672,7 +689,8 @@ def oob(html: str) -> str:
 def _ending_html(screen: Screen, lang: str, ending: tuple[Any, ...]) -> str:
     """The end of a game, and Restart's question (``asking``), inside the board."""
     t = translations(lang)
-    state, _score, _elapsed, asking, new_game_link, _at_deal, offered = ending
+    state, _score, _elapsed, asking, new_game_link, _at_deal, offered = ending[:7]
+    result = ending[7] if len(ending) > 7 else None  # issue 16: what the game set, the deal
     parts = []
     if state != "playing" and asking != "restart":
         labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
@@ -680,7 +698,12 @@ def _ending_html(screen: Screen, lang: str, ending: tuple[Any, ...]) -> str:
         text = screen.ending_text(ending, t) or ""
         parts.append(
             ending_box(
-                screen.slug, state, text, actions, (new_game_link, t.gettext(N_("New game")))
+                screen.slug,
+                state,
+                text,
+                actions,
+                (new_game_link, t.gettext(N_("New game"))),
+                result_html(result, t),
             )
         )
     if asking == "restart":
@@ -693,6 +716,26 @@ def _ending_html(screen: Screen, lang: str, ending: tuple[Any, ...]) -> str:
             )
         )
     return ending_html("".join(parts), state)
+
+
+async def game_result(store: Store, sid: str, code: str) -> tuple[Any, ...] | None:
+    """What the end box adds once the player's game is over (the caller asks only then:
+    no screen may say whether a deal can be won while it is played): the personal bests and
+    streaks it set, and how the deal went for everyone who finished it — hashable data."""
+    kind = kind_of(code)
+    if kind is None:
+        return None
+    doc = await store.player_stats_async(sid)
+    figures = await store.deal_stats_async(code)
+    return (ended_values(doc, code, kind), deal_tuple(figures))
+
+
+def with_result(facts: BoardFacts, result: tuple[Any, ...] | None) -> BoardFacts:
+    """The board's facts with the end box's additions (part of what the ending depends on,
+    so a partial answer sends the box again when they change)."""
+    if result is None or not facts.ending or facts.state == "playing":
+        return facts
+    return dataclasses.replace(facts, ending=(*facts.ending[:7], result))
 
 
 # --- the routes every game has -----------------------------------------------------------------

@@ -3,6 +3,7 @@ workers, and a SIGKILL in the middle of a tap storm (issue "Game state that surv
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -230,6 +231,11 @@ def test_every_acknowledged_tap_survives_a_sigkill(tmp_path):
                 moves = int(
                     board_of(client.get(f"{again.url}/half-moon/{code}").text)["data-moves"]
                 )
+                stats = client.get(f"{again.url}/stats").text
             assert acked[code] <= moves <= acked[code] + 1, (code, acked[code], moves)
+            # issue 16: the statistics were written in the same transactions, so a player
+            # whose game kept a move counts it as played, exactly once
+            played = re.search(r'data-kind="HM">.*?data-field="played">(\d+)<', stats, re.S)
+            assert played is not None and played.group(1) == ("1" if moves else "0"), code
     finally:
         again.stop()

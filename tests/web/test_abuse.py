@@ -68,6 +68,11 @@ GETS = [
     "/examples?step=3",
     "/faq",
     "/winnability",
+    "/stats",  # issue 16: statistics, the daily deals, the device link's question
+    "/stats?ask=reset",
+    "/daily/half-moon",
+    "/daily/seahaven?cells=2",
+    "/link/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # 404: no such link
 ]
 
 
@@ -79,6 +84,7 @@ def test_a_get_without_a_cookie_stores_nothing(client, store, path):
     assert sid is not None and len(sid) == 32  # an id is handed out …
     assert store.load(sid, CODE) == (None, None)  # … but nothing is stored for it
     assert store.recent_games(sid) == []
+    assert store.player_stats(sid) is None and not store.has_link(sid)
 
 
 def test_a_page_token_works_for_the_first_action_which_stores_the_game(client, store):

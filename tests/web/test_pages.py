@@ -48,7 +48,7 @@ READING = (
     "/faq",
     "/winnability",
 )
-NAV = ["/rules/half-moon", "/rules/seahaven", "/examples", "/faq", "/winnability"]
+NAV = ["/rules/half-moon", "/rules/seahaven", "/examples", "/faq", "/winnability", "/stats"]
 
 
 @pytest.fixture(scope="module")
