@@ -149,6 +149,24 @@ def cards_text(cards: Iterable[Card], t: NullTranslations) -> str:
 # --- places --------------------------------------------------------------------------------
 
 
+def place_title(kind: str, number: int, t: NullTranslations) -> str:
+    """A Half Moon place's name alone: ``pile 8``, ``R3`` (the label's first line)."""
+    if kind == "pile":
+        return t.gettext("pile %(number)s") % {"number": number}
+    if kind == "reserve":
+        return t.gettext("R%(number)s") % {"number": number}
+    raise ValueError(f"unknown place kind {kind!r}")
+
+
+def card_count(count: int, t: NullTranslations) -> str:
+    """How many cards a place holds: ``7 cards``, ``1 card`` (the label's second line).
+
+    >>> card_count(1, translations("bg")), card_count(7, translations("tr"))
+    ('1 карта', '7 kart')
+    """
+    return t.ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
+
+
 def place_label(kind: str, number: int, count: int, t: NullTranslations) -> str:
     """The label under a place: ``pile 8, 7 cards``, ``R3, 1 card`` (correct plurals)."""
     values = {"number": number, "count": count}

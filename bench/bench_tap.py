@@ -181,8 +181,8 @@ def stages() -> None:
 
 
 def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
+    from app.web.actions import _changes, _mark
     from app.web.board import fill
-    from app.web.play import _changes, _mark
 
     print(screen.slug)
     record = game.to_record()

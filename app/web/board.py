@@ -50,20 +50,20 @@ def attr(value: str) -> str:
     return escape(value, quote=True)
 
 
-def label_html(text: str) -> str:
-    """The label under a place: "pile 8" over "7 cards" (narrow screens keep only the count).
+def label_html(name: str, count: str | None = None) -> str:
+    """The label under a place: its name ("pile 8") over its count ("7 cards"; narrow screens
+    keep only the count). Both come as data, never cut out of a translated sentence.
 
     Hidden from screen readers: every card's name already says it.
     """
-    name, comma, count = text.partition(", ")
-    if comma:
+    if count is None:
+        inner = attr(name)
+    else:
         inner = (
             f'<span class="label-place"><span>{attr(name)}</span>'
             f'<span class="label-comma">, </span></span>'
             f'<span class="label-count">{attr(count)}</span>'
         )
-    else:
-        inner = attr(text)
     return f'<span class="label" aria-hidden="true">{inner}</span>'
 
 

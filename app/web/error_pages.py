@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.i18n import N_
 from app.store import SessionData, Store, StoreError
+from app.web.codes import Redirect
 from app.web.context import PageBase
 from app.web.errors import (
     CARD_HELP,
@@ -23,7 +24,6 @@ from app.web.errors import (
     unknown_field,
 )
 from app.web.htmx import is_htmx, vary_on_htmx
-from app.web.play import Redirect
 from app.web.render import Renderer
 from app.web.sessions import Player, page_session
 

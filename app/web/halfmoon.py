@@ -19,8 +19,18 @@ from app.engine.halfmoon import (
     parse_place,
     place_name,
 )
-from app.i18n import N_, card_name, cards_text, place_label, rank_letter, translations
+from app.i18n import (
+    N_,
+    card_count,
+    card_name,
+    cards_text,
+    place_label,
+    place_title,
+    rank_letter,
+    translations,
+)
 from app.store import SessionData
+from app.web.actions import Action, act, acting, read_form
 from app.web.board import (
     CODE,
     INTERACTIVE,
@@ -33,24 +43,15 @@ from app.web.board import (
     hidden,
     label_html,
 )
-from app.web.play import (
-    STALE,
-    Action,
-    Said,
-    Screen,
-    act,
-    acting,
-    game_router,
-    notice,
-    read_form,
-    refused,
-)
+from app.web.game_routes import game_router
+from app.web.notices import STALE, Said, notice, refused
+from app.web.screen import Screen
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
 
 
-class HalfMoonScreen(Screen):
+class HalfMoonScreen(Screen[HalfMoon]):
     slug: ClassVar = "half-moon"
     game: ClassVar = HalfMoon
     template: ClassVar = "pages/half_moon.html"
@@ -64,12 +65,11 @@ class HalfMoonScreen(Screen):
 
     def facts(
         self,
-        game: AnyGame,
+        game: HalfMoon,
         session: SessionData,
         state: str | None = None,
         asking: str | None = None,
     ) -> BoardFacts:
-        assert isinstance(game, HalfMoon)
         position = game.position
         state = state or game.status().value
         help_on = session.placement_help
@@ -120,7 +120,8 @@ def place_html(
     t = translations(lang)
     name = place_name(index)
     kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
-    label = place_label(kind, number, count, t)
+    label = place_label(kind, number, count, t)  # the sentence a screen reader speaks
+    shown = label_html(place_title(kind, number, t), card_count(count, t))
     ident = f' id="card-{name}"' if interactive else ""
     if card is None:
         inner = (
@@ -148,7 +149,7 @@ def place_html(
     where = f' id="place-{name}"' if interactive else ""
     return (
         f'<div{where} class="place at-{name}{" dimmed" if dimmed else ""}"'
-        f' data-place="{name}" data-count="{count}">{inner}{label_html(label)}</div>'
+        f' data-place="{name}" data-count="{count}">{inner}{shown}</div>'
     )
 
 

@@ -17,8 +17,8 @@ from app.stats import KIND_NAMES, daily_streak
 from app.store import Store
 from app.store.counting import clock_ms, kind_of, normal
 from app.web.errors import PlayerError
-from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE, SCREENS, Screen
+from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.screen import SCREENS, AnyScreen
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -68,7 +68,7 @@ async def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response
     return RedirectResponse(screen.url(parsed), 303)
 
 
-def _screen_for(code: str) -> Screen | None:
+def _screen_for(code: str) -> AnyScreen | None:
     try:
         slug = game_for_code(DealCode.parse(code)).slug
     except DealCodeError:

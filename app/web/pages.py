@@ -26,7 +26,8 @@ from app.store import Store
 from app.web import diagrams, examples, winnability
 from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
-from app.web.play import NO_STORE
+from app.web.htmx import NO_STORE
+from app.web.screen import AnyScreen
 from app.web.seahaven import SCREEN as SEAHAVEN
 from app.web.seahaven import place_text
 from app.web.sessions import Player
@@ -114,7 +115,7 @@ async def _page(
 # --- the rules ---------------------------------------------------------------------------------
 
 
-_RULES_GAMES: Final = {"half-moon": HALF_MOON, "seahaven": SEAHAVEN}
+_RULES_GAMES: Final[dict[str, AnyScreen]] = {"half-moon": HALF_MOON, "seahaven": SEAHAVEN}
 DIAGRAM_DEALS: Final = {
     "half-moon": (examples.HALF_MOON_DEAL,),
     "seahaven": tuple(DealCode("SH", 1, f"C{n}", 0) for n in (4, 2, 1)),

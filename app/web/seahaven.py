@@ -31,9 +31,10 @@ from app.engine.seahaven import (
     parse_place,
     place_name,
 )
-from app.i18n import N_, card_name, rank_letter, translations
+from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
+from app.web.actions import Action, act, acting, read_form
 from app.web.board import (
     CODE,
     INTERACTIVE,
@@ -46,23 +47,13 @@ from app.web.board import (
     hidden,
     label_html,
 )
+from app.web.codes import parse_code
 from app.web.errors import CARD_HELP, PlayerError, invalid_field, unknown_field
-from app.web.htmx import vary_on_htmx
-from app.web.play import (
-    NO_STORE,
-    REFUSED,
-    STALE,
-    Action,
-    Said,
-    Screen,
-    act,
-    acting,
-    game_router,
-    parse_code,
-    read_form,
-    refused,
-)
+from app.web.game_routes import game_router
+from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.notices import REFUSED, STALE, Said, refused
 from app.web.render import Renderer
+from app.web.screen import Screen
 from app.web.sessions import Player
 
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
@@ -109,7 +100,7 @@ def fan_class(count: int) -> str:
     return "fan-tighter"
 
 
-class SeahavenScreen(Screen):
+class SeahavenScreen(Screen[Seahaven]):
     slug: ClassVar = "seahaven"
     game: ClassVar = Seahaven
     template: ClassVar = "pages/seahaven.html"
@@ -123,27 +114,23 @@ class SeahavenScreen(Screen):
     end_actions: ClassVar = ("undo", "restart")
     own_notices: ClassVar = frozenset({"refused"})
 
-    def restored(self, game: AnyGame, stored: StoredGame) -> None:
+    def restored(self, game: Seahaven, stored: StoredGame) -> None:
         """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
         ``unproved`` mark: their verdict was always proved before saving)."""
-        assert isinstance(game, Seahaven)
         if stored.state == "lost" or (stored.state == "playing" and not stored.extra.get(UNPROVED)):
             game.note_verdict(stored.state == "lost")
 
-    def prepare(self, game: AnyGame) -> None:
-        assert isinstance(game, Seahaven)
+    def prepare(self, game: Seahaven) -> None:
         game.defer_proofs()
 
-    def unproved(self, game: AnyGame) -> Position | None:
-        assert isinstance(game, Seahaven)
+    def unproved(self, game: Seahaven) -> Position | None:
         return game.position if game.verdict() is None else None
 
-    def note_verdict(self, game: AnyGame, lost: bool) -> None:
-        assert isinstance(game, Seahaven)
+    def note_verdict(self, game: Seahaven, lost: bool) -> None:
         game.note_verdict(lost)
 
     def stored(
-        self, game: AnyGame, record: dict[str, Any], now: int, state: str | None = None
+        self, game: Seahaven, record: dict[str, Any], now: int, state: str | None = None
     ) -> StoredGame:
         """Marked ``unproved`` while the verdict on its position is not known yet."""
         kept = super().stored(game, record, now, state)
@@ -184,19 +171,17 @@ class SeahavenScreen(Screen):
     def new_game_url(self) -> str:
         return "/seahaven"
 
-    def new_game_link(self, game: AnyGame) -> str:
+    def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
-        assert isinstance(game, Seahaven)
         return f"/seahaven?last={game.cell_count}"
 
     def facts(
         self,
-        game: AnyGame,
+        game: Seahaven,
         session: SessionData,
         state: str | None = None,
         asking: str | None = None,
     ) -> BoardFacts:
-        assert isinstance(game, Seahaven)
         position = game.position
         state = state or game.status().value
         chosen = game.selection
@@ -349,17 +334,17 @@ def _card_html(
 def _place_html(
     name: str, kind: str, count: int, inner: str, label: str, interactive: bool, extra: str = ""
 ) -> str:
+    """A place's element around its cards; ``label`` is the label's markup (:func:`label_html`)."""
     classes = f"place {kind}{' ' + extra if extra else ''}"
     if not interactive:
         return (
-            f'<div class="{classes}" data-place="{name}" data-count="{count}">'
-            f"{inner}{label_html(label)}</div>"
+            f'<div class="{classes}" data-place="{name}" data-count="{count}">{inner}{label}</div>'
         )
     return (
         f'<form id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
         f' method="post" action="/seahaven/{CODE}/tap" hx-post="/seahaven/{CODE}/tap"'
         f' hx-swap="none" hx-sync="{QUEUE}">{hidden("place", name)}{TOKEN_FIELD}'
-        f"{inner}{label_html(label)}</form>"
+        f"{inner}{label}</form>"
     )
 
 
@@ -406,7 +391,9 @@ def slot_html(
         spoken = f"{card_name(card, t)}, {label}{hint}"
         inner = _card_html(card, spoken, selected, True, t, interactive, targets)
     place_class = "destination" if destination else ""
-    return _place_html(name, kind, count, inner, label, interactive, place_class)
+    counted = None if kind == "cell" else card_count(count, t)
+    shown = label_html(place_text(place, t), counted)
+    return _place_html(name, kind, count, inner, shown, interactive, place_class)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -444,8 +431,9 @@ def column_html(
     if not cards:
         shown = _empty_html(name, label + hint, interactive)
     extra = fan_class(count) + (" destination" if destination else "")
+    title = label_html(place_text(index, t), card_count(count, t))
     return _place_html(
-        name, "column", count, f'<div class="fan">{shown}</div>', label, interactive, extra
+        name, "column", count, f'<div class="fan">{shown}</div>', title, interactive, extra
     )
 
 

@@ -39,8 +39,7 @@ from app.stats import (
 from app.store import Store
 from app.store.counting import normal
 from app.web.errors import PlayerError, invalid_field
-from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE
+from app.web.htmx import NO_STORE, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, check_token
 
