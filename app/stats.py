@@ -141,7 +141,7 @@ def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
 
 def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:
     """The end box's additions (issue 16): the bests and streaks this game set, and how the
-    deal went for everyone who finished it — ``result`` from :func:`app.web.play.game_result`."""
+    deal went for everyone who finished it — ``result`` from :func:`app.web.actions.game_result`."""
     if not result:
         return ""
     values, deal = result

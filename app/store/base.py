@@ -84,7 +84,8 @@ class StoredGame:
     moves: int = 0
     updated_ms: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-    """Game-specific cached facts (Seahaven's lost verdict), JSON-compatible."""
+    """Game-specific facts, JSON-compatible: the web layer's Seahaven screen sets
+    ``{"unproved": true}`` while the verdict on the saved position is not proved yet."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from typing import Any, Final
 
+from app.clock import now_ms
 from app.store import counting
 from app.store.base import Change, GameSummary, SessionData, Store, StoredGame, T
-
-
-def now_ms() -> int:
-    """Milliseconds since the epoch: when a session was saved (as the SQLite store counts)."""
-    return time.time_ns() // 1_000_000
-
 
 MAX_VERDICTS: Final = 65_536
 """Verdicts kept in memory; the oldest are forgotten first (they can always be proved again)."""

@@ -45,6 +45,7 @@ import limits
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+from app.clock import now_ms
 from app.store.base import Store
 from app.store.memory import MemoryStore
 
@@ -278,7 +279,7 @@ class SQLiteRateLimiter(RateLimiter):
         ``spend``): one short ``BEGIN IMMEDIATE`` transaction."""
         capacity = float(item.amount)
         per_ms = capacity / (item.get_expiry() * 1000)
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         conn = self._connection()
         if not spend:
             row = conn.execute("SELECT tokens, at_ms FROM buckets WHERE key = ?", (key,)).fetchone()

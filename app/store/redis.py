@@ -75,6 +75,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.clock import now_ms
 from app.store import counting
 from app.store.base import (
     GAME_STATES,
@@ -119,10 +120,6 @@ written meanwhile keeps its entry."""
 _RECENT_PASSES: Final = 3
 """How often :meth:`RedisStore.recent_games` reads again after removing codes whose game is
 gone (each pass removes them, so a full list needs a second pass only after many expired)."""
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _key_part(sid: str) -> str:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+from app.clock import now_ms
 from app.store import counting
 from app.store.base import (
     GAME_STATES,
@@ -425,7 +426,7 @@ class SQLiteStore(Store):
             return self._read(self.connection(), sid, code)
 
     def save_session(self, sid: str, session: SessionData) -> None:
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         conn = self.connection()
         with self._write_lock, _as_store_error(self._path):
             conn.execute(_UPSERT_SESSION, (sid, dumps(session.to_data()), now, now))
@@ -643,7 +644,7 @@ class SQLiteStore(Store):
     def remember_verdict(self, key: str, lost: bool) -> None:
         """A short write transaction of its own (not durable on its own: a verdict lost in a
         power cut is proved again)."""
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         self._in_write_transaction(
             lambda conn: conn.execute(_UPSERT_VERDICT, (key, int(lost), now)).rowcount
         )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any, Final
 
-from app.engine.cards import Card
+from app.engine.cards import SUIT_SYMBOLS, Card
 
 TOKEN: Final = "\x00token\x00"
 """Stands for the player's form token in cached markup."""
@@ -39,8 +39,6 @@ QUEUE: Final = "#main:queue all"
 actions reach the server one after another in click order. Written on each form, not inherited:
 a form replaced by an earlier answer has no parents when its queued request leaves."""
 
-_SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
 
 def fill(html: str, token: str, code: str) -> str:
     """Put the token and the deal code into cached markup (once per answer)."""
@@ -52,26 +50,26 @@ def attr(value: str) -> str:
     return escape(value, quote=True)
 
 
-def label_html(text: str) -> str:
-    """The label under a place: "pile 8" over "7 cards" (narrow screens keep only the count).
+def label_html(name: str, count: str | None = None) -> str:
+    """The label under a place: its name ("pile 8") over its count ("7 cards"; narrow screens
+    keep only the count). Both come as data, never cut out of a translated sentence.
 
     Hidden from screen readers: every card's name already says it.
     """
-    name, comma, count = text.partition(", ")
-    if comma:
+    if count is None:
+        inner = attr(name)
+    else:
         inner = (
             f'<span class="label-place"><span>{attr(name)}</span>'
             f'<span class="label-comma">, </span></span>'
             f'<span class="label-count">{attr(count)}</span>'
         )
-    else:
-        inner = attr(text)
     return f'<span class="label" aria-hidden="true">{inner}</span>'
 
 
 def face_html(card: Card, rank: str) -> str:
     """The printed face: rank and suit symbol (colour is never the only signal)."""
-    suit = _SUIT_SYMBOLS[card.suit]
+    suit = SUIT_SYMBOLS[card.suit]
     return f'<span class="rank">{attr(rank)}</span><span class="suit">{suit}</span>'
 
 

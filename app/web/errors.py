@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from babel.support import NullTranslations
 
+from app.engine.codes import FORMAT_HELP
 from app.i18n import N_
 
 Text = Callable[[NullTranslations], str]
@@ -24,10 +25,6 @@ def _text(message: str, **values: object) -> Text:
 
 PLACE_HELP = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
 CARD_HELP = N_("A card is written rank then suit: AS, 10D, JC (suits S, H, D, C).")
-CODE_HELP = N_(
-    "A deal code looks like HM1-N-AAAAAAB (Half Moon) or SH1-C4-AAAAAJ2 (Seahaven Towers, "
-    "C4, C2 or C1 cells): the game, the version 1, the variant, then 7 characters A–Z or 2–7."
-)
 
 
 @dataclass(slots=True)
@@ -58,7 +55,7 @@ class PlayerError(Exception):
             lambda t: (
                 t.gettext(N_("“%(code)s” is not a deal code.")) % {"code": text[:64]}
                 + " "
-                + t.gettext(CODE_HELP)
+                + t.gettext(FORMAT_HELP)
             ),
             [(new_game_url, _text(N_("New game"))), ("/", _text(N_("Home")))],
         )

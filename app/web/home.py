@@ -5,20 +5,20 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from babel.support import NullTranslations
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import daily
-from app.dependencies import PlayerDep, RendererDep, StoreDep
+from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code
-from app.i18n import LANGUAGES, N_, translations
+from app.i18n import N_
 from app.stats import KIND_NAMES, daily_streak
 from app.store import Store
 from app.store.counting import clock_ms, kind_of, normal
 from app.web.errors import PlayerError
-from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE, SCREENS, Screen, language, page_session
+from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.screen import SCREENS, AnyScreen
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -26,12 +26,9 @@ router = APIRouter()
 
 @router.get("/", name="home")
 async def home(
-    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    page: PageDep, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
-    session, _ = await store.load_async(player.sid)
-    session = page_session(player, session)
-    lang = language(request, session)
-    t = translations(lang)
+    t = page.t
     games = [
         {
             "code": game.code,
@@ -43,22 +40,17 @@ async def home(
         for game in await store.recent_games_async(player.sid, 10)
         if (screen := _screen_for(game.code)) is not None
     ]
-    context = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": "/",
-        "games": games,
-        "screens": [
+    context = page.context(
+        games=games,
+        screens=[
             {"slug": s.slug, "name": t.gettext(s.name)}
             for slug in GAMES
             if (s := SCREENS.get(slug)) is not None
         ],
-        "code": "",
-        "problem": None,
+        code="",
+        problem=None,
         **await daily_block(store, player.sid, t),
-    }
+    )
     response = HTMLResponse(renderer.page("pages/home.html", context, t), headers=NO_STORE)
     return vary_on_htmx(response)
 
@@ -76,7 +68,7 @@ async def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response
     return RedirectResponse(screen.url(parsed), 303)
 
 
-def _screen_for(code: str) -> Screen | None:
+def _screen_for(code: str) -> AnyScreen | None:
     try:
         slug = game_for_code(DealCode.parse(code)).slug
     except DealCodeError:

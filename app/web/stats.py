@@ -8,6 +8,7 @@ link are POSTs with the form token. A device link holds a secret of 192 bits
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 from typing import Annotated, Final, Literal
@@ -17,8 +18,16 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app import daily
-from app.dependencies import PlayerDep, RendererDep, SameOrigin, StoreDep, limit, public_origin
-from app.i18n import LANGUAGES, N_, translations
+from app.dependencies import (
+    PlayerDep,
+    RendererDep,
+    SameOrigin,
+    StoreDep,
+    get_page,
+    limit,
+    public_origin,
+)
+from app.i18n import N_
 from app.stats import (
     RULES,
     daily_streak,
@@ -30,10 +39,9 @@ from app.stats import (
 from app.store import Store
 from app.store.counting import normal
 from app.web.errors import PlayerError, invalid_field
-from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE, check_token, language, page_session
+from app.web.htmx import NO_STORE, vary_on_htmx
 from app.web.render import Renderer
-from app.web.sessions import Player
+from app.web.sessions import Player, check_token
 
 router = APIRouter()
 
@@ -69,31 +77,24 @@ async def _page(
     link: str | None = None,
     asking: str | None = None,
 ) -> Response:
-    session, _ = await store.load_async(player.sid)
-    session = page_session(player, session)
-    lang = language(request, session)
-    t = translations(lang)
+    page = dataclasses.replace(await get_page(request, store, player), here="/stats")
+    t = page.t
     doc = normal(await store.player_stats_async(player.sid))
     notice = request.query_params.get("n", "")
     current, best = daily_streak(doc, daily.today())
     has_link = link is not None or await store.has_link_async(player.sid)
-    context = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": "/stats",
-        "kinds": kind_rows(doc, t),
-        "games": game_rows(doc, t),
-        "charts": [c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
-        "rules": [t.gettext(r) for r in RULES],
-        "daily_streak": current,
-        "daily_best": best,
-        "notice": t.gettext(NOTICES[notice]) if notice in NOTICES else None,
-        "asking": asking or (request.query_params.get("ask") == "reset" and "reset") or None,
-        "link": link,
-        "has_link": has_link,
-    }
+    context = page.context(
+        kinds=kind_rows(doc, t),
+        games=game_rows(doc, t),
+        charts=[c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
+        rules=[t.gettext(r) for r in RULES],
+        daily_streak=current,
+        daily_best=best,
+        notice=t.gettext(NOTICES[notice]) if notice in NOTICES else None,
+        asking=asking or (request.query_params.get("ask") == "reset" and "reset") or None,
+        link=link,
+        has_link=has_link,
+    )
     response = HTMLResponse(renderer.page("pages/stats.html", context, t), headers=NO_STORE)
     return vary_on_htmx(response)
 
@@ -169,19 +170,12 @@ async def open_link(
 ) -> Response:
     """The link's question page: opening it here replaces this browser's games (a POST)."""
     await _owner(request, store, secret)
-    session, _ = await store.load_async(player.sid)
-    session = page_session(player, session)
-    lang = language(request, session)
-    t = translations(lang)
-    context = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": "/link",
-        "secret": secret,
-        "same": (await store.link_owner_async(digest_of(secret))) == player.sid,
-    }
+    page = dataclasses.replace(await get_page(request, store, player), here="/link")
+    t = page.t
+    context = page.context(
+        secret=secret,
+        same=(await store.link_owner_async(digest_of(secret))) == player.sid,
+    )
     response = HTMLResponse(renderer.page("pages/link.html", context, t), headers=NO_STORE)
     response.headers["Referrer-Policy"] = "same-origin"  # the secret never leaves the site
     return response

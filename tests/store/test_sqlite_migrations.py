@@ -168,6 +168,7 @@ def open_together(path: Path, count: int) -> tuple[list[SQLiteStore], list[BaseE
     return opened, errors
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [2, 4])
 def test_stores_opening_a_new_file_at_once_all_succeed(tmp_path: Path, count: int) -> None:
     """Workers starting together: one migrates, the others wait for its write lock and then

@@ -209,6 +209,7 @@ def test_unicode_and_large_values_round_trip(store: Store) -> None:
     assert store.load("sid-ü", "SH-ü✓") == (None, stored)
 
 
+@pytest.mark.slow
 def test_concurrent_changes_of_one_game_lose_no_update(store: Store) -> None:
     errors: list[BaseException] = []
     threads = [
@@ -346,6 +347,7 @@ def test_damaged_game_columns_load_as_defaults(tmp_path: Path) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_two_sqlite_stores_on_one_file_lose_no_update(tmp_path: Path) -> None:
     """Two stores stand for two worker processes: flock and BEGIN IMMEDIATE keep them in line."""
     path = str(tmp_path / "games.db")
@@ -407,6 +409,7 @@ def run_loop(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+@pytest.mark.slow
 def test_change_game_async_applies_concurrent_changes_in_order_exactly_once(store):
     """Many changes of one game awaited together: each applied once, none lost (for SQLite,
     through the group-commit writer)."""

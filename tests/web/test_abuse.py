@@ -200,6 +200,7 @@ def shared_stores(request, tmp_path):
         store.close()
 
 
+@pytest.mark.slow
 def test_the_write_limit_is_shared_by_every_worker_and_instance(shared_stores):
     apps = [create_app(Config(rate_writes="4/minute"), store=s) for s in shared_stores]
     with client_for(apps[0]) as one, client_for(apps[1]) as two:

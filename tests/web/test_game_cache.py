@@ -1,4 +1,4 @@
-"""The worker's cache of game objects (``app.web.play.GameCache``): a tap on the game this
+"""The worker's cache of game objects (``app.web.actions.GameCache``): a tap on the game this
 worker last wrote applies one engine action instead of replaying the record, and the cache
 never answers from a game the store no longer holds — another worker moved on, or the
 transaction failed after the action was applied."""
@@ -20,6 +20,8 @@ from tests.web.conftest import HTMX, Player
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.all_stores  # the point is SQLite's writer, and Redis's retries
 
 CODE = "HM1-N-AAAAAAB"
 
