@@ -52,6 +52,7 @@ def test_a_page_opened_is_not_played_and_the_first_move_is(client, player):
     assert len(recent.find_all("a", href=f"/half-moon/{CODE}")) == 2  # the code, "Resume"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
 def test_a_won_game_counts_once_and_the_end_box_shows_bests_and_the_deal(
     client, player, store, htmx
@@ -79,6 +80,7 @@ def test_a_won_game_counts_once_and_the_end_box_shows_bests_and_the_deal(
     assert store.deal_stats(CODE)["players"] == 1
 
 
+@pytest.mark.slow
 def test_two_tabs_finishing_one_game_count_it_once(client, player, store):
     line = solve(deal(DealCode.parse(CODE))).line
     tab1, tab2 = player(CODE), player(CODE)
@@ -113,6 +115,7 @@ def test_a_new_deal_of_the_same_game_abandons_the_open_one(client, player):
     assert page.by_id("recent").find("tr", data_code=CODE).attrs["data-result"] == "abandoned"
 
 
+@pytest.mark.slow
 def test_the_deal_figures_are_never_shown_before_the_game_is_over(client, player):
     win(player)
     p = player(CODE)  # the same client: the game is over
@@ -132,6 +135,7 @@ def test_the_stats_page_states_the_counting_rules_and_links_everywhere(client):
         assert parse(client.get(url).text).find_all("a", href="/stats") != []
 
 
+@pytest.mark.slow
 def test_charts_come_with_their_numbers_in_tables(client, player):
     win(player)
     page = parse(client.get("/stats").text)
@@ -142,6 +146,7 @@ def test_charts_come_with_their_numbers_in_tables(client, player):
     assert re.fullmatch(r"\d+:\d\d", time_table.find_all("td")[0].text)
 
 
+@pytest.mark.slow
 def test_reset_asks_first_then_forgets(client, player, store):
     win(player)
     token = token_of(parse(client.get("/stats").text))
@@ -158,6 +163,7 @@ def test_reset_asks_first_then_forgets(client, player, store):
     assert store.deal_stats(CODE)["players"] == 1  # everyone's figures stay
 
 
+@pytest.mark.slow
 def test_reset_with_a_forged_token_is_refused(client, player):
     win(player)
     response = client.post("/stats/reset", data={"token": "x" * 32, "confirm": "yes"})
@@ -165,6 +171,7 @@ def test_reset_with_a_forged_token_is_refused(client, player):
     assert stats_row(client)["won"] == "1"
 
 
+@pytest.mark.slow
 def test_a_device_link_moves_the_player_and_revoking_it_gives_a_clear_404(app, client, player):
     from fastapi.testclient import TestClient
 
@@ -217,6 +224,7 @@ def test_the_daily_routes_lead_to_todays_deals(client):
     assert bad.status_code == 422 and "Accepted: 4, 2 or 1 cells." in bad.text
 
 
+@pytest.mark.slow
 def test_the_home_page_shows_todays_deals_with_the_players_own_result(client, player):
     codes = daily.codes_of(daily.today())
     page = parse(client.get("/").text)
@@ -231,6 +239,7 @@ def test_the_home_page_shows_todays_deals_with_the_players_own_result(client, pl
     assert page.by_id("home-daily-streak").text.startswith("Daily streak: 1 day")
 
 
+@pytest.mark.slow
 def test_two_app_instances_on_one_redis_count_a_finished_game_once(
     redis_url, redis_client, proof_pool
 ):
