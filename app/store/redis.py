@@ -362,7 +362,6 @@ class RedisStore(Store):
         game_key = self._game_key(sid, code)
         recent_key = self._recent_key(sid)
         all_key = self._all_key(sid)
-        ttl = self.ttl_seconds
         for attempt in range(MAX_ATTEMPTS):
             with self._errors():
                 pipe = self._redis.pipeline(transaction=True)
@@ -385,21 +384,9 @@ class RedisStore(Store):
                         new = counted[0]
                     gone = self._oldest_past_cap(pipe, all_key) if raw_game is None else []
                     pipe.multi()
-                    if counted is not None:
-                        self._write_counted(pipe, sid, code, counted)
-                    if gone:
-                        pipe.delete(*(self._game_key(sid, c) for c in gone))
-                        pipe.zrem(recent_key, *gone)
-                        pipe.zrem(all_key, *gone)
-                    pipe.zadd(all_key, {code: new.updated_ms})
-                    pipe.expire(all_key, ttl)
-                    pipe.set(game_key, _game_json(new), ex=ttl)
-                    if new.state == "playing":
-                        pipe.zadd(recent_key, {code: new.updated_ms})
-                    else:
-                        pipe.zrem(recent_key, code)
-                    pipe.expire(recent_key, ttl)
-                    pipe.expire(session_key, ttl)
+                    self._queue_game_write(
+                        pipe, sid, code, new, counted, gone, (all_key, recent_key, session_key)
+                    )
                     replies: list[Any] = pipe.execute(raise_on_error=False)
                 self._check_replies(replies, recent_key, code, new)
                 return result
@@ -425,6 +412,36 @@ class RedisStore(Store):
 
     def _own_link_key(self, sid: str) -> str:
         return f"{self._prefix}o:{_key_part(sid)}"
+
+    def _queue_game_write(
+        self,
+        pipe: Any,
+        sid: str,
+        code: str,
+        new: StoredGame,
+        counted: Any,
+        gone: list[str],
+        keys: tuple[str, str, str],
+    ) -> None:
+        """Queue one game's write inside ``MULTI``: the same commands for the sync and the
+        asyncio pipeline (queueing is synchronous in both)."""
+        all_key, recent_key, session_key = keys
+        ttl = self.ttl_seconds
+        if counted is not None:
+            self._write_counted(pipe, sid, code, counted)
+        if gone:
+            pipe.delete(*(self._game_key(sid, c) for c in gone))
+            pipe.zrem(recent_key, *gone)
+            pipe.zrem(all_key, *gone)
+        pipe.zadd(all_key, {code: new.updated_ms})
+        pipe.expire(all_key, ttl)
+        pipe.set(self._game_key(sid, code), _game_json(new), ex=ttl)
+        if new.state == "playing":
+            pipe.zadd(recent_key, {code: new.updated_ms})
+        else:
+            pipe.zrem(recent_key, code)
+        pipe.expire(recent_key, ttl)
+        pipe.expire(session_key, ttl)
 
     def _write_counted(
         self, pipe: Any, sid: str, code: str, counted: tuple[StoredGame, Any, Any, Any]
@@ -692,7 +709,6 @@ class RedisStore(Store):
         game_key = self._game_key(sid, code)
         recent_key = self._recent_key(sid)
         all_key = self._all_key(sid)
-        ttl = self.ttl_seconds
         for attempt in range(MAX_ATTEMPTS):
             pipe = client.pipeline(transaction=True)
             try:
@@ -716,21 +732,9 @@ class RedisStore(Store):
                         await self._oldest_past_cap_async(pipe, all_key) if raw_game is None else []
                     )
                     pipe.multi()  # type: ignore[no-untyped-call]  # untyped in redis-py
-                    if counted is not None:
-                        self._write_counted(pipe, sid, code, counted)
-                    if gone:
-                        pipe.delete(*(self._game_key(sid, c) for c in gone))
-                        pipe.zrem(recent_key, *gone)
-                        pipe.zrem(all_key, *gone)
-                    pipe.zadd(all_key, {code: new.updated_ms})
-                    pipe.expire(all_key, ttl)
-                    pipe.set(game_key, _game_json(new), ex=ttl)
-                    if new.state == "playing":
-                        pipe.zadd(recent_key, {code: new.updated_ms})
-                    else:
-                        pipe.zrem(recent_key, code)
-                    pipe.expire(recent_key, ttl)
-                    pipe.expire(session_key, ttl)
+                    self._queue_game_write(
+                        pipe, sid, code, new, counted, gone, (all_key, recent_key, session_key)
+                    )
                     replies: list[Any] = await pipe.execute(raise_on_error=False)
                 if any(isinstance(reply, Exception) for reply in replies):
                     await asyncio.to_thread(
