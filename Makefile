@@ -1,8 +1,12 @@
 # Shortcuts; the scripts are the real commands (they need nothing but bash and Python 3.11).
-.PHONY: test lint bench solve messages
+.PHONY: test fast lint bench solve messages
 
 test:
 	bash scripts/test
+
+# The fast loop: all but the browser, system and slow tests, in under a minute (README).
+fast:
+	bash scripts/fast
 
 lint:
 	.venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy

@@ -10,9 +10,10 @@ from fastapi import Depends, Request
 from app.config import Config
 from app.store import Store
 from app.store.ratelimit import Kind, RateLimiter, Verdict, client_key
+from app.web.context import PageBase
 from app.web.errors import PlayerError
 from app.web.render import Renderer
-from app.web.sessions import Player
+from app.web.sessions import Player, page_session
 
 
 async def get_store(request: Request) -> Store:
@@ -27,6 +28,18 @@ async def get_renderer(request: Request) -> Renderer:
 
 async def get_player(request: Request) -> Player:
     return Player.from_request(request)
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+RendererDep = Annotated[Renderer, Depends(get_renderer)]
+PlayerDep = Annotated[Player, Depends(get_player)]
+
+
+async def get_page(request: Request, store: StoreDep, player: PlayerDep) -> PageBase:
+    """A page's base context: the stored session (or, since a GET never writes, the default
+    one whose token the first action accepts), the language, the path."""
+    session, _ = await store.load_async(player.sid)
+    return PageBase.of(request, page_session(player, session))
 
 
 def public_origin(request: Request) -> str:
@@ -88,8 +101,7 @@ def _page_of(path: str) -> str | None:
     return match.group(1) if match else None
 
 
-StoreDep = Annotated[Store, Depends(get_store)]
-RendererDep = Annotated[Renderer, Depends(get_renderer)]
-PlayerDep = Annotated[Player, Depends(get_player)]
+PageDep = Annotated[PageBase, Depends(get_page)]
+"""Every page's base context (header, language switch, settings form)."""
 SameOrigin = Depends(guard_write)
 """On every POST route: same origin, and the write rate limit (:func:`guard_write`)."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import time
 
 import anyio.to_thread
 
+from app.clock import now_ms
 from app.store import Store
 from app.store.base import SESSION_IDLE_SECONDS
 
@@ -25,7 +25,7 @@ DAY_MS = 24 * 3600 * 1000
 async def sweep_forever(store: Store, max_age_days: float, interval_s: float) -> None:
     """Sweep now, then every ``interval_s`` seconds, until cancelled."""
     while True:
-        now = time.time() * 1000
+        now = now_ms()
         cutoff = int(now - max_age_days * DAY_MS)
         idle_cutoff = int(now - max(0.0, SESSION_IDLE_SECONDS - interval_s) * 1000)
         try:

@@ -27,18 +27,14 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-from app.engine.cards import Card
+from app.engine.cards import SUIT_SYMBOLS, Card
+from app.engine.texts import N_ as N_  # re-exported: the one marker
 
 LANGUAGES: Final = {"en": "English", "tr": "Türkçe", "bg": "Български"}
 """Language code → its own name (the switcher shows each language in itself)."""
 DEFAULT_LANGUAGE: Final = "en"
 LOCALES_DIR: Final = Path(__file__).parent / "locales"
 DOMAIN: Final = "messages"
-
-
-def N_(message: str) -> str:  # noqa: N802  (the conventional gettext marker name)
-    """Mark a text for extraction where it is defined; it is translated where it is shown."""
-    return message
 
 
 @functools.cache
@@ -109,7 +105,6 @@ _SUIT_NAMES: Final = {
     "D": N_("diamonds"),
     "C": N_("clubs"),
 }
-_SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def card_name(card: Card, t: NullTranslations) -> str:
@@ -132,7 +127,7 @@ def rank_letter(card: Card, t: NullTranslations) -> str:
 
 
 def suit_symbol(card: Card) -> str:
-    return _SUIT_SYMBOLS[card.suit]
+    return SUIT_SYMBOLS[card.suit]
 
 
 def card_letters(card: Card, t: NullTranslations) -> str:
@@ -152,6 +147,24 @@ def cards_text(cards: Iterable[Card], t: NullTranslations) -> str:
 
 
 # --- places --------------------------------------------------------------------------------
+
+
+def place_title(kind: str, number: int, t: NullTranslations) -> str:
+    """A Half Moon place's name alone: ``pile 8``, ``R3`` (the label's first line)."""
+    if kind == "pile":
+        return t.gettext("pile %(number)s") % {"number": number}
+    if kind == "reserve":
+        return t.gettext("R%(number)s") % {"number": number}
+    raise ValueError(f"unknown place kind {kind!r}")
+
+
+def card_count(count: int, t: NullTranslations) -> str:
+    """How many cards a place holds: ``7 cards``, ``1 card`` (the label's second line).
+
+    >>> card_count(1, translations("bg")), card_count(7, translations("tr"))
+    ('1 карта', '7 kart')
+    """
+    return t.ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
 
 
 def place_label(kind: str, number: int, count: int, t: NullTranslations) -> str:

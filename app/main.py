@@ -20,7 +20,18 @@ from app.housekeeping import sweep_forever
 from app.proofs import Prover
 from app.store import Store, open_store
 from app.store.ratelimit import Limits, limiter_for
-from app.web import error_pages, floor, halfmoon, health, home, pages, seahaven, settings, static
+from app.web import (
+    error_pages,
+    floor,
+    halfmoon,
+    health,
+    home,
+    pages,
+    seahaven,
+    settings,
+    static,
+    stats,
+)
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
 from app.web.render import Renderer
@@ -37,17 +48,36 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        """Open what this run needs and close exactly that: the configured store (a store
+        handed in belongs to the caller), the rate limiter and the proof pool. Every run opens
+        its own, so an app can be started again (a test client per test)."""
+        opened = store is None
+        app.state.store = store or open_store(
+            config.store, config.expire_days, config.store_timeout
+        )
+        app.state.limiter = limiter_for(
+            app.state.store, Limits.parse(config.rate_writes, config.rate_new)
+        )
+        app.state.prover = Prover(
+            app.state.store,
+            workers=config.proof_workers,
+            seconds=config.proof_seconds,
+            pool=proof_pool,
+        )
         app.state.prover.start()
         sweeper = asyncio.create_task(
             sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
         )
-        yield
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper  # a sweep under way finishes before its connections close
-        await app.state.prover.close()
-        app.state.limiter.close()
-        await app.state.store.aclose()
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper  # a sweep under way finishes before its connections close
+            await app.state.prover.close()
+            app.state.limiter.close()
+            if opened:
+                await app.state.store.aclose()
 
     app = FastAPI(
         title="Half Moon & Seahaven Towers",
@@ -57,16 +87,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.config = config
-    app.state.store = store or open_store(config.store, config.expire_days, config.store_timeout)
-    app.state.limiter = limiter_for(
-        app.state.store, Limits.parse(config.rate_writes, config.rate_new)
-    )
-    app.state.prover = Prover(
-        app.state.store,
-        workers=config.proof_workers,
-        seconds=config.proof_seconds,
-        pool=proof_pool,
-    )
+    if store is not None:  # the caller's, open already: served even before a lifespan runs
+        app.state.store = store
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
     # Outermost last: security headers on everything, the 500 page inside them.
@@ -77,7 +99,7 @@ def create_app(
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, pages, static, health):
+    for module in (home, settings, halfmoon, seahaven, pages, static, health, stats):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

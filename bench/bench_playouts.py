@@ -16,9 +16,9 @@ import statistics
 import time
 from collections.abc import Callable
 
+from app.engine import halfmoon
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal as hm_deal
-from app.engine.halfmoon import legal_removals, remove
 from app.engine.seahaven import FOUNDATIONS, apply_move, deal_position, legal_moves
 
 MAX_SEAHAVEN_MOVES = 300
@@ -28,10 +28,10 @@ def halfmoon_playout(rng: random.Random, number: int) -> int:
     position = hm_deal(DealCode("HM", 1, "N", number))
     moves = 0
     while True:
-        removals = list(legal_removals(position))
+        removals = list(halfmoon.legal_moves(position))
         if not removals:
             return moves
-        position = remove(position, rng.choice(removals))
+        position = halfmoon.apply_move(position, rng.choice(removals))
         moves += 1
 
 

@@ -181,15 +181,15 @@ def stages() -> None:
 
 
 def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
+    from app.web.actions import _changes, _mark
     from app.web.board import fill
-    from app.web.play import _changes, _mark
 
     print(screen.slug)
     record = game.to_record()
     _time("rebuild the game from its record (no moves)", lambda: type(game).from_record(record))
     _time("to_record", game.to_record)
     _time("mark (what the record is made of)", lambda: _mark(game))
-    _time("state()", lambda: screen.state(game))
+    _time("status()", lambda: game.status())
     before = screen.facts(game, session)
     _time("facts (board as plain data)", lambda: screen.facts(game, session, "playing"))
     parts = screen.board_parts(before, "en")

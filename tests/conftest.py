@@ -11,6 +11,16 @@ import redis
 from app.proofs import make_pool
 from tests.store.redis_server import start_redis_server, stop_redis_server
 
+FOLDER_MARKERS = {"browser": "browser", "system": "system"}
+"""Every test in these folders carries the marker: ``-m "not browser and not system"``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        folder = item.path.parent.name
+        if folder in FOLDER_MARKERS and item.path.parent.parent.name == "tests":
+            item.add_marker(FOLDER_MARKERS[folder])
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import secrets
 from typing import Final, Literal, NamedTuple
 
+from app.engine.texts import N_
+
 GameId = Literal["HM", "SH"]
 
 NUMBER_LENGTH: Final = 7
@@ -34,10 +36,11 @@ _ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 _VALUE: Final[dict[str, int]] = {ch: i for i, ch in enumerate(_ALPHABET)}
 _LOOKALIKES: Final = str.maketrans({"0": "O", "1": "I", "8": "B"})
 
-FORMAT_HELP: Final = (
+FORMAT_HELP: Final = N_(
     "A deal code looks like HM1-N-AAAAAAB (Half Moon) or SH1-C4-AAAAAJ2 (Seahaven Towers, "
     "C4, C2 or C1 cells): the game, the version 1, the variant, then 7 characters A–Z or 2–7."
 )
+"""Said after every code error, and on the web's "no such deal" page in the player's language."""
 
 
 class DealCodeError(ValueError):

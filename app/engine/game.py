@@ -12,14 +12,17 @@ produce a board the rules would not reach.
 
 from __future__ import annotations
 
-import time
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Final, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
+from app.clock import now_ms
+from app.engine.cards import Card
 from app.engine.codes import DealCode, DealCodeError, GameId
+from app.engine.texts import ENGLISH, N_, Translator
 
 UNDO_LIMIT: Final = 100
 """Undo reaches back over the last 100 actions (SPEC §4)."""
@@ -51,8 +54,104 @@ class Outcome(Enum):
     """The card is not where the player saw it (another tab played): nothing changed."""
 
 
+class Status(Enum):
+    """Where a game stands, in both games (python-chess's ``outcome()``): the board's state."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    """Seahaven: proved that no card can reach a foundation any more."""
+    STUCK = "stuck"
+    """Half Moon: cards remain but no pair and no triple can be removed."""
+
+
+class Reason(Enum):
+    """Why the rules refused a move, in both games: a short key (kept in URLs) and the sentence
+    a player reads with *Move errors* on. ``GROUP_TOO_LARGE`` names a limit (:class:`Refusal`).
+    """
+
+    SUM_NOT_ELEVEN = ("sum", N_("The sum must be 11"))
+    NEED_JACK_QUEEN_KING = ("jqk", N_("You need a jack, a queen and a king"))
+    NOT_MOVABLE = ("not_movable", N_("Only the top card or a run of the same suit can move"))
+    SAME_SUIT_ONE_LOWER = ("same_suit_one_lower", N_("Same suit, one rank lower"))
+    KING_ONLY = ("king_only", N_("Only a king can go to an empty column"))
+    CELL_HOLDS_ONE = ("cell_holds_one", N_("A cell holds one card"))
+    FOUNDATION_ORDER = ("foundation_order", N_("Foundations are built up by suit from the ace"))
+    FOUNDATION_ONE_AT_A_TIME = (
+        "foundation_one_at_a_time",
+        N_("Cards go to a foundation one at a time"),
+    )
+    GROUP_TOO_LARGE = ("group", "")
+    """Its sentence has a plural: :meth:`Refusal.explain`."""
+    NO_DESTINATION = ("no_destination", N_("No foundation, column or cell can take this card now"))
+    NOTHING_THERE = ("nothing_there", N_("There is no card there"))
+    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board"))
+    NOT_A_REMOVAL = ("not_a_removal", N_("A removal takes two or three different cards"))
+
+    def __init__(self, key: str, sentence: str) -> None:
+        self.key = key
+        self.sentence = sentence
+
+
+_BY_KEY: Final[dict[str, Reason]] = {reason.key: reason for reason in Reason}
+_GROUP_KEY: Final = re.compile(r"group-([1-9][0-9]{0,3})")  # ASCII digits only
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A refused move: the reason, and the group limit when the group was too large.
+
+    >>> refusal = Refusal(Reason.GROUP_TOO_LARGE, 1)
+    >>> str(refusal), refusal.key, Refusal.from_key("group-1") == refusal
+    ('That group needs more free cells: at most 1 card can move now', 'group-1', True)
+    """
+
+    reason: Reason
+    limit: int | None = None
+
+    def explain(self, t: Translator = ENGLISH) -> str:
+        """The sentence in ``t``'s language."""
+        if self.reason is Reason.GROUP_TOO_LARGE:
+            n = self.limit or 0
+            return t.ngettext(
+                "That group needs more free cells: at most %(limit)s card can move now",
+                "That group needs more free cells: at most %(limit)s cards can move now",
+                n,
+            ) % {"limit": n}
+        return t.gettext(self.reason.sentence)
+
+    def __str__(self) -> str:
+        return self.explain()
+
+    @property
+    def key(self) -> str:
+        """A short stable name (``sum``, ``king_only``, ``group-4``): :meth:`from_key` reads it."""
+        if self.reason is Reason.GROUP_TOO_LARGE:
+            return f"group-{self.limit}"
+        return self.reason.key
+
+    @classmethod
+    def from_key(cls, key: str) -> Refusal | None:
+        """The refusal a :attr:`key` names, or ``None`` when it names none."""
+        group = _GROUP_KEY.fullmatch(key)
+        if group is not None:
+            return cls(Reason.GROUP_TOO_LARGE, int(group.group(1)))
+        reason = _BY_KEY.get(key)
+        if reason is None or reason is Reason.GROUP_TOO_LARGE:
+            return None
+        return cls(reason)
+
+
 class IllegalMoveError(ValueError):
     """A move the rules do not allow in the current position; nothing was changed."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
+
+
+class MoveParseError(ValueError):
+    """Text that is not a move of the game at all (a syntax error, not an illegal move)."""
 
 
 class UnknownPlaceError(ValueError):
@@ -63,9 +162,77 @@ class RecordError(ValueError):
     """A saved game that is malformed, from an unknown version, or replays an illegal move."""
 
 
-def now_ms() -> int:
-    """Wall-clock milliseconds; the clock stores integers to keep records small and exact."""
-    return int(time.time() * 1000)
+@dataclass(frozen=True, slots=True)
+class ActionResult(Generic[M]):
+    """What one player action (a tap, a double tap, a drag) did, in both games."""
+
+    outcome: Outcome
+    move: M | None = None
+    """The move made (``REMOVED``, ``MOVED``)."""
+    refusal: Refusal | None = None
+    """Why the rules refused (``REFUSED``)."""
+    cards: tuple[Card, ...] = ()
+    """Half Moon: the cards removed, or the cards of a refused combination."""
+
+    @property
+    def reason(self) -> Reason | None:
+        return None if self.refusal is None else self.refusal.reason
+
+    @property
+    def limit(self) -> int | None:
+        return None if self.refusal is None else self.refusal.limit
+
+    @property
+    def message(self) -> str:
+        """The refusal sentence in English ("" unless refused)."""
+        return "" if self.refusal is None else str(self.refusal)
+
+
+class LegalMoves(Generic[P, M]):
+    """The legal moves of a position: iterate them, count them, test a move with ``in``.
+
+    Generated once, when first iterated or counted; ``in`` asks the rules directly.
+    """
+
+    __slots__ = ("_check", "_generate", "_moves", "position")
+
+    def __init__(
+        self,
+        position: P,
+        generate: Callable[[P], Iterable[M]],
+        check: Callable[[P, M], Refusal | None],
+    ) -> None:
+        self.position = position
+        self._generate = generate
+        self._check = check
+        self._moves: tuple[M, ...] | None = None
+
+    def _all(self) -> tuple[M, ...]:
+        if self._moves is None:
+            self._moves = tuple(self._generate(self.position))
+        return self._moves
+
+    def __iter__(self) -> Iterator[M]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __bool__(self) -> bool:
+        return bool(self._all())
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, tuple) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in move
+        ):
+            return False
+        try:
+            return self._check(self.position, cast(M, move)) is None
+        except (TypeError, ValueError):
+            return False
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(map(str, self))})>"
 
 
 AWAY_MS: Final = 5 * 60_000
@@ -139,8 +306,9 @@ def _is_count(value: Any) -> bool:
 class Game(ABC, Generic[P, M]):
     """A game in progress: the deal, the positions reached, undo/redo and the clock.
 
-    Subclasses name their game (``game_id``, ``slug``), deal the start position, apply and
-    encode moves, and say when the game has ended. Everything that changes the game goes
+    Subclasses name their game (``game_id``, ``slug``), deal the start position, check, make,
+    generate and parse moves (a move prints as ``str(move)``), and say where the game stands
+    (:meth:`status`, :attr:`score`). Everything that changes the game goes
     through :meth:`_push`, :meth:`undo`, :meth:`redo` or :meth:`restart`, each of which
     either completes or raises before touching anything.
     """
@@ -148,6 +316,8 @@ class Game(ABC, Generic[P, M]):
     game_id: ClassVar[GameId]
     slug: ClassVar[str]
     title: ClassVar[str]
+    reasons: ClassVar[frozenset[Reason]] = frozenset()
+    """The reasons this game's actions give a player when they refuse."""
 
     def __init__(self, code: DealCode) -> None:
         if code.game != self.game_id:
@@ -181,25 +351,73 @@ class Game(ABC, Generic[P, M]):
 
     @classmethod
     @abstractmethod
+    def check(cls, position: P, move: M) -> Refusal | None:
+        """Why the rules refuse ``move`` in ``position``, or ``None`` when they allow it."""
+
+    @classmethod
+    @abstractmethod
+    def result(cls, position: P, move: M) -> P:
+        """The position after a move :meth:`check` allowed (nothing is checked again)."""
+
+    @classmethod
+    @abstractmethod
+    def generate(cls, position: P) -> Iterator[M]:
+        """Every legal move of ``position``, in a fixed order."""
+
+    @classmethod
+    @abstractmethod
+    def parse_move(cls, text: str) -> M:
+        """The move ``str(move)`` printed.
+
+        :raises MoveParseError: when ``text`` is not a move of this game.
+        """
+
+    @abstractmethod
+    def status(self) -> Status:
+        """Playing, won, or ended without a win (Half Moon stuck, Seahaven lost)."""
+
+    @property
+    @abstractmethod
+    def score(self) -> int:
+        """The points of the current position (never below zero)."""
+
+    @classmethod
+    def canonical_move(cls, move: M) -> M:
+        """The move as the game records it (Half Moon sorts a plain tuple of places)."""
+        return move
+
+    # --- the shared vocabulary ---------------------------------------------------------------
+
+    @classmethod
     def apply(cls, position: P, move: M) -> P:
-        """The position after ``move``.
+        """The position after ``move``: one check, then the move.
 
         :raises IllegalMoveError: when the rules refuse it (nothing changes).
         """
+        refusal = cls.check(position, move)
+        if refusal is not None:
+            raise IllegalMoveError(f"{move}: {refusal}", refusal)
+        return cls.result(position, move)
 
     @classmethod
-    @abstractmethod
-    def encode_move(cls, move: M) -> str:
-        """A short text for records; :meth:`decode_move` reads it back."""
+    def legal_moves_of(cls, position: P) -> LegalMoves[P, M]:
+        return LegalMoves(position, cls.generate, cls.check)
 
-    @classmethod
-    @abstractmethod
-    def decode_move(cls, text: str) -> M:
-        """:raises RecordError: when ``text`` is not a move of this game."""
+    def legal_moves(self) -> LegalMoves[P, M]:
+        """The legal moves now: ``move in game.legal_moves()``, ``len(…)``, iteration."""
+        return self.legal_moves_of(self.position)
 
-    @abstractmethod
+    def is_won(self) -> bool:
+        return self.status() is Status.WON
+
+    def may_refuse(self, refusal: Refusal) -> bool:
+        """Whether an action of this game could give ``refusal`` now (a refusal named in a
+        link is shown only when it could be true: a crafted link cannot mislead)."""
+        return refusal.reason in self.reasons and refusal.limit is None
+
     def is_over(self) -> bool:
         """Won, stuck or lost: the clock stops."""
+        return self.status() is not Status.PLAYING
 
     def clear_selection(self) -> None:
         """Forget any selection; called whenever the position changes."""
@@ -243,13 +461,18 @@ class Game(ABC, Generic[P, M]):
         self._tick(now)
 
     def play(self, move: M, now: int | None = None) -> P:
-        """Apply a move (already validated or not) and record it.
+        """Check a move, make it and record it.
 
         :raises IllegalMoveError: when the rules refuse it; the game is unchanged.
         """
+        move = self.canonical_move(move)
         position = self.apply(self.position, move)
         self._push(move, position, now_ms() if now is None else now)
         return position
+
+    def _play_allowed(self, move: M, now: int | None) -> None:
+        """Make and record a move the action has just checked (no second check)."""
+        self._push(move, self.result(self.position, move), now_ms() if now is None else now)
 
     def undo(self, now: int | None = None) -> bool:
         """Take back the last move within the undo limit; ``False`` when there is none."""
@@ -266,7 +489,7 @@ class Game(ABC, Generic[P, M]):
         if not self.redo_stack:
             return False
         move = self.redo_stack[-1]
-        position = self.apply(self.position, move)  # always legal: it was undone from here
+        position = self.result(self.position, move)  # legal: it was undone from here
         redo_rest = self.redo_stack[:-1]
         self._push(move, position, now_ms() if now is None else now)
         self.redo_stack = redo_rest
@@ -297,8 +520,8 @@ class Game(ABC, Generic[P, M]):
         return {
             "v": RECORD_VERSION,
             "code": str(self.code),
-            "moves": ".".join(self.encode_move(m) for m in self.moves),
-            "redo": ".".join(self.encode_move(m) for m in reversed(self.redo_stack)),
+            "moves": ".".join(map(str, self.moves)),
+            "redo": ".".join(map(str, reversed(self.redo_stack))),
             "floor": self.undo_floor,
             "sel": self.selection_text(),
             "clock": self.clock.to_list(),
@@ -353,7 +576,10 @@ class Game(ABC, Generic[P, M]):
         parts = text.split(".")
         if len(parts) > MAX_RECORD_MOVES:
             raise RecordError(f"a record holds at most {MAX_RECORD_MOVES} moves")
-        return [cls.decode_move(part) for part in parts]
+        try:
+            return [cls.parse_move(part) for part in parts]
+        except MoveParseError as error:
+            raise RecordError(str(error)) from None
 
     @classmethod
     def _checked_apply(cls, position: P, move: M) -> P:

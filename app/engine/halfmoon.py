@@ -13,21 +13,24 @@ named ``pile-1`` … ``pile-12`` and ``reserve-1`` … ``reserve-8`` outside it:
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations
 from typing import Any, ClassVar, Final, NamedTuple
 
+from app.clock import now_ms
 from app.engine.cards import JACK, KING, QUEEN, Card
 from app.engine.codes import DealCode
 from app.engine.game import (
+    ActionResult,
     Game,
-    IllegalMoveError,
+    LegalMoves,
+    MoveParseError,
     Outcome,
+    Reason,
     RecordError,
+    Refusal,
+    Status,
     UnknownPlaceError,
-    now_ms,
 )
 from app.engine.rng import shuffled_cards
 
@@ -45,11 +48,44 @@ WON_MOVES: Final = 48
 """40 pairs (80 number cards) and 8 triples (24 face cards)."""
 WON_SCORE: Final = 40 * PAIR_POINTS + 8 * TRIPLE_POINTS
 
-Removal = tuple[PlaceIndex, ...]
-"""A move: the sorted places of a pair (2) or a triple (3) removed together."""
-
 _FACES: Final = frozenset({JACK, QUEEN, KING})
 _LETTERS: Final = "abcdefghijklmnopqrst"  # one letter a place, for records
+
+
+class Removal(tuple[PlaceIndex, ...]):
+    """A move: the places of a pair (2) or a triple (3) removed together, kept sorted.
+
+    It prints as one letter a place (``a`` … ``l`` the piles, ``m`` … ``t`` the reserve) and
+    parses back; it equals the plain tuple of its places.
+
+    >>> removal = Removal((12, 0))
+    >>> removal, str(removal), Removal.parse("am") == removal == (0, 12), removal.points
+    (Removal.parse('am'), 'am', True, 10)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, places: Iterable[PlaceIndex]) -> Removal:
+        return super().__new__(cls, sorted(places))
+
+    @classmethod
+    def parse(cls, text: str) -> Removal:
+        """:raises MoveParseError: when ``text`` is not two or three different place letters."""
+        places = _decode_places(text)
+        if len(places) not in (2, 3) or len(set(places)) != len(places):
+            raise MoveParseError(f"{text!r} is not a Half Moon removal")
+        return cls(places)
+
+    @property
+    def points(self) -> int:
+        """+10 a pair, +15 a triple."""
+        return PAIR_POINTS if len(self) == 2 else TRIPLE_POINTS
+
+    def __str__(self) -> str:
+        return "".join(_LETTERS[p] if 0 <= p < PLACES else f"?{p}" for p in self)
+
+    def __repr__(self) -> str:
+        return f"Removal.parse({str(self)!r})"
 
 
 def place_name(index: PlaceIndex) -> str:
@@ -169,69 +205,6 @@ def is_triple(cards: tuple[Card, ...]) -> bool:
     return len(cards) == 3 and {c.rank for c in cards} == _FACES
 
 
-def legal_removals(position: Position) -> Iterator[Removal]:
-    """Every pair and triple of playable places that may be removed now."""
-    playable = position.playable()
-    numbers = [(i, c) for i, c in playable if not c.is_face]
-    for (i, a), (j, b) in combinations(numbers, 2):
-        if a.rank + b.rank == 11:
-            yield (i, j)
-    by_rank = {r: [i for i, c in playable if c.rank == r] for r in (JACK, QUEEN, KING)}
-    for j in by_rank[JACK]:
-        for q in by_rank[QUEEN]:
-            for k in by_rank[KING]:
-                yield tuple(sorted((j, q, k)))
-
-
-def remove(position: Position, removal: Removal) -> Position:
-    """The position without the cards at ``removal``'s places.
-
-    :raises IllegalMoveError: when a place is empty or repeated, or the cards do not combine.
-    """
-    if len(removal) not in (2, 3) or len(set(removal)) != len(removal):
-        raise IllegalMoveError("a removal takes two or three different places")
-    cards = []
-    for place in removal:
-        if not 0 <= place < PLACES:
-            raise IllegalMoveError(f"there is no place number {place}")
-        card = position.top(place)
-        if card is None:
-            raise IllegalMoveError(f"{place_name(place)} is empty")
-        cards.append(card)
-    if len(cards) == 2 and not is_pair(cards[0], cards[1]):
-        raise IllegalMoveError(f"{cards[0]} and {cards[1]} do not sum to 11")
-    if len(cards) == 3 and not is_triple(tuple(cards)):
-        raise IllegalMoveError(f"{' '.join(map(str, cards))} is not a jack, a queen and a king")
-    piles = list(position.piles)
-    reserve = list(position.reserve)
-    for place in removal:
-        if place < PILES:
-            piles[place] = piles[place][:-1]
-        else:
-            reserve[place - PILES] = None
-    return Position(tuple(piles), tuple(reserve))
-
-
-def removal_points(removal: Removal) -> int:
-    return PAIR_POINTS if len(removal) == 2 else TRIPLE_POINTS
-
-
-class Refusal(Enum):
-    """Why a combination was refused; the value is the message shown with *Move errors* on."""
-
-    SUM_NOT_ELEVEN = "The sum must be 11"
-    NEED_JACK_QUEEN_KING = "You need a jack, a queen and a king"
-
-
-@dataclass(frozen=True, slots=True)
-class TapResult:
-    outcome: Outcome
-    removal: Removal | None = None
-    cards: tuple[Card, ...] = ()
-    """The cards removed, or the cards of a refused combination."""
-    refusal: Refusal | None = None
-
-
 class HalfMoon(Game[Position, Removal]):
     """A Half Moon game: the position stack plus the player's selection.
 
@@ -243,6 +216,7 @@ class HalfMoon(Game[Position, Removal]):
     game_id: ClassVar = "HM"
     slug: ClassVar = "half-moon"
     title: ClassVar = "Half Moon"
+    reasons: ClassVar = frozenset({Reason.SUM_NOT_ELEVEN, Reason.NEED_JACK_QUEEN_KING})
 
     def __init__(self, code: DealCode) -> None:
         super().__init__(code)
@@ -253,35 +227,73 @@ class HalfMoon(Game[Position, Removal]):
         return deal(code)
 
     @classmethod
-    def apply(cls, position: Position, move: Removal) -> Position:
-        return remove(position, move)
+    def check(cls, position: Position, removal: Removal) -> Refusal | None:
+        """Two or three different places whose top cards make a pair or a triple."""
+        if len(removal) not in (2, 3) or len(set(removal)) != len(removal):
+            return Refusal(Reason.NOT_A_REMOVAL)
+        cards = []
+        for place in removal:
+            if not 0 <= place < PLACES:
+                return Refusal(Reason.UNKNOWN_PLACE)
+            card = position.top(place)
+            if card is None:
+                return Refusal(Reason.NOTHING_THERE)
+            cards.append(card)
+        if len(cards) == 2 and not is_pair(cards[0], cards[1]):
+            return Refusal(Reason.SUM_NOT_ELEVEN)
+        if len(cards) == 3 and not is_triple(tuple(cards)):
+            return Refusal(Reason.NEED_JACK_QUEEN_KING)
+        return None
 
     @classmethod
-    def encode_move(cls, move: Removal) -> str:
-        return "".join(_LETTERS[p] for p in move)
+    def result(cls, position: Position, removal: Removal) -> Position:
+        """The position without the cards at ``removal``'s places."""
+        piles = list(position.piles)
+        reserve = list(position.reserve)
+        for place in removal:
+            if place < PILES:
+                piles[place] = piles[place][:-1]
+            else:
+                reserve[place - PILES] = None
+        return Position(tuple(piles), tuple(reserve))
 
     @classmethod
-    def decode_move(cls, text: str) -> Removal:
-        places = _decode_places(text)
-        if len(places) not in (2, 3) or len(set(places)) != len(places):
-            raise RecordError(f"{text!r} is not a Half Moon removal")
-        return tuple(sorted(places))
+    def generate(cls, position: Position) -> Iterator[Removal]:
+        """Every pair and triple of playable places that may be removed now."""
+        playable = position.playable()
+        numbers = [(i, c) for i, c in playable if not c.is_face]
+        for (i, a), (j, b) in combinations(numbers, 2):
+            if a.rank + b.rank == 11:
+                yield Removal((i, j))
+        by_rank = {r: [i for i, c in playable if c.rank == r] for r in (JACK, QUEEN, KING)}
+        for j in by_rank[JACK]:
+            for q in by_rank[QUEEN]:
+                for k in by_rank[KING]:
+                    yield Removal((j, q, k))
+
+    @classmethod
+    def parse_move(cls, text: str) -> Removal:
+        return Removal.parse(text)
+
+    @classmethod
+    def canonical_move(cls, move: Removal) -> Removal:
+        return Removal(move)
 
     # --- state the screens show --------------------------------------------------------------
 
-    def is_won(self) -> bool:
-        return self.position.is_won()
+    def status(self) -> Status:
+        position = self.position
+        if position.is_won():
+            return Status.WON
+        return Status.STUCK if position.is_stuck() else Status.PLAYING
 
     def is_stuck(self) -> bool:
-        return self.position.is_stuck()
-
-    def is_over(self) -> bool:
-        return self.is_won() or self.is_stuck()
+        return self.status() is Status.STUCK
 
     @property
     def score(self) -> int:
         """+10 a pair, +15 a triple; it can only grow, so it never drops below zero."""
-        return sum(removal_points(m) for m in self.moves)
+        return sum(move.points for move in self.moves)
 
     def selected_cards(self) -> tuple[Card, ...]:
         return tuple(_top(self.position, p) for p in self.selection)
@@ -308,7 +320,9 @@ class HalfMoon(Game[Position, Removal]):
 
     # --- taps --------------------------------------------------------------------------------
 
-    def tap(self, place: str | PlaceIndex, card: Card, now: int | None = None) -> TapResult:
+    def tap(
+        self, place: str | PlaceIndex, card: Card, now: int | None = None
+    ) -> ActionResult[Removal]:
         """One tap on ``card``, which the player saw at ``place`` (SPEC §2, Taps).
 
         :raises UnknownPlaceError: when ``place`` is not a place of the board.
@@ -316,50 +330,52 @@ class HalfMoon(Game[Position, Removal]):
         index = parse_place(place) if isinstance(place, str) else _check_index(place)
         top = self.position.top(index)
         if top is None:
-            return TapResult(Outcome.IGNORED)
+            return ActionResult(Outcome.IGNORED)
         if top != card:
-            return TapResult(Outcome.STALE)
+            return ActionResult(Outcome.STALE)
         result = self._decide(index, card)
-        if result.outcome is Outcome.REMOVED:
-            assert result.removal is not None
-            self.play(result.removal, now)
+        if result.move is not None:  # _decide made sure the cards combine
+            self._play_allowed(result.move, now)
         else:
             self._tick(now_ms() if now is None else now)
         return result
 
-    def _decide(self, index: PlaceIndex, card: Card) -> TapResult:
+    def _decide(self, index: PlaceIndex, card: Card) -> ActionResult[Removal]:
         """Work out a tap's effect on the selection; only a removal is left to the caller."""
         selection = self.selection
         if index in selection:
             self.selection = tuple(p for p in selection if p != index)
-            return TapResult(Outcome.DESELECTED)
+            return ActionResult(Outcome.DESELECTED)
         if not selection:
             self.selection = (index,)
-            return TapResult(Outcome.SELECTED)
+            return ActionResult(Outcome.SELECTED)
         chosen = self.selected_cards()
         if not chosen[0].is_face:  # a number card waits for its complement
             if is_pair(chosen[0], card):
-                return TapResult(
-                    Outcome.REMOVED, tuple(sorted((selection[0], index))), (chosen[0], card)
+                return ActionResult(
+                    Outcome.REMOVED, Removal((selection[0], index)), cards=(chosen[0], card)
                 )
             self.selection = ()
-            return TapResult(
-                Outcome.REFUSED, cards=(chosen[0], card), refusal=Refusal.SUM_NOT_ELEVEN
+            return ActionResult(
+                Outcome.REFUSED, cards=(chosen[0], card), refusal=Refusal(Reason.SUM_NOT_ELEVEN)
             )
         if not card.is_face:
             self.selection = ()
-            return TapResult(
-                Outcome.REFUSED, cards=(*chosen, card), refusal=Refusal.NEED_JACK_QUEEN_KING
+            return ActionResult(
+                Outcome.REFUSED,
+                cards=(*chosen, card),
+                refusal=Refusal(Reason.NEED_JACK_QUEEN_KING),
             )
         same_rank = [p for p, c in zip(selection, chosen, strict=True) if c.rank == card.rank]
         if same_rank:
             self.selection = tuple(index if p == same_rank[0] else p for p in selection)
-            return TapResult(Outcome.REPLACED)
+            return ActionResult(Outcome.REPLACED)
         if len(selection) == 2:
-            removal = tuple(sorted((*selection, index)))
-            return TapResult(Outcome.REMOVED, removal, (*chosen, card))
+            return ActionResult(
+                Outcome.REMOVED, Removal((*selection, index)), cards=(*chosen, card)
+            )
         self.selection = (*selection, index)
-        return TapResult(Outcome.SELECTED)
+        return ActionResult(Outcome.SELECTED)
 
     # --- selection in records ----------------------------------------------------------------
 
@@ -370,7 +386,10 @@ class HalfMoon(Game[Position, Removal]):
         return "".join(_LETTERS[p] for p in self.selection)
 
     def restore_selection(self, text: str) -> None:
-        places = _decode_places(text) if text else ()
+        try:
+            places = _decode_places(text) if text else ()
+        except MoveParseError as error:
+            raise RecordError(str(error)) from None
         cards = []
         for p in places:
             card = self.position.top(p)
@@ -389,9 +408,9 @@ class HalfMoon(Game[Position, Removal]):
 
 
 def _decode_places(text: str) -> tuple[PlaceIndex, ...]:
-    places = tuple(_LETTERS.find(ch) for ch in text)
+    places = tuple(_LETTERS.find(ch) for ch in text) if isinstance(text, str) else (-1,)
     if not text or len(text) > 3 or -1 in places:
-        raise RecordError(f"{text!r} does not name Half Moon places")
+        raise MoveParseError(f"{text!r} does not name Half Moon places")
     return places
 
 
@@ -405,3 +424,16 @@ def _top(position: Position, place: PlaceIndex) -> Card:
     card = position.top(place)
     assert card is not None, "a selected place is never empty"
     return card
+
+
+def apply_move(position: Position, removal: tuple[PlaceIndex, ...]) -> Position:
+    """The position after ``removal``.
+
+    :raises IllegalMoveError: when a place is empty or repeated, or the cards do not combine.
+    """
+    return HalfMoon.apply(position, Removal(removal))
+
+
+def legal_moves(position: Position) -> LegalMoves[Position, Removal]:
+    """The removals the rules allow now: iterate, count, or test one with ``in``."""
+    return HalfMoon.legal_moves_of(position)

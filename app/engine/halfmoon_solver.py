@@ -20,7 +20,7 @@ import sys
 from typing import Final
 
 from app.engine.cards import JACK, KING, QUEEN
-from app.engine.halfmoon import PILES, PLACES, Position, Removal, remove
+from app.engine.halfmoon import PILES, PLACES, Position, Removal, apply_move
 from app.engine.solving import SolveResult, Verdict
 
 DEFAULT_BUDGET: Final = 200_000
@@ -199,7 +199,7 @@ def _to_removals(position: Position, line: list[tuple[Source, ...]]) -> tuple[Re
                         and card.rank == s - _RESERVE
                     )
                 )
-        removal = tuple(sorted(places))
-        position = remove(position, removal)
+        removal = Removal(places)
+        position = apply_move(position, removal)
         removals.append(removal)
     return tuple(removals)

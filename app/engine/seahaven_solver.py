@@ -21,26 +21,33 @@ group formula allows groups that single moves could not build, so it must be sea
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterable, Sequence
 from typing import Final
 
 from app.engine.cards import KING, SUITS, Card
 from app.engine.codes import DealCode
-from app.engine.seahaven import (
+from app.engine.seahaven_rules import (
     CELLS,
     COLUMN_COUNT,
     COLUMNS,
     FOUNDATIONS,
-    LOST_BUDGET,
     Move,
     Position,
-    Seahaven,
     apply_move,
     deal_position,
     format_move,
+    group_limit,
 )
 from app.engine.solving import SolveResult, Verdict
+
+LOST_BUDGET: Final = 20_000
+"""Nodes the game's own lost detection may visit before it gives up (and announces nothing)."""
+
+VERDICT_VERSION: Final = 1
+"""Part of every :func:`position_key`: bump it when lost detection changes what it proves, so
+verdicts remembered by an older version are not taken for new ones."""
 
 SOLVE_BUDGET: Final = 100_000
 """Default node budget of :func:`solve`: a few seconds at most."""
@@ -96,8 +103,8 @@ def _steps(state: State, cell_count: int) -> list[Step]:
             empties += 1
             if empty < 0:
                 empty = i
-    limit_full = (free + 1) << empties
-    limit_empty = (free + 1) << (empties - 1) if empties else 0
+    limit_full = group_limit(free, empties, False)
+    limit_empty = group_limit(free, empties, True)
     steps: list[Step] = []
     for i, column in enumerate(cols):
         if not column:
@@ -205,6 +212,29 @@ def _evaluate(state: State, cell_count: int) -> int:
 # --- lost detection ------------------------------------------------------------------------
 
 
+def position_key(position: Position) -> str:
+    """A short canonical key of what lost detection depends on, for remembering verdicts.
+
+    Positions that differ only by the order of the columns or by which cell holds which card
+    have the same verdict (the solver's own symmetry), and so the same key; the foundations
+    follow from the cards left. The key also names :data:`VERDICT_VERSION` and
+    :data:`LOST_BUDGET`, which decide what a verdict means.
+
+    >>> position = deal_position(DealCode.parse("SH1-C4-AAAAAJ2"))
+    >>> key = position_key(position)
+    >>> key.startswith("sh1-20000:"), len(key)
+    (True, 42)
+    >>> flipped = position._replace(columns=position.columns[::-1])
+    >>> position_key(flipped) == key
+    True
+    """
+    columns = sorted(" ".join(map(str, column)) for column in position.columns)
+    cells = sorted(str(card) for card in position.cells if card is not None)
+    text = f"{len(position.cells)}|{'/'.join(columns)}|{' '.join(cells)}"
+    digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    return f"sh{VERDICT_VERSION}-{LOST_BUDGET}:{digest}"
+
+
 def is_lost(
     position: Position, budget: int = LOST_BUDGET, deadline: float | None = None
 ) -> bool | None:
@@ -218,7 +248,7 @@ def is_lost(
     (a server's bound on one proof; unlike the budget, running out of time is not a fact about
     the position, so callers should not remember that ``None``).
     """
-    if position.is_won:
+    if position.is_won():
         return False
     cell_count = len(position.cells)
     start = _state(position)
@@ -337,7 +367,7 @@ def describe_line(position: Position, moves: Sequence[Move]) -> list[str]:
     lines: list[str] = []
     for move in moves:
         lines.append(format_move(move, position))
-        position = Seahaven.apply(position, move)
+        position = apply_move(position, move)
     return lines
 
 
@@ -350,10 +380,13 @@ def timed_solve(code: DealCode, budget: int = SOLVE_BUDGET) -> tuple[SolveResult
 
 __all__ = [
     "COLUMN_COUNT",
+    "LOST_BUDGET",
     "SOLVE_BUDGET",
+    "VERDICT_VERSION",
     "describe_line",
     "format_move",
     "is_lost",
+    "position_key",
     "solve",
     "solve_code",
     "timed_solve",

@@ -21,7 +21,7 @@ def _half_moon(code: DealCode, budget: int | None) -> tuple[str, int, list[str]]
     steps = []
     for removal in result.line:
         steps.append(" + ".join(f"{halfmoon.place_name(p)} {position.top(p)}" for p in removal))
-        position = halfmoon.remove(position, removal)
+        position = halfmoon.apply_move(position, removal)
     return result.verdict.value, result.nodes, steps
 
 

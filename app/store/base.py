@@ -84,7 +84,8 @@ class StoredGame:
     moves: int = 0
     updated_ms: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
-    """Game-specific cached facts (Seahaven's lost verdict), JSON-compatible."""
+    """Game-specific facts, JSON-compatible: the web layer's Seahaven screen sets
+    ``{"unproved": true}`` while the verdict on the saved position is not proved yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +205,60 @@ class Store(ABC):
     def remember_verdict(self, key: str, lost: bool) -> None:
         """Keep a verdict for ``key`` (it is a fact about the position: writing it twice is
         harmless). Verdicts expire like games do."""
+
+    # --- statistics (issue 16): written by change_game, see app/store/counting.py ----------
+
+    @abstractmethod
+    def player_stats(self, sid: str) -> dict[str, Any] | None:
+        """The player's statistics document as stored (``None``: nothing counted yet)."""
+
+    @abstractmethod
+    def deal_stats(self, code: str) -> dict[str, Any] | None:
+        """How a deal went for everyone who finished it (``players``, ``wins``,
+        ``best_ms``, ``fewest``), ``None`` when nobody has."""
+
+    @abstractmethod
+    def reset_stats(self, sid: str) -> None:
+        """Forget the player's statistics (games and the deals' figures stay)."""
+
+    async def player_stats_async(self, sid: str) -> dict[str, Any] | None:
+        return self.player_stats(sid)
+
+    async def deal_stats_async(self, code: str) -> dict[str, Any] | None:
+        return self.deal_stats(code)
+
+    async def reset_stats_async(self, sid: str) -> None:
+        self.reset_stats(sid)
+
+    # --- the device link: a secret's hash names the player it carries ------------------------
+
+    @abstractmethod
+    def save_link(self, sid: str, digest: str) -> None:
+        """Make ``digest`` (the hash of a new secret) the player's only device link."""
+
+    @abstractmethod
+    def link_owner(self, digest: str) -> str | None:
+        """The player whose device link has this hash, ``None`` when none (or revoked)."""
+
+    @abstractmethod
+    def drop_link(self, sid: str) -> bool:
+        """Revoke the player's device link; ``True`` when there was one."""
+
+    @abstractmethod
+    def has_link(self, sid: str) -> bool:
+        """Whether the player has a device link (the page offers to revoke it)."""
+
+    async def has_link_async(self, sid: str) -> bool:
+        return self.has_link(sid)
+
+    async def save_link_async(self, sid: str, digest: str) -> None:
+        self.save_link(sid, digest)
+
+    async def link_owner_async(self, digest: str) -> str | None:
+        return self.link_owner(digest)
+
+    async def drop_link_async(self, sid: str) -> bool:
+        return self.drop_link(sid)
 
     # --- the same calls for code on the event loop -------------------------------------------
     # By default they call the methods above directly, for stores that answer from memory.

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
-from typing import Final
+from typing import Any, Final
 
+from app.clock import now_ms
+from app.store import counting
 from app.store.base import (
     FINISHED_WINDOW,
     Change,
@@ -16,12 +17,6 @@ from app.store.base import (
     StoredGame,
     T,
 )
-
-
-def now_ms() -> int:
-    """Milliseconds since the epoch: when a session was saved (as the SQLite store counts)."""
-    return time.time_ns() // 1_000_000
-
 
 MAX_VERDICTS: Final = 65_536
 """Verdicts kept in memory; the oldest are forgotten first (they can always be proved again)."""
@@ -37,6 +32,11 @@ class MemoryStore(Store):
         """When each session was last saved: :meth:`sweep` keeps it while it is recent."""
         self._games: dict[tuple[str, str], StoredGame] = {}
         self._verdicts: OrderedDict[str, bool] = OrderedDict()
+        self._stats: dict[str, tuple[dict[str, Any], int]] = {}
+        """Each player's statistics document, and when it was last written."""
+        self._deals: dict[str, tuple[dict[str, int], int]] = {}
+        self._links: dict[str, str] = {}
+        """Device links: the secret's hash → the player."""
 
     def load(
         self, sid: str, code: str | None = None
@@ -56,10 +56,55 @@ class MemoryStore(Store):
             old = self._games.get((sid, code))
             new, result = change(self._sessions.get(sid), old)
             if new is not None:
+                new = counting.carry(old, new)
+                if counting.wants(new):
+                    held = self._stats.get(sid)
+                    new, doc, deal = counting.count(held and held[0], old, new)
+                    if doc is not None:
+                        self._stats[sid] = (doc, new.updated_ms)
+                    if deal is not None:
+                        figures = self._deals.get(code)
+                        folded = counting.fold_deal(figures and figures[0], deal)
+                        self._deals[code] = (folded, new.updated_ms)
                 if old is None:
                     self._make_room(sid)
                 self._games[(sid, code)] = new
             return result
+
+    def player_stats(self, sid: str) -> dict[str, Any] | None:
+        with self._lock:
+            held = self._stats.get(sid)
+        return None if held is None else held[0]
+
+    def deal_stats(self, code: str) -> dict[str, Any] | None:
+        with self._lock:
+            held = self._deals.get(code)
+        return None if held is None else dict(held[0])
+
+    def reset_stats(self, sid: str) -> None:
+        with self._lock:
+            self._stats.pop(sid, None)
+
+    def save_link(self, sid: str, digest: str) -> None:
+        with self._lock:
+            for old in [d for d, s in self._links.items() if s == sid]:
+                del self._links[old]
+            self._links[digest] = sid
+
+    def link_owner(self, digest: str) -> str | None:
+        with self._lock:
+            return self._links.get(digest)
+
+    def has_link(self, sid: str) -> bool:
+        with self._lock:
+            return sid in self._links.values()
+
+    def drop_link(self, sid: str) -> bool:
+        with self._lock:
+            mine = [d for d, s in self._links.items() if s == sid]
+            for digest in mine:
+                del self._links[digest]
+            return bool(mine)
 
     def _make_room(self, sid: str) -> None:
         """Delete the session's oldest games so one more fits under :attr:`max_games`."""
@@ -115,4 +160,9 @@ class MemoryStore(Store):
             deleted += min(len(old_sids), batch)
             if len(old_sids) <= batch:
                 break
+        with self._lock:  # statistics and deal figures untouched as long as games expire
+            for sid in [s for s, (_, t) in self._stats.items() if t < cutoff_ms]:
+                del self._stats[sid]
+            for code in [c for c, (_, t) in self._deals.items() if t < cutoff_ms]:
+                del self._deals[code]
         return deleted

@@ -45,13 +45,18 @@ import limits
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+from app.clock import now_ms
 from app.store.base import Store
 from app.store.memory import MemoryStore
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["write", "new"]
-KINDS: Final[tuple[Kind, ...]] = ("write", "new")
+Kind = Literal["write", "new", "guess"]
+KINDS: Final[tuple[Kind, ...]] = ("write", "new", "guess")
+
+DEFAULT_GUESSES: Final = "20/hour"
+"""Device links that name no player (issue 16), per client address: a secret of 128 bits
+cannot be guessed, but nobody gets to try more than this."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,20 +69,24 @@ class Verdict:
 ALLOWED: Final = Verdict(True)
 
 
+GUESSES: Final = limits.parse(DEFAULT_GUESSES)
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The configured limits; ``None`` for a kind that is not limited (``off``)."""
 
     write: limits.RateLimitItem | None
     new: limits.RateLimitItem | None
+    guess: limits.RateLimitItem | None = GUESSES
 
     @classmethod
-    def parse(cls, write: str, new: str) -> Limits:
+    def parse(cls, write: str, new: str, guess: str = DEFAULT_GUESSES) -> Limits:
         """:raises ValueError: for text that is neither ``off`` nor a ``limits`` rate."""
-        return cls(_item(write), _item(new))
+        return cls(_item(write), _item(new), _item(guess))
 
     def item(self, kind: Kind) -> limits.RateLimitItem | None:
-        return self.write if kind == "write" else self.new
+        return self.write if kind == "write" else self.new if kind == "new" else self.guess
 
 
 def _item(text: str) -> limits.RateLimitItem | None:
@@ -270,7 +279,7 @@ class SQLiteRateLimiter(RateLimiter):
         ``spend``): one short ``BEGIN IMMEDIATE`` transaction."""
         capacity = float(item.amount)
         per_ms = capacity / (item.get_expiry() * 1000)
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         conn = self._connection()
         if not spend:
             row = conn.execute("SELECT tokens, at_ms FROM buckets WHERE key = ?", (key,)).fetchone()

@@ -13,6 +13,13 @@ Keys, under a configurable prefix (default ``sol:``):
     A sorted set of the codes of all the session's games, scored by ``updated_ms``: a change
     that creates a game past :attr:`Store.max_games` deletes the lowest-scored ones (the
     oldest untouched) in the same transaction.
+``sol:p:{sid}``
+    The player's statistics document (:mod:`app.store.counting`), written in the same
+    ``MULTI`` as the game change that counted it (and watched with it).
+``sol:d:{code}``
+    How a deal went for everyone who finished it (JSON: players, wins, best_ms, fewest).
+``sol:l:{hash}`` / ``sol:o:{sid}``
+    A device link: the hash of its secret → the player, and the player → the hash.
 ``sol:v:{position key}``
     A verdict on a position (``1``: lost, ``0``: not proved lost), shared by everyone, with
     the same time to live as games.
@@ -68,6 +75,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError, ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from app.clock import now_ms
+from app.store import counting
 from app.store.base import (
     FINISHED_WINDOW,
     GAME_STATES,
@@ -112,10 +121,6 @@ written meanwhile keeps its entry."""
 _RECENT_PASSES: Final = 3
 """How often :meth:`RedisStore.recent_games` reads again after removing codes whose game is
 gone (each pass removes them, so a full list needs a second pass only after many expired)."""
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _key_part(sid: str) -> str:
@@ -366,7 +371,6 @@ class RedisStore(Store):
         game_key = self._game_key(sid, code)
         recent_key = self._recent_key(sid)
         all_key = self._all_key(sid)
-        ttl = self.ttl_seconds
         for attempt in range(MAX_ATTEMPTS):
             with self._errors():
                 pipe = self._redis.pipeline(transaction=True)
@@ -374,25 +378,24 @@ class RedisStore(Store):
                 with self._errors():
                     pipe.watch(game_key, session_key, all_key)  # type: ignore[no-untyped-call]
                     raw_session, raw_game = _texts(pipe.mget([session_key, game_key]))
-                new, result = change(_session_from(raw_session), _game_from(code, raw_game))
+                old = _game_from(code, raw_game)
+                new, result = change(_session_from(raw_session), old)
                 if new is None:
                     return result
+                new = counting.carry(old, new)
                 with self._errors():
+                    counted: tuple[StoredGame, Any, Any, Any] | None = None
+                    if counting.wants(new):
+                        keys = [self._stats_key(sid), self._deal_key(code)]
+                        pipe.watch(*keys)  # type: ignore[no-untyped-call]
+                        raw_doc, raw_deal = _texts(pipe.mget(keys))
+                        counted = (*counting.count(json_or_none(raw_doc), old, new), raw_deal)
+                        new = counted[0]
                     gone = self._oldest_past_cap(pipe, all_key) if raw_game is None else []
                     pipe.multi()
-                    if gone:
-                        pipe.delete(*(self._game_key(sid, c) for c in gone))
-                        pipe.zrem(recent_key, *gone)
-                        pipe.zrem(all_key, *gone)
-                    pipe.zadd(all_key, {code: new.updated_ms})
-                    pipe.expire(all_key, ttl)
-                    pipe.set(game_key, _game_json(new), ex=ttl)
-                    if new.state == "playing":
-                        pipe.zadd(recent_key, {code: new.updated_ms})
-                    else:
-                        pipe.zrem(recent_key, code)
-                    pipe.expire(recent_key, ttl)
-                    pipe.expire(session_key, ttl)
+                    self._queue_game_write(
+                        pipe, sid, code, new, counted, gone, (all_key, recent_key, session_key)
+                    )
                     replies: list[Any] = pipe.execute(raise_on_error=False)
                 self._check_replies(replies, recent_key, code, new)
                 return result
@@ -406,6 +409,131 @@ class RedisStore(Store):
             f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
             f" {MAX_ATTEMPTS} attempts"
         )
+
+    def _stats_key(self, sid: str) -> str:
+        return f"{self._prefix}p:{_key_part(sid)}"
+
+    def _deal_key(self, code: str) -> str:
+        return f"{self._prefix}d:{code}"
+
+    def _link_key(self, digest: str) -> str:
+        return f"{self._prefix}l:{digest}"
+
+    def _own_link_key(self, sid: str) -> str:
+        return f"{self._prefix}o:{_key_part(sid)}"
+
+    def _queue_game_write(
+        self,
+        pipe: Any,
+        sid: str,
+        code: str,
+        new: StoredGame,
+        counted: Any,
+        gone: list[str],
+        keys: tuple[str, str, str],
+    ) -> None:
+        """Queue one game's write inside ``MULTI``: the same commands for the sync and the
+        asyncio pipeline (queueing is synchronous in both)."""
+        all_key, recent_key, session_key = keys
+        ttl = self.ttl_seconds
+        if counted is not None:
+            self._write_counted(pipe, sid, code, counted)
+        if gone:
+            pipe.delete(*(self._game_key(sid, c) for c in gone))
+            pipe.zrem(recent_key, *gone)
+            pipe.zrem(all_key, *gone)
+        pipe.zadd(all_key, {code: new.updated_ms})
+        pipe.expire(all_key, ttl)
+        pipe.set(self._game_key(sid, code), _game_json(new), ex=ttl)
+        if new.state == "playing":
+            pipe.zadd(recent_key, {code: new.updated_ms})
+        else:
+            pipe.zrem(recent_key, code)
+        pipe.expire(recent_key, ttl)
+        pipe.expire(session_key, ttl)
+
+    def _write_counted(
+        self, pipe: Any, sid: str, code: str, counted: tuple[StoredGame, Any, Any, Any]
+    ) -> None:
+        """Queue (inside ``MULTI``) the statistics a game change counted."""
+        _, doc, deal, raw_deal = counted
+        if doc is not None:
+            pipe.set(self._stats_key(sid), dumps(doc), ex=self.ttl_seconds)
+        if deal is not None:
+            folded = counting.fold_deal(json_or_none(raw_deal), deal)
+            pipe.set(self._deal_key(code), dumps(folded), ex=self.ttl_seconds)
+
+    def player_stats(self, sid: str) -> dict[str, Any] | None:
+        with self._errors():
+            text = _text(self._redis.get(self._stats_key(sid)))
+        return None if text is None else json_dict(json_or_none(text))
+
+    def deal_stats(self, code: str) -> dict[str, Any] | None:
+        with self._errors():
+            text = _text(self._redis.get(self._deal_key(code)))
+        return None if text is None else json_dict(json_or_none(text))
+
+    def reset_stats(self, sid: str) -> None:
+        with self._errors():
+            self._redis.delete(self._stats_key(sid))
+
+    async def player_stats_async(self, sid: str) -> dict[str, Any] | None:
+        with self._errors():
+            text = _text(await self._client().get(self._stats_key(sid)))
+        return None if text is None else json_dict(json_or_none(text))
+
+    async def deal_stats_async(self, code: str) -> dict[str, Any] | None:
+        with self._errors():
+            text = _text(await self._client().get(self._deal_key(code)))
+        return None if text is None else json_dict(json_or_none(text))
+
+    async def reset_stats_async(self, sid: str) -> None:
+        with self._errors():
+            await self._client().delete(self._stats_key(sid))
+
+    def save_link(self, sid: str, digest: str) -> None:
+        """The link's hash names the player, and the player's key names the hash (to revoke
+        it); an older link of the player is deleted in the same transaction."""
+        own = self._own_link_key(sid)
+        with self._errors():
+            old = _text(self._redis.get(own))
+            with self._redis.pipeline(transaction=True) as pipe:
+                if old:
+                    pipe.delete(self._link_key(old))
+                pipe.set(self._link_key(digest), sid, ex=self.ttl_seconds)
+                pipe.set(own, digest, ex=self.ttl_seconds)
+                pipe.execute()
+
+    def link_owner(self, digest: str) -> str | None:
+        with self._errors():
+            return _text(self._redis.get(self._link_key(digest)))
+
+    def has_link(self, sid: str) -> bool:
+        with self._errors():
+            return bool(self._redis.exists(self._own_link_key(sid)))
+
+    async def has_link_async(self, sid: str) -> bool:
+        with self._errors():
+            return bool(await self._client().exists(self._own_link_key(sid)))
+
+    def drop_link(self, sid: str) -> bool:
+        own = self._own_link_key(sid)
+        with self._errors():
+            old = _text(self._redis.get(own))
+            if not old:
+                return False
+            self._redis.delete(self._link_key(old), own)
+        return True
+
+    async def save_link_async(self, sid: str, digest: str) -> None:
+        await asyncio.to_thread(self.save_link, sid, digest)
+
+    async def link_owner_async(self, digest: str) -> str | None:
+        with self._errors():
+            return _text(await self._client().get(self._link_key(digest)))
+
+    async def drop_link_async(self, sid: str) -> bool:
+        return await asyncio.to_thread(self.drop_link, sid)
 
     def _oldest_past_cap(self, pipe: Any, all_key: str) -> list[str]:
         """The codes to delete so one more game fits under :attr:`max_games` (read while
@@ -605,34 +733,32 @@ class RedisStore(Store):
         game_key = self._game_key(sid, code)
         recent_key = self._recent_key(sid)
         all_key = self._all_key(sid)
-        ttl = self.ttl_seconds
         for attempt in range(MAX_ATTEMPTS):
             pipe = client.pipeline(transaction=True)
             try:
                 with self._errors():
                     await pipe.watch(game_key, session_key, all_key)
                     raw_session, raw_game = _texts(await pipe.mget([session_key, game_key]))
-                new, result = change(_session_from(raw_session), _game_from(code, raw_game))
+                old = _game_from(code, raw_game)
+                new, result = change(_session_from(raw_session), old)
                 if new is None:
                     return result
+                new = counting.carry(old, new)
                 with self._errors():
+                    counted: tuple[StoredGame, Any, Any, Any] | None = None
+                    if counting.wants(new):
+                        keys = [self._stats_key(sid), self._deal_key(code)]
+                        await pipe.watch(*keys)
+                        raw_doc, raw_deal = _texts(await pipe.mget(keys))
+                        counted = (*counting.count(json_or_none(raw_doc), old, new), raw_deal)
+                        new = counted[0]
                     gone = (
                         await self._oldest_past_cap_async(pipe, all_key) if raw_game is None else []
                     )
                     pipe.multi()  # type: ignore[no-untyped-call]  # untyped in redis-py
-                    if gone:
-                        pipe.delete(*(self._game_key(sid, c) for c in gone))
-                        pipe.zrem(recent_key, *gone)
-                        pipe.zrem(all_key, *gone)
-                    pipe.zadd(all_key, {code: new.updated_ms})
-                    pipe.expire(all_key, ttl)
-                    pipe.set(game_key, _game_json(new), ex=ttl)
-                    if new.state == "playing":
-                        pipe.zadd(recent_key, {code: new.updated_ms})
-                    else:
-                        pipe.zrem(recent_key, code)
-                    pipe.expire(recent_key, ttl)
-                    pipe.expire(session_key, ttl)
+                    self._queue_game_write(
+                        pipe, sid, code, new, counted, gone, (all_key, recent_key, session_key)
+                    )
                     replies: list[Any] = await pipe.execute(raise_on_error=False)
                 if any(isinstance(reply, Exception) for reply in replies):
                     await asyncio.to_thread(

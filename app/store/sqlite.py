@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+from app.clock import now_ms
+from app.store import counting
 from app.store.base import (
     FINISHED_WINDOW,
     GAME_STATES,
@@ -108,6 +110,19 @@ def _summary(row: tuple[Any, ...]) -> GameSummary:
     )
 
 
+_UPSERT_STATS = """
+INSERT INTO player_stats (sid, data, updated_ms) VALUES (?, ?, ?)
+ON CONFLICT (sid) DO UPDATE SET data = excluded.data, updated_ms = excluded.updated_ms
+"""
+
+_DEAL_FIELDS: Final = ("players", "wins", "best_ms", "fewest")
+_DEAL = "SELECT players, wins, best_ms, fewest FROM deal_stats WHERE code = ?"
+_UPSERT_DEAL = """
+INSERT INTO deal_stats (code, players, wins, best_ms, fewest, updated_ms) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (code) DO UPDATE SET players = excluded.players, wins = excluded.wins,
+    best_ms = excluded.best_ms, fewest = excluded.fewest, updated_ms = excluded.updated_ms
+"""
+
 _UPSERT_SESSION = """
 INSERT INTO sessions (sid, data, created_ms, touched_ms) VALUES (?, ?, ?, ?)
 ON CONFLICT (sid) DO UPDATE SET data = excluded.data, touched_ms = excluded.touched_ms
@@ -172,10 +187,32 @@ def add_verdicts_v3(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS verdicts_by_updated ON verdicts (updated_ms)")
 
 
+def add_statistics_v4(conn: sqlite3.Connection) -> None:
+    """Version 3 → 4 (issue 16): each player's statistics document, each deal's figures for
+    everyone, and device links (the hash of a secret → the player). Swept like games."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS player_stats (sid TEXT PRIMARY KEY, data TEXT NOT NULL,"
+        " updated_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS player_stats_by_updated ON player_stats (updated_ms)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS deal_stats (code TEXT PRIMARY KEY, players INTEGER NOT NULL,"
+        " wins INTEGER NOT NULL, best_ms INTEGER NOT NULL, fewest INTEGER NOT NULL,"
+        " updated_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS deal_stats_by_updated ON deal_stats (updated_ms)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS links (digest TEXT PRIMARY KEY, sid TEXT NOT NULL UNIQUE,"
+        " created_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS links_by_created ON links (created_ms)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
     add_verdicts_v3,
+    add_statistics_v4,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 
@@ -242,6 +279,12 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_result(value)
     else:
         future.set_exception(value)
+
+
+def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """Answer a batch's callers of one loop, on that loop: one wake-up for the batch."""
+    for future, ok, value in settled:
+        _settle(future, ok, value)
 
 
 @contextlib.contextmanager
@@ -408,7 +451,7 @@ class SQLiteStore(Store):
             return self._read(self.connection(), sid, code)
 
     def save_session(self, sid: str, session: SessionData) -> None:
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         conn = self.connection()
         with self._write_lock, _as_store_error(self._path):
             conn.execute(_UPSERT_SESSION, (sid, dumps(session.to_data()), now, now))
@@ -427,6 +470,9 @@ class SQLiteStore(Store):
         session, game = self._read(conn, sid, code)
         new, result = change(session, game)
         if new is not None:
+            new = counting.carry(game, new)
+            if counting.wants(new):
+                new = self._count(conn, sid, game, new)
             if game is None:
                 conn.execute(_MAKE_ROOM, {"sid": sid, "cap": self.max_games})
             conn.execute(
@@ -443,6 +489,83 @@ class SQLiteStore(Store):
                 ),
             )
         return result
+
+    @staticmethod
+    def _count(
+        conn: sqlite3.Connection, sid: str, old: StoredGame | None, new: StoredGame
+    ) -> StoredGame:
+        """The statistics of a game change, in the change's transaction."""
+        row = conn.execute("SELECT data FROM player_stats WHERE sid = ?", (sid,)).fetchone()
+        new, doc, deal = counting.count(None if row is None else json_or_none(row[0]), old, new)
+        now = new.updated_ms
+        if doc is not None:
+            conn.execute(_UPSERT_STATS, (sid, dumps(doc), now))
+        if deal is not None:
+            figures = conn.execute(_DEAL, (new.code,)).fetchone()
+            old_figures = None if figures is None else dict(zip(_DEAL_FIELDS, figures, strict=True))
+            folded = counting.fold_deal(old_figures, deal)
+            conn.execute(_UPSERT_DEAL, (new.code, *(folded[f] for f in _DEAL_FIELDS), now))
+        return new
+
+    def player_stats(self, sid: str) -> dict[str, Any] | None:
+        with _as_store_error(self._path):
+            row = (
+                self.connection()
+                .execute("SELECT data FROM player_stats WHERE sid = ?", (sid,))
+                .fetchone()
+            )
+        return None if row is None else dict_from_json(row[0])
+
+    def deal_stats(self, code: str) -> dict[str, Any] | None:
+        with _as_store_error(self._path):
+            row = self.connection().execute(_DEAL, (code,)).fetchone()
+        return None if row is None else dict(zip(_DEAL_FIELDS, map(int_or_zero, row), strict=True))
+
+    def reset_stats(self, sid: str) -> None:
+        self._in_write_transaction(
+            lambda conn: conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,)).rowcount
+        )
+
+    async def reset_stats_async(self, sid: str) -> None:
+        await asyncio.to_thread(self.reset_stats, sid)
+
+    def save_link(self, sid: str, digest: str) -> None:
+        now = time.time_ns() // 1_000_000
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM links WHERE sid = ?", (sid,))
+            conn.execute(
+                "INSERT INTO links (digest, sid, created_ms) VALUES (?, ?, ?)", (digest, sid, now)
+            )
+
+        self._in_write_transaction(work)
+
+    def link_owner(self, digest: str) -> str | None:
+        with _as_store_error(self._path):
+            row = (
+                self.connection()
+                .execute("SELECT sid FROM links WHERE digest = ?", (digest,))
+                .fetchone()
+            )
+        return None if row is None else str(row[0])
+
+    def has_link(self, sid: str) -> bool:
+        with _as_store_error(self._path):
+            row = self.connection().execute("SELECT 1 FROM links WHERE sid = ?", (sid,)).fetchone()
+        return row is not None
+
+    def drop_link(self, sid: str) -> bool:
+        return bool(
+            self._in_write_transaction(
+                lambda conn: conn.execute("DELETE FROM links WHERE sid = ?", (sid,)).rowcount
+            )
+        )
+
+    async def save_link_async(self, sid: str, digest: str) -> None:
+        await asyncio.to_thread(self.save_link, sid, digest)
+
+    async def drop_link_async(self, sid: str) -> bool:
+        return await asyncio.to_thread(self.drop_link, sid)
 
     # --- group commit ----------------------------------------------------------------------
 
@@ -523,10 +646,16 @@ class SQLiteStore(Store):
         except BaseException as exc:  # the commit failed: nobody's change is on disk
             failure = exc if isinstance(exc, StoreError) else StoreError(str(exc))
             outcomes = [(False, failure)] * len(batch)
+        # one call_soon_threadsafe per loop and batch, not per change: each call wakes the
+        # loop and takes the GIL once (measured in docs/performance.md, "The writer")
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]]
+        by_loop = {}
         for item, (ok, value) in zip(batch, outcomes, strict=True):
+            by_loop.setdefault(item.loop, []).append((item.future, ok, value))
+        for loop, settled in by_loop.items():
             # a loop that has closed meanwhile has nobody waiting: the writer goes on
             with contextlib.suppress(RuntimeError):
-                item.loop.call_soon_threadsafe(_settle, item.future, ok, value)
+                loop.call_soon_threadsafe(_settle_all, settled)
 
     def verdict(self, key: str) -> bool | None:
         with _as_store_error(self._path):
@@ -540,7 +669,7 @@ class SQLiteStore(Store):
     def remember_verdict(self, key: str, lost: bool) -> None:
         """A short write transaction of its own (not durable on its own: a verdict lost in a
         power cut is proved again)."""
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         self._in_write_transaction(
             lambda conn: conn.execute(_UPSERT_VERDICT, (key, int(lost), now)).rowcount
         )
@@ -601,7 +730,24 @@ class SQLiteStore(Store):
             == batch
         ):
             time.sleep(self._sweep_pause)  # verdicts are not counted: they are no one's data
+        for table, key, when in (
+            ("player_stats", "sid", "updated_ms"),
+            ("deal_stats", "code", "updated_ms"),
+            ("links", "digest", "created_ms"),
+        ):  # as old as an expired game: gone too (a device link lives as long)
+            sweep_rows = (
+                f"DELETE FROM {table} WHERE {key} IN"  # fixed names, no input
+                f" (SELECT {key} FROM {table} WHERE {when} < ? LIMIT ?)"
+            )
+            while self._sweep_rows(sweep_rows, cutoff_ms, batch) == batch:
+                time.sleep(self._sweep_pause)
         return deleted
+
+    def _sweep_rows(self, query: str, cutoff_ms: int, batch: int) -> int:
+        def work(conn: sqlite3.Connection) -> int:
+            return conn.execute(query, (cutoff_ms, batch)).rowcount
+
+        return self._in_write_transaction(work)
 
     def _in_write_transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` in a ``BEGIN IMMEDIATE`` transaction of this thread's connection

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any, Final
 
-from app.engine.cards import Card
+from app.engine.cards import SUIT_SYMBOLS, Card
 
 TOKEN: Final = "\x00token\x00"
 """Stands for the player's form token in cached markup."""
@@ -39,8 +39,6 @@ QUEUE: Final = "#main:queue all"
 actions reach the server one after another in click order. Written on each form, not inherited:
 a form replaced by an earlier answer has no parents when its queued request leaves."""
 
-_SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
 
 def fill(html: str, token: str, code: str) -> str:
     """Put the token and the deal code into cached markup (once per answer)."""
@@ -52,26 +50,26 @@ def attr(value: str) -> str:
     return escape(value, quote=True)
 
 
-def label_html(text: str) -> str:
-    """The label under a place: "pile 8" over "7 cards" (narrow screens keep only the count).
+def label_html(name: str, count: str | None = None) -> str:
+    """The label under a place: its name ("pile 8") over its count ("7 cards"; narrow screens
+    keep only the count). Both come as data, never cut out of a translated sentence.
 
     Hidden from screen readers: every card's name already says it.
     """
-    name, comma, count = text.partition(", ")
-    if comma:
+    if count is None:
+        inner = attr(name)
+    else:
         inner = (
             f'<span class="label-place"><span>{attr(name)}</span>'
             f'<span class="label-comma">, </span></span>'
             f'<span class="label-count">{attr(count)}</span>'
         )
-    else:
-        inner = attr(text)
     return f'<span class="label" aria-hidden="true">{inner}</span>'
 
 
 def face_html(card: Card, rank: str) -> str:
     """The printed face: rank and suit symbol (colour is never the only signal)."""
-    suit = _SUIT_SYMBOLS[card.suit]
+    suit = SUIT_SYMBOLS[card.suit]
     return f'<span class="rank">{attr(rank)}</span><span class="suit">{suit}</span>'
 
 
@@ -146,8 +144,10 @@ def ending_box(
     text: str,
     actions: Iterable[tuple[str, str]],
     new_game: tuple[str, str],
+    extra: str = "",
 ) -> str:
-    """The end of a game: the message, and what the player can do next."""
+    """The end of a game: the message, what it set and how the deal went for everyone
+    (``extra``, markup, issue 16), and what the player can do next."""
     forms = "".join(
         f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
         f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}'
@@ -157,7 +157,7 @@ def ending_box(
     )
     url, label = new_game
     return (
-        f'<div class="ending {state}"><p>{attr(text)}</p><div class="ending-actions">'
+        f'<div class="ending {state}"><p>{attr(text)}</p>{extra}<div class="ending-actions">'
         f'{forms}<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
     )
 
@@ -179,16 +179,16 @@ def restart_question(slug: str, question: str, restart: str, keep: str) -> str:
 def summary_box(
     title: str,
     figures: Iterable[tuple[str, str, str]],
-    bests: Iterable[str],
+    extra: str,
     cascade: Iterable[tuple[Card, str]],
     again: tuple[str, str],
     new_game: tuple[str, str],
 ) -> str:
     """A won game's end box (issue 16): the cascade of the celebration (decoration, hidden
     from screen readers, drawn only while the script celebrates), the heading the focus moves
-    to, the figures (``(id, label, value)``), the personal bests and streaks the game set (one
-    sentence each, from the statistics; none, no list), *Play this deal again* (``(slug,
-    label)``: the deal's Restart, confirmed) and *New game* (``(url, label)``)."""
+    to, the figures (``(id, label, value)``), what the statistics add (``extra``, markup: the
+    personal bests and streaks the game set, how the deal went for everyone), *Play this deal
+    again* (``(slug, label)``: the deal's Restart, confirmed) and *New game* (``(url, label)``)."""
     cards = "".join(
         f'<span class="falling {colour(card)}">{face_html(card, rank)}</span>'
         for card, rank in cascade
@@ -197,15 +197,13 @@ def summary_box(
         f'<div><dt>{attr(label)}</dt><dd id="summary-{ident}">{attr(value)}</dd></div>'
         for ident, label, value in figures
     )
-    lines = "".join(f"<li>{attr(line)}</li>" for line in bests)
-    listed = f'<ul class="bests" id="summary-bests">{lines}</ul>' if lines else ""
     slug, label = again
     url, new_label = new_game
     return (
         f'<div class="cascade" aria-hidden="true">{cards}</div>'
         '<section class="ending won summary" id="summary" aria-labelledby="summary-title">'
         f'<h2 id="summary-title" tabindex="-1" autofocus>{attr(title)}</h2>'
-        f'<dl class="figures">{numbers}</dl>{listed}<div class="ending-actions">'
+        f'<dl class="figures">{numbers}</dl>{extra}<div class="ending-actions">'
         f'<form method="post" action="/{slug}/{CODE}/restart" hx-post="/{slug}/{CODE}/restart"'
         f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}{hidden("confirm", "yes")}'
         f'<button id="ending-again">{attr(label)}</button></form>'

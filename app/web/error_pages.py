@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Final
+from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.i18n import LANGUAGES, N_, choose_language, translations
+from app.i18n import N_
 from app.store import SessionData, Store, StoreError
+from app.web.codes import Redirect
+from app.web.context import PageBase
 from app.web.errors import (
     CARD_HELP,
     PLACE_HELP,
@@ -22,9 +24,8 @@ from app.web.errors import (
     unknown_field,
 )
 from app.web.htmx import is_htmx, vary_on_htmx
-from app.web.play import Redirect, page_session
 from app.web.render import Renderer
-from app.web.sessions import Player
+from app.web.sessions import Player, page_session
 
 log = logging.getLogger(__name__)
 
@@ -40,22 +41,15 @@ async def render_error(
     renderer: Renderer = request.app.state.renderer
     player = Player.from_request(request)
     session = await _session(request, player) if read_store else None
-    lang = choose_language(
-        session.lang if session else None, request.headers.get("accept-language")
+    page = PageBase.of(request, session, request.url.path if request.method == "GET" else "/")
+    t = page.t
+    context = page.context(
+        status=error.status,
+        title=error.title(t),
+        detail=error.detail(t),
+        links=[(url, label(t)) for url, label in error.links],
+        oob=True,
     )
-    t = translations(lang)
-    context: dict[str, Any] = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token if session else "",
-        "session": session,
-        "here": request.url.path if request.method == "GET" else "/",
-        "status": error.status,
-        "title": error.title(t),
-        "detail": error.detail(t),
-        "links": [(url, label(t)) for url, label in error.links],
-        "oob": True,
-    }
     if is_htmx(request):  # only the notice: the board on screen stays as it was
         html = renderer.blocks("pages/error.html", ["status"], context, t)
     else:

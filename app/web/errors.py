@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from babel.support import NullTranslations
 
+from app.engine.codes import FORMAT_HELP
 from app.i18n import N_
 
 Text = Callable[[NullTranslations], str]
@@ -24,10 +25,6 @@ def _text(message: str, **values: object) -> Text:
 
 PLACE_HELP = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
 CARD_HELP = N_("A card is written rank then suit: AS, 10D, JC (suits S, H, D, C).")
-CODE_HELP = N_(
-    "A deal code looks like HM1-N-AAAAAAB (Half Moon) or SH1-C4-AAAAAJ2 (Seahaven Towers, "
-    "C4, C2 or C1 cells): the game, the version 1, the variant, then 7 characters A–Z or 2–7."
-)
 
 
 @dataclass(slots=True)
@@ -58,7 +55,7 @@ class PlayerError(Exception):
             lambda t: (
                 t.gettext(N_("“%(code)s” is not a deal code.")) % {"code": text[:64]}
                 + " "
-                + t.gettext(CODE_HELP)
+                + t.gettext(FORMAT_HELP)
             ),
             [(new_game_url, _text(N_("New game"))), ("/", _text(N_("Home")))],
         )
@@ -171,6 +168,43 @@ class PlayerError(Exception):
                 % {"moves": limit}
             ),
             [(page_url, _text(N_("Back to the game"))), ("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def unknown_link(cls) -> PlayerError:
+        """A device link that names nobody: never made, revoked, or mistyped (``404``)."""
+        return cls(
+            404,
+            _text(N_("This device link does not work")),
+            _text(
+                N_(
+                    "The link is not known here: it was revoked, replaced by a newer link, or"
+                    " copied incompletely. Ask for a new link on the statistics page of the"
+                    " browser that has your games."
+                )
+            ),
+            [("/stats", _text(N_("Statistics"))), ("/", _text(N_("Home")))],
+        )
+
+    @classmethod
+    def too_many_guesses(cls, seconds: int) -> PlayerError:
+        """Too many device links that name nobody from one address (``429``)."""
+        seconds = max(1, seconds)
+        return cls(
+            429,
+            _text(N_("Too many requests")),
+            lambda t: (
+                t.ngettext(
+                    "Too many unknown device links were tried from your network. Try again"
+                    " in %(seconds)s second.",
+                    "Too many unknown device links were tried from your network. Try again"
+                    " in %(seconds)s seconds.",
+                    seconds,
+                )
+                % {"seconds": seconds}
+            ),
+            [("/", _text(N_("Home")))],
+            {"Retry-After": str(seconds)},
         )
 
     @classmethod

@@ -22,7 +22,6 @@ from app.engine.seahaven import (
     Move,
     Position,
     Seahaven,
-    decode_move,
     max_group,
 )
 from app.engine.seahaven import place_name as sh_place_name
@@ -159,9 +158,9 @@ def _replay_half_moon(game: HalfMoon, line: str) -> Removal:
         if card is None:
             raise ExampleError(f"{name} is empty at move {game.move_count + 1}")
         result = game.tap(name, card, now=0)
-    if result is None or result.outcome is not Outcome.REMOVED or result.removal is None:
+    if result is None or result.outcome is not Outcome.REMOVED or result.move is None:
         raise ExampleError(f"{line!r} removed nothing at move {game.move_count + 1}")
-    return result.removal
+    return result.move
 
 
 def _index(name: str) -> int:
@@ -222,9 +221,9 @@ class GroupCase:
     """The largest group into one of the empty columns (that column does not count)."""
     refused: tuple[str, Card, str, int]
     """Source, bottom card, target and size of the refused move."""
-    refusal: ActionResult
+    refusal: ActionResult[Move]
     allowed: tuple[str, Card, str, int]
-    allowed_result: ActionResult
+    allowed_result: ActionResult[Move]
 
 
 def _copy_seahaven(game: Seahaven) -> Seahaven:
@@ -243,7 +242,7 @@ def seahaven_steps() -> tuple[tuple[SeahavenStep, ...], GroupCase]:
     steps = [SeahavenStep(0, _copy_seahaven(game), None, None)]
     for number, text in enumerate(SEAHAVEN_LINE, 1):
         before = game.position
-        move = decode_move(text)
+        move = Move.parse(text)
         game.play(move, now=0)
         steps.append(SeahavenStep(number, _copy_seahaven(game), move, before))
     case_step = len(steps) - 1

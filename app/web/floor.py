@@ -18,8 +18,8 @@ from typing import Final
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from app.web.htmx import vary_on_htmx
-from app.web.play import NO_STORE, read_form
+from app.web.actions import read_form
+from app.web.htmx import NO_STORE, vary_on_htmx
 from app.web.seahaven import PlaceForm as FloorForm
 from app.web.sessions import Player
 

@@ -10,18 +10,27 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.engine.cards import Card
-from app.engine.game import Outcome
+from app.engine.game import ActionResult, Outcome
 from app.engine.games import AnyGame
 from app.engine.halfmoon import (
     PILES,
     HalfMoon,
-    Refusal,
-    TapResult,
+    Removal,
     parse_place,
     place_name,
 )
-from app.i18n import N_, card_name, cards_text, place_label, rank_letter, translations
+from app.i18n import (
+    N_,
+    card_count,
+    card_name,
+    cards_text,
+    place_label,
+    place_title,
+    rank_letter,
+    translations,
+)
 from app.store import SessionData
+from app.web.actions import Action, act, acting, read_form
 from app.web.board import (
     CODE,
     INTERACTIVE,
@@ -34,19 +43,15 @@ from app.web.board import (
     hidden,
     label_html,
 )
-from app.web.play import STALE, Action, Said, Screen, act, acting, game_router, notice, read_form
+from app.web.game_routes import game_router
+from app.web.notices import STALE, Said, notice, refused
+from app.web.screen import Screen
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
 
-REFUSALS: Final = {
-    Refusal.SUM_NOT_ELEVEN: ("sum", notice("sum", N_("The sum must be 11"))),
-    Refusal.NEED_JACK_QUEEN_KING: ("jqk", notice("jqk", N_("You need a jack, a queen and a king"))),
-}
-"""The documents' own messages (*Move errors* on): notice key and text."""
 
-
-class HalfMoonScreen(Screen):
+class HalfMoonScreen(Screen[HalfMoon]):
     slug: ClassVar = "half-moon"
     game: ClassVar = HalfMoon
     template: ClassVar = "pages/half_moon.html"
@@ -56,22 +61,17 @@ class HalfMoonScreen(Screen):
         "to remove. Undo, or start a new game."
     )
     end_actions: ClassVar = ("undo",)
-    own_notices: ClassVar = frozenset({"cleared", *(key for key, _ in REFUSALS.values())})
-
-    def state(self, game: AnyGame) -> str:
-        assert isinstance(game, HalfMoon)
-        return "won" if game.is_won() else "stuck" if game.is_stuck() else "playing"
+    own_notices: ClassVar = frozenset({"cleared"})
 
     def facts(
         self,
-        game: AnyGame,
+        game: HalfMoon,
         session: SessionData,
         state: str | None = None,
         asking: str | None = None,
     ) -> BoardFacts:
-        assert isinstance(game, HalfMoon)
         position = game.position
-        state = state or self.state(game)
+        state = state or game.status().value
         help_on = session.placement_help
         dimmed = game.dimmed() if help_on and game.selection else frozenset()
         selection = game.selection
@@ -123,7 +123,8 @@ def place_html(
     t = translations(lang)
     name = place_name(index)
     kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
-    label = place_label(kind, number, count, t)
+    label = place_label(kind, number, count, t)  # the sentence a screen reader speaks
+    shown = label_html(place_title(kind, number, t), card_count(count, t))
     ident = f' id="card-{name}"' if interactive else ""
     if card is None:
         inner = (
@@ -152,7 +153,7 @@ def place_html(
     where = f' id="place-{name}"' if interactive else ""
     return (
         f'<div{where} class="place at-{name}{" dimmed" if dimmed else ""}"'
-        f' data-place="{name}" data-count="{count}">{inner}{label_html(label)}</div>'
+        f' data-place="{name}" data-count="{count}">{inner}{shown}</div>'
     )
 
 
@@ -180,21 +181,24 @@ class TapForm(BaseModel):
 
 
 def _tap(form: TapForm) -> Action:
+    """The tap the form names, its values parsed once (the form's validators checked them)."""
+    place, card = parse_place(form.place), Card.parse(form.card)
+
     def action(game: AnyGame, session: SessionData, now: int) -> Said:
         assert isinstance(game, HalfMoon)
-        card = Card.parse(form.card)
-        if game.position.top(parse_place(form.place)) != card:
+        if game.position.top(place) != card:
             return Said(STALE, "stale")
-        return said_for(game.tap(form.place, card, now), card, session)
+        return said_for(game.tap(place, card, now), card, session)
 
     return action
 
 
-def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
+def said_for(result: ActionResult[Removal], card: Card, session: SessionData) -> Said:
     """The announcement of one tap; a refusal explains itself only with *Move errors* on."""
     outcome = result.outcome
     if outcome is Outcome.REMOVED:
-        points = 10 if len(result.cards) == 2 else 15
+        assert result.move is not None
+        points = result.move.points
         return Said(
             lambda t: (
                 t.gettext(N_("Removed %(cards)s: %(points)s points."))
@@ -203,10 +207,7 @@ def said_for(result: TapResult, card: Card, session: SessionData) -> Said:
         )
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None
-        key, explained = REFUSALS[result.refusal]
-        if session.move_errors:
-            return Said(explained, key)
-        return Said(CLEARED, "cleared")
+        return refused(result.refusal, session, CLEARED, "cleared")
     messages = {
         Outcome.SELECTED: N_("%(card)s selected."),
         Outcome.DESELECTED: N_("%(card)s no longer selected."),

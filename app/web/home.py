@@ -5,18 +5,22 @@ from __future__ import annotations
 from typing import Annotated, Any, Final
 
 from babel.support import NullTranslations
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.dependencies import PlayerDep, RendererDep, StoreDep
+from app import daily
+from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code
-from app.i18n import LANGUAGES, translations
-from app.store import GameSummary
+from app.i18n import N_
+from app.stats import KIND_NAMES, daily_streak
+from app.store import GameSummary, Store
+from app.store.counting import clock_ms, kind_of, normal
 from app.store.jsondata import int_or_zero
 from app.web.errors import PlayerError
-from app.web.htmx import vary_on_htmx
-from app.web.play import EARLIER_WIN, NO_STORE, SCREENS, Screen, language, page_session
+from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.replay import EARLIER_WIN
+from app.web.screen import SCREENS, AnyScreen
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -24,30 +28,23 @@ router = APIRouter()
 
 @router.get("/", name="home")
 async def home(
-    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    page: PageDep, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
-    session, _ = await store.load_async(player.sid)
-    session = page_session(player, session)
-    lang = language(request, session)
-    t = translations(lang)
+    t = page.t
     games = _lines(await store.recent_games_async(player.sid, 10), t)
     finished = _lines(await store.finished_games_async(player.sid, FINISHED_SHOWN), t)
-    context = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": "/",
-        "games": games,
-        "finished": finished,
-        "screens": [
+    context = page.context(
+        games=games,
+        finished=finished,
+        screens=[
             {"slug": s.slug, "name": t.gettext(s.name)}
             for slug in GAMES
             if (s := SCREENS.get(slug)) is not None
         ],
-        "code": "",
-        "problem": None,
-    }
+        code="",
+        problem=None,
+        **await daily_block(store, player.sid, t),
+    )
     response = HTMLResponse(renderer.page("pages/home.html", context, t), headers=NO_STORE)
     return vary_on_htmx(response)
 
@@ -94,9 +91,43 @@ def _lines(games: list[GameSummary], t: NullTranslations) -> list[dict[str, Any]
     return lines
 
 
-def _screen_for(code: str) -> Screen | None:
+def _screen_for(code: str) -> AnyScreen | None:
     try:
         slug = game_for_code(DealCode.parse(code)).slug
     except DealCodeError:
         return None
     return SCREENS.get(slug)
+
+
+DAILY_RESULTS = {
+    "none": N_("not played yet"),
+    "playing": N_("in play"),
+    "won": N_("won in %(time)s"),
+    "stuck": N_("lost"),
+    "lost": N_("lost"),
+}
+
+
+async def daily_block(store: Store, sid: str, t: NullTranslations) -> dict[str, Any]:
+    """Today's deals with the player's own result on each, and the daily streak."""
+    day = daily.today()
+    codes = await daily.daily_codes(day)
+    deals = []
+    for code in codes.values():
+        text = str(code)
+        _, game = await store.load_async(sid, text)
+        state = "none" if game is None or game.moves == 0 else game.state
+        result = t.gettext(DAILY_RESULTS[state])
+        if state == "won":
+            result = result % {"time": clock_text(clock_ms(game))} if game else result
+        deals.append(
+            {
+                "code": text,
+                "url": f"/{'half-moon' if text.startswith('HM') else 'seahaven'}/{text}",
+                "name": t.gettext(KIND_NAMES[kind_of(text) or "HM"]),
+                "state": state,
+                "result": result,
+            }
+        )
+    current, best = daily_streak(normal(await store.player_stats_async(sid)), day)
+    return {"daily": {"day": day, "deals": deals, "streak": current, "best": best}}

@@ -9,6 +9,9 @@ from starlette.responses import Response
 
 HX_REQUEST: Final = "HX-Request"
 
+NO_STORE: Final = {"Cache-Control": "no-store"}
+"""Every page and answer that shows a player's game or session: never cached."""
+
 
 def is_htmx(request: Request) -> bool:
     """Did htmx send this request (so it wants a fragment, not a redirect or a page)?"""

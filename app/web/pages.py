@@ -7,6 +7,7 @@ them runs a solver: the examples are fixed move lists, the figures a committed d
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
@@ -16,18 +17,19 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.dependencies import PlayerDep, RendererDep, StoreDep
+from app.dependencies import PlayerDep, RendererDep, StoreDep, get_page
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon
 from app.engine.seahaven import Seahaven
-from app.i18n import LANGUAGES, N_, card_letters, translations
+from app.i18n import N_, card_letters, translations
 from app.store import Store
 from app.web import diagrams, examples, winnability
 from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
-from app.web.play import NO_STORE, language, page_session
+from app.web.htmx import NO_STORE
+from app.web.screen import AnyScreen
 from app.web.seahaven import SCREEN as SEAHAVEN
-from app.web.seahaven import place_text, reason_text
+from app.web.seahaven import place_text
 from app.web.sessions import Player
 
 router = APIRouter()
@@ -100,22 +102,12 @@ async def _page(
     extra: Any,
 ) -> Response:
     """Render a reading page with the header's session (token, settings, language)."""
-    session, _ = await store.load_async(player.sid)
-    session = page_session(player, session)  # a GET never writes
-    lang = language(request, session)
-    t = translations(lang)
-    data = await run_in_threadpool(extra, lang, t)  # replays and renders off the event loop
-    context = {
-        "lang": lang,
-        "languages": LANGUAGES,
-        "token": session.token,
-        "session": session,
-        "here": str(request.url.path),
-        "page": _meta(key, t),
-        **data,
-    }
+    base = await get_page(request, store, player)  # a GET never writes
     if request.url.query:
-        context["here"] += "?" + request.url.query
+        base = dataclasses.replace(base, here=f"{base.here}?{request.url.query}")
+    lang, t = base.lang, base.t
+    data = await run_in_threadpool(extra, lang, t)  # replays and renders off the event loop
+    context = base.context(page=_meta(key, t), **data)
     html = await run_in_threadpool(renderer.page, template, context, t)
     return HTMLResponse(html, headers=NO_STORE)
 
@@ -123,7 +115,7 @@ async def _page(
 # --- the rules ---------------------------------------------------------------------------------
 
 
-_RULES_GAMES: Final = {"half-moon": HALF_MOON, "seahaven": SEAHAVEN}
+_RULES_GAMES: Final[dict[str, AnyScreen]] = {"half-moon": HALF_MOON, "seahaven": SEAHAVEN}
 DIAGRAM_DEALS: Final = {
     "half-moon": (examples.HALF_MOON_DEAL,),
     "seahaven": tuple(DealCode("SH", 1, f"C{n}", 0) for n in (4, 2, 1)),
@@ -350,9 +342,7 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
             "refused_size": refused_size,
             "refused_source": _sh_place(refused_source, t),
             "refused_target": _sh_place(refused_target, t),
-            "reason": reason_text(case.refusal.reason, case.refusal.limit, t)
-            if case.refusal.reason
-            else "",
+            "reason": case.refusal.refusal.explain(t) if case.refusal.refusal else "",
             "allowed_card": card_letters(allowed_card, t),
             "allowed_size": allowed_size,
             "allowed_source": _sh_place(allowed_source, t),

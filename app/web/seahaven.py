@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import re
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from babel.support import NullTranslations
@@ -13,7 +14,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.engine.cards import SUITS, Card, CardParseError
+from app.dependencies import get_page
+from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, CardParseError, Suit
 from app.engine.codes import DealCode
 from app.engine.game import Outcome, UnknownPlaceError
 from app.engine.games import AnyGame
@@ -22,16 +24,17 @@ from app.engine.seahaven import (
     COLUMNS,
     FOUNDATIONS,
     ActionResult,
+    Move,
     Position,
-    Reason,
     Seahaven,
     deal_position,
     parse_place,
     place_name,
 )
-from app.i18n import LANGUAGES, N_, card_name, rank_letter, translations
+from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
+from app.web.actions import Action, act, acting, read_form
 from app.web.board import (
     CODE,
     INTERACTIVE,
@@ -44,60 +47,24 @@ from app.web.board import (
     hidden,
     label_html,
 )
-from app.web.errors import CARD_HELP, PlayerError, Text, invalid_field, unknown_field
-from app.web.htmx import vary_on_htmx
-from app.web.play import (
-    NO_STORE,
-    REFUSED,
-    STALE,
-    Action,
-    Said,
-    Screen,
-    act,
-    acting,
-    game_router,
-    language,
-    page_session,
-    parse_code,
-    read_form,
-)
+from app.web.codes import parse_code
+from app.web.errors import CARD_HELP, PlayerError, invalid_field, unknown_field
+from app.web.game_routes import game_router
+from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.notices import REFUSED, STALE, Said, refused
 from app.web.render import Renderer
+from app.web.screen import Screen
 from app.web.sessions import Player
 
-SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
 """The New game dialog's choices: cells and their names (SPEC §3)."""
 CELLS_HELP: Final = N_("Accepted: 4, 2 or 1 cells.")
-
-REASONS: Final[dict[Reason, str]] = {
-    Reason.NOT_MOVABLE: N_("Only the top card or a run of the same suit can move"),
-    Reason.SAME_SUIT_ONE_LOWER: N_("Same suit, one rank lower"),
-    Reason.KING_ONLY: N_("Only a king can go to an empty column"),
-    Reason.CELL_HOLDS_ONE: N_("A cell holds one card"),
-    Reason.FOUNDATION_ORDER: N_("Foundations are built up by suit from the ace"),
-    Reason.FOUNDATION_ONE_AT_A_TIME: N_("Cards go to a foundation one at a time"),
-    Reason.NO_DESTINATION: N_("No foundation, column or cell can take this card now"),
-    Reason.NOTHING_THERE: N_("There is no card there"),
-    Reason.UNKNOWN_PLACE: N_("There is no such place on this board"),
-}
-"""The engine's reasons in the player's language; the group limit has its own plural text."""
 
 PLACE_HELP: Final = N_(
     "A Seahaven place is column-1 … column-10, cell-1 … cell-4 (as many as the deal has) "
     "or foundation-S, foundation-H, foundation-D, foundation-C."
 )
 _PLACE_SHAPE: Final = re.compile(r"column-(10|[1-9])|cell-[1-4]|foundation-[SHDC]")
-
-
-def reason_text(reason: Reason, limit: int | None, t: NullTranslations) -> str:
-    if reason is Reason.GROUP_TOO_LARGE:
-        n = limit or 0
-        return t.ngettext(
-            "That group needs more free cells: at most %(limit)s card can move now",
-            "That group needs more free cells: at most %(limit)s cards can move now",
-            n,
-        ) % {"limit": n}
-    return t.gettext(REASONS[reason])
 
 
 def place_text(place: int, t: NullTranslations) -> str:
@@ -116,7 +83,7 @@ def column_label(number: int, count: int, t: NullTranslations) -> str:
     ) % {"number": number, "count": count}
 
 
-def foundation_label(suit: str, count: int, t: NullTranslations) -> str:
+def foundation_label(suit: Suit, count: int, t: NullTranslations) -> str:
     return t.ngettext(
         "foundation %(suit)s, %(count)s card", "foundation %(suit)s, %(count)s cards", count
     ) % {"suit": SUIT_SYMBOLS[suit], "count": count}
@@ -133,7 +100,7 @@ def fan_class(count: int) -> str:
     return "fan-tighter"
 
 
-class SeahavenScreen(Screen):
+class SeahavenScreen(Screen[Seahaven]):
     slug: ClassVar = "seahaven"
     game: ClassVar = Seahaven
     template: ClassVar = "pages/seahaven.html"
@@ -147,31 +114,23 @@ class SeahavenScreen(Screen):
     end_actions: ClassVar = ("undo", "restart")
     own_notices: ClassVar = frozenset({"refused"})
 
-    def state(self, game: AnyGame) -> str:
-        assert isinstance(game, Seahaven)
-        return "won" if game.is_won() else "lost" if game.is_lost() else "playing"
-
-    def restored(self, game: AnyGame, stored: StoredGame) -> None:
+    def restored(self, game: Seahaven, stored: StoredGame) -> None:
         """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
         ``unproved`` mark: their verdict was always proved before saving)."""
-        assert isinstance(game, Seahaven)
         if stored.state == "lost" or (stored.state == "playing" and not stored.extra.get(UNPROVED)):
             game.note_verdict(stored.state == "lost")
 
-    def prepare(self, game: AnyGame) -> None:
-        assert isinstance(game, Seahaven)
+    def prepare(self, game: Seahaven) -> None:
         game.defer_proofs()
 
-    def unproved(self, game: AnyGame) -> Position | None:
-        assert isinstance(game, Seahaven)
+    def unproved(self, game: Seahaven) -> Position | None:
         return game.position if game.verdict() is None else None
 
-    def note_verdict(self, game: AnyGame, lost: bool) -> None:
-        assert isinstance(game, Seahaven)
+    def note_verdict(self, game: Seahaven, lost: bool) -> None:
         game.note_verdict(lost)
 
     def stored(
-        self, game: AnyGame, record: dict[str, Any], now: int, state: str | None = None
+        self, game: Seahaven, record: dict[str, Any], now: int, state: str | None = None
     ) -> StoredGame:
         """Marked ``unproved`` while the verdict on its position is not known yet."""
         kept = super().stored(game, record, now, state)
@@ -197,19 +156,12 @@ class SeahavenScreen(Screen):
         if cells is not None:
             code = await playable_deal(request, f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
-        session, _ = await store.load_async(player.sid)
-        session = page_session(player, session)
-        lang = language(request, session)
-        t = translations(lang)
-        context = {
-            "lang": lang,
-            "languages": LANGUAGES,
-            "token": session.token,
-            "session": session,
-            "here": request.url.path,
-            "levels": [(cells, t.gettext(name)) for cells, name in LEVELS],
-            "chosen": last or LEVELS[0][0],
-        }
+        page = await get_page(request, store, player)
+        t = page.t
+        context = page.context(
+            levels=[(cells, t.gettext(name)) for cells, name in LEVELS],
+            chosen=last or LEVELS[0][0],
+        )
         response = HTMLResponse(
             renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
         )
@@ -219,24 +171,19 @@ class SeahavenScreen(Screen):
     def new_game_url(self) -> str:
         return "/seahaven"
 
-    def new_game_link(self, game: AnyGame) -> str:
+    def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
-        assert isinstance(game, Seahaven)
         return f"/seahaven?last={game.cell_count}"
-
-    def notice(self, key: str, game: AnyGame) -> Text | None:
-        return super().notice(key, game) or _reason_notice(key, game)
 
     def facts(
         self,
-        game: AnyGame,
+        game: Seahaven,
         session: SessionData,
         state: str | None = None,
         asking: str | None = None,
     ) -> BoardFacts:
-        assert isinstance(game, Seahaven)
         position = game.position
-        state = state or self.state(game)
+        state = state or game.status().value
         chosen = game.selection
         at, card = chosen if chosen is not None else (-1, None)
         helping = session.placement_help
@@ -387,17 +334,17 @@ def _card_html(
 def _place_html(
     name: str, kind: str, count: int, inner: str, label: str, interactive: bool, extra: str = ""
 ) -> str:
+    """A place's element around its cards; ``label`` is the label's markup (:func:`label_html`)."""
     classes = f"place {kind}{' ' + extra if extra else ''}"
     if not interactive:
         return (
-            f'<div class="{classes}" data-place="{name}" data-count="{count}">'
-            f"{inner}{label_html(label)}</div>"
+            f'<div class="{classes}" data-place="{name}" data-count="{count}">{inner}{label}</div>'
         )
     return (
         f'<form id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
         f' method="post" action="/seahaven/{CODE}/tap" hx-post="/seahaven/{CODE}/tap"'
         f' hx-swap="none" hx-sync="{QUEUE}">{hidden("place", name)}{TOKEN_FIELD}'
-        f"{inner}{label_html(label)}</form>"
+        f"{inner}{label}</form>"
     )
 
 
@@ -444,7 +391,9 @@ def slot_html(
         spoken = f"{card_name(card, t)}, {label}{hint}"
         inner = _card_html(card, spoken, selected, True, t, interactive, targets)
     place_class = "destination" if destination else ""
-    return _place_html(name, kind, count, inner, label, interactive, place_class)
+    counted = None if kind == "cell" else card_count(count, t)
+    shown = label_html(place_text(place, t), counted)
+    return _place_html(name, kind, count, inner, shown, interactive, place_class)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -482,30 +431,10 @@ def column_html(
     if not cards:
         shown = _empty_html(name, label + hint, interactive)
     extra = fan_class(count) + (" destination" if destination else "")
+    title = label_html(place_text(index, t), card_count(count, t))
     return _place_html(
-        name, "column", count, f'<div class="fan">{shown}</div>', label, interactive, extra
+        name, "column", count, f'<div class="fan">{shown}</div>', title, interactive, extra
     )
-
-
-_GROUP_NOTICE: Final = re.compile(r"group-([1-9][0-9]{0,3})")
-
-
-def _reason_notice(key: str, game: AnyGame) -> Text | None:
-    """``?n=king_only`` or ``?n=group-4``: a refusal shown after a no-JavaScript redirect.
-
-    The group limit must be one the board on the page allows (to a column, or to an empty
-    one), so a crafted link cannot announce a limit that is not true."""
-    assert isinstance(game, Seahaven)
-    group = _GROUP_NOTICE.fullmatch(key)
-    if group is not None:
-        limit = int(group.group(1))
-        if limit not in (game.max_group(False), game.max_group(True)):
-            return None
-        return lambda t: reason_text(Reason.GROUP_TOO_LARGE, limit, t)
-    for reason in REASONS:
-        if key == reason.name.lower() and reason is not Reason.GROUP_TOO_LARGE:
-            return lambda t, reason=reason: reason_text(reason, None, t)  # type: ignore[misc]
-    return None
 
 
 SCREEN = SeahavenScreen()
@@ -563,7 +492,7 @@ def _code(text: str) -> DealCode:
     return parse_code(SCREEN, text)
 
 
-def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said:
+def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -> Said:
     """The live region's sentence for one action; a refusal explains itself only with *Move
     errors* on, and otherwise says that nothing moved (issue 13)."""
     outcome = result.outcome
@@ -582,12 +511,8 @@ def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said
 
         return Said(say_moved)
     if outcome is Outcome.REFUSED:
-        assert result.reason is not None
-        reason, limit = result.reason, result.limit
-        if not session.move_errors:
-            return Said(REFUSED, "refused")
-        key = f"group-{limit}" if reason is Reason.GROUP_TOO_LARGE else reason.name.lower()
-        return Said(lambda t: reason_text(reason, limit, t), key)
+        assert result.refusal is not None
+        return refused(result.refusal, session, REFUSED, "refused")
     if outcome is Outcome.STALE:
         return Said(STALE, "stale")
     if outcome in (Outcome.SELECTED, Outcome.DESELECTED):
@@ -609,11 +534,14 @@ def said_for(game: Seahaven, result: ActionResult, session: SessionData) -> Said
     return Said()
 
 
-def _action(name: str, *args: Any) -> Action:
+Play = Callable[[Seahaven, int], ActionResult[Move]]
+"""One of the game's actions, its form's values already bound: given the game and the time."""
+
+
+def _played(play: Play) -> Action:
     def action(game: AnyGame, session: SessionData, now: int) -> Said:
         assert isinstance(game, Seahaven)
-        result: ActionResult = getattr(game, name)(*args, now=now)
-        return said_for(game, result, session)
+        return said_for(game, play(game, now), session)
 
     return action
 
@@ -624,7 +552,8 @@ async def tap(code: str, request: Request) -> Response:
     form = await read_form(request, PlaceForm)
     renderer, store, player = acting(request)
     deal = _code(code)
-    action = _action("tap", _place("place", form.place, deal), _card(form.card))
+    place, card = _place("place", form.place, deal), _card(form.card)
+    action = _played(lambda game, now: game.tap(place, card, now))
     return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
@@ -636,8 +565,9 @@ async def auto(code: str, request: Request) -> Response:
     form = await read_form(request, AutoForm)
     renderer, store, player = acting(request)
     deal = _code(code)
-    verb = "finish_double_tap" if form.double else "auto"
-    action = _action(verb, _place("place", form.place, deal), _card(form.card))
+    place, card = _place("place", form.place, deal), _card(form.card)
+    double = Seahaven.finish_double_tap if form.double else Seahaven.auto
+    action = _played(lambda game, now: double(game, place, card, now))
     return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
 
 
@@ -648,5 +578,6 @@ async def move(code: str, request: Request) -> Response:
     renderer, store, player = acting(request)
     deal = _code(code)
     source, target = _place("from", form.source, deal), _place("to", form.to, deal)
-    action = _action("move", source, _card(form.card, required=True), target)
+    card = _card(form.card, required=True)
+    action = _played(lambda game, now: game.move(source, card, target, now))
     return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)

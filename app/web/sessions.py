@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import re
 import secrets
 from dataclasses import dataclass
@@ -26,6 +27,9 @@ from http.cookies import SimpleCookie
 from typing import Final
 
 from starlette.requests import HTTPConnection
+
+from app.store import SessionData
+from app.web.errors import PlayerError
 
 COOKIE: Final = "sid"
 SECURE_COOKIE: Final = "__Host-sid"
@@ -123,3 +127,20 @@ def _cookie(name: str, value: str, max_age: int, secure: bool) -> bytes:
     if secure:
         morsel["secure"] = True
     return morsel.OutputString().encode("latin-1")
+
+
+def page_session(player: Player, session: SessionData | None) -> SessionData:
+    """The player's stored session, or — nothing is written for a page — the default one
+    with the token derived from the id, which the first action accepts."""
+    return session if session is not None else SessionData(form_token(player.sid))
+
+
+def check_token(
+    player: Player, session: SessionData | None, token: str, page_url: str
+) -> SessionData:
+    """The session a POST acts for, when its form token is the session's (the stored one's,
+    or the derived one of an id with nothing stored yet); else "this page has expired"."""
+    expected = session.token if session is not None else form_token(player.sid)
+    if player.fresh or not hmac.compare_digest(expected.encode(), token.encode()):
+        raise PlayerError.expired_form(page_url)
+    return page_session(player, session)

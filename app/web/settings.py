@@ -11,7 +11,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.dependencies import PlayerDep, SameOrigin, StoreDep, limit
 from app.i18n import LANGUAGES, N_
 from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
-from app.web.play import check_token
+from app.web.sessions import check_token
 
 router = APIRouter()
 

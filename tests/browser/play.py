@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.halfmoon import Removal, deal, legal_removals, remove
+from app.engine.halfmoon import Removal, apply_move, deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.halfmoon_solver import solve
 from app.engine.seahaven import COLUMNS, FOUNDATIONS, Move, Seahaven
@@ -64,9 +64,9 @@ def hm_stuck_line() -> tuple[str, list[Removal]]:
             rng = random.Random(seed)
             position, line = deal(DealCode.parse(code)), []
             while not position.is_won() and not position.is_stuck():
-                removal = rng.choice(sorted(legal_removals(position)))
+                removal = rng.choice(sorted(legal_moves(position)))
                 line.append(removal)
-                position = remove(position, removal)
+                position = apply_move(position, removal)
             if position.is_stuck() and 2 <= len(line) <= 6:
                 return code, line
     raise AssertionError("no short stuck line found")
@@ -279,6 +279,6 @@ def hm_reach(page: Page, code: str, removals: list[Removal]) -> None:
             top = position.top(place)
             assert top is not None
             post_form(page, f"/half-moon/{code}/tap", place=hm_place(place), card=str(top))
-        position = remove(position, removal)
+        position = apply_move(position, removal)
     page.reload()
     expect(board(page)).to_have_attribute("data-moves", str(len(removals)))

@@ -8,7 +8,7 @@ import time
 from playwright.sync_api import Page, expect
 
 from app.engine.codes import DealCode
-from app.engine.halfmoon import PILES, deal, remove
+from app.engine.halfmoon import PILES, apply_move, deal
 from app.engine.halfmoon import place_name as hm_place
 from tests.browser.conftest import assert_accessible, screenshot
 from tests.browser.geometry import assert_apart
@@ -21,7 +21,7 @@ def test_a_whole_game_is_won_by_clicking_the_cards(page: Page):
     position = deal(DealCode.parse(HM))
     for number, removal in enumerate(hm_line(HM), start=1):
         hm_remove(page, removal, number)
-        position = remove(position, removal)
+        position = apply_move(position, removal)
         for place in removal:  # the next card of the pile shows, or the place is empty
             top = position.top(place)
             shown = page.locator(f"[data-place={hm_place(place)}]")

@@ -21,7 +21,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.halfmoon import PLACES, deal, legal_removals, remove
+from app.engine.halfmoon import PLACES, apply_move, deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import CELLS, COLUMNS, FOUNDATIONS, Seahaven
 from app.engine.seahaven import place_name as sh_place
@@ -143,13 +143,13 @@ SECOND_PAIR = ("pile-4", "pile-10")
 def hm_counts(code: str, removals: list[tuple[int, ...]]) -> dict[str, int]:
     position = deal(DealCode.parse(code))
     for removal in removals:
-        position = remove(position, removal)
+        position = apply_move(position, removal)
     return {hm_place(p): position.count(p) for p in range(PLACES)}
 
 
 def hm_pair_ids() -> tuple[tuple[int, ...], tuple[int, ...]]:
     position = deal(DealCode.parse(HM))
-    removals = {tuple(hm_place(p) for p in r): r for r in legal_removals(position)}
+    removals = {tuple(hm_place(p) for p in r): r for r in legal_moves(position)}
     return removals[PAIR], removals[SECOND_PAIR]
 
 

@@ -22,7 +22,6 @@ from app.engine.seahaven import (
 )
 from app.engine.seahaven import place_name as sh_place
 from app.i18n import card_name, suit_symbol
-from app.web.seahaven import reason_text
 from tests.browser.conftest import assert_accessible, screenshot
 from tests.browser.geometry import assert_apart
 from tests.browser.play import (
@@ -195,9 +194,7 @@ def test_a_refused_drop_snaps_back_and_says_why(page: Page):
         "() => [...document.querySelectorAll('[data-place]')].map(p => p.dataset.count)"
     )
     drag(page, sh_card(page, card), target_of(page, sh_place(target)))
-    expect(page.locator("#status")).to_have_text(
-        reason_text(refusal.reason, refusal.limit, NullTranslations())
-    )
+    expect(page.locator("#status")).to_have_text(refusal.explain(NullTranslations()))
     expect(board(page)).to_have_attribute("data-moves", "0")
     expect(page.locator(f"[data-place={sh_place(source)}] [data-card]").last).to_have_attribute(
         "data-card", str(card)

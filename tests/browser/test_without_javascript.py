@@ -8,7 +8,7 @@ from collections.abc import Callable
 from playwright.sync_api import BrowserContext, Page, expect
 
 from app.engine.codes import DealCode
-from app.engine.halfmoon import deal, remove
+from app.engine.halfmoon import apply_move, deal
 from app.engine.seahaven import COLUMNS, Seahaven, foundation_place
 from app.engine.seahaven import place_name as sh_place
 from tests.browser.play import (
@@ -44,7 +44,7 @@ def test_half_moon_pairs_undo_and_move_errors_through_the_forms(new_context):
             hm_card(page, place).click()
             if i < len(removal) - 1:
                 expect(hm_card(page, place)).to_have_attribute("aria-pressed", "true")
-        position = remove(position, removal)
+        position = apply_move(position, removal)
     moves = len(played) + 1
     expect(board(page)).to_have_attribute("data-moves", str(moves))
     expect(page.locator("#moves")).to_have_text(str(moves))
@@ -55,7 +55,7 @@ def test_half_moon_pairs_undo_and_move_errors_through_the_forms(new_context):
     expect(board(page)).to_have_attribute("data-moves", str(moves - 1))
     before = deal(DealCode.parse(HM))
     for removal in played:
-        before = remove(before, removal)
+        before = apply_move(before, removal)
     for place in first:
         expect(hm_card(page, place)).to_have_attribute("data-card", str(before.top(place)))
     expect(page.locator("#control-redo")).to_be_enabled()

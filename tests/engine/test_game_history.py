@@ -3,7 +3,18 @@
 import pytest
 
 from app.engine.codes import DealCode
-from app.engine.game import AWAY_MS, UNDO_LIMIT, Clock, Game, IllegalMoveError, RecordError
+from app.engine.game import (
+    AWAY_MS,
+    UNDO_LIMIT,
+    Clock,
+    Game,
+    IllegalMoveError,
+    MoveParseError,
+    Reason,
+    RecordError,
+    Refusal,
+    Status,
+)
 
 
 class Counter(Game[int, int]):
@@ -18,23 +29,29 @@ class Counter(Game[int, int]):
         return 0
 
     @classmethod
-    def apply(cls, position, move):
-        if move not in (1, 2):
-            raise IllegalMoveError("add 1 or 2")
+    def check(cls, position, move):
+        return None if move in (1, 2) else Refusal(Reason.NOT_MOVABLE)
+
+    @classmethod
+    def result(cls, position, move):
         return position + move
 
     @classmethod
-    def encode_move(cls, move):
-        return str(move)
+    def generate(cls, position):
+        yield from (1, 2)
 
     @classmethod
-    def decode_move(cls, text):
+    def parse_move(cls, text):
         if text not in ("1", "2"):
-            raise RecordError(f"bad move {text!r}")
+            raise MoveParseError(f"bad move {text!r}")
         return int(text)
 
-    def is_over(self):
-        return self.position >= 300
+    def status(self):
+        return Status.WON if self.position >= 300 else Status.PLAYING
+
+    @property
+    def score(self):
+        return self.position
 
 
 CODE = DealCode.parse("HM1-N-AAAAAAB")

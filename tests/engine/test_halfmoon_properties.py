@@ -13,7 +13,7 @@ from app.engine.halfmoon import (
     Outcome,
     is_pair,
     is_triple,
-    legal_removals,
+    legal_moves,
 )
 
 deals = st.integers(min_value=0, max_value=MAX_NUMBER).map(lambda n: DealCode("HM", 1, "N", n))
@@ -62,7 +62,7 @@ def test_score_is_ten_per_pair_and_fifteen_per_triple(code, places):
 @given(deals, taps)
 def test_undo_after_any_move_restores_the_identical_state(code, places):
     game = play_taps(code, places)
-    moves = list(legal_removals(game.position))
+    moves = list(legal_moves(game.position))
     if not moves:
         return
     before = (game.position, game.score, game.move_count, list(game.moves))
@@ -83,7 +83,7 @@ def test_stuck_iff_no_pair_or_triple_among_playable_cards(code, places):
         for c in playable[j + 1 :]
     )
     assert game.is_stuck() == (bool(playable) and not brute)
-    assert bool(list(legal_removals(game.position))) == brute
+    assert bool(list(legal_moves(game.position))) == brute
 
 
 @settings(max_examples=60, deadline=None)
@@ -108,6 +108,6 @@ def test_serialise_then_rebuild_gives_the_identical_game(code, places, undos):
 def test_every_legal_removal_is_a_pair_or_a_triple_of_playable_cards(code, places):
     game = play_taps(code, places)
     playable = dict(game.position.playable())
-    for move in legal_removals(game.position):
+    for move in legal_moves(game.position):
         cards = tuple(playable[p] for p in move)
         assert (len(cards) == 2 and is_pair(*cards)) or is_triple(cards)

@@ -7,21 +7,20 @@ import pytest
 
 from app.engine.cards import Card, fresh_decks
 from app.engine.codes import DealCode
-from app.engine.game import IllegalMoveError, UnknownPlaceError
+from app.engine.game import IllegalMoveError, Reason, Refusal, UnknownPlaceError
 from app.engine.halfmoon import (
     WON_MOVES,
     WON_SCORE,
     HalfMoon,
     Outcome,
     Position,
-    Refusal,
+    apply_move,
     deal,
-    legal_removals,
+    legal_moves,
     parse_place,
     place_name,
     position_from_data,
     position_to_data,
-    remove,
 )
 from app.engine.rng import shuffled_cards
 
@@ -105,7 +104,7 @@ def test_the_five_pairs_summing_to_eleven_are_removed(a, b):
     assert tap(game, "pile-1", a).outcome is Outcome.SELECTED
     result = tap(game, "pile-2", b)
     assert result.outcome is Outcome.REMOVED
-    assert result.removal == (0, 1)
+    assert result.move == (0, 1)
     assert game.position.count(0) == game.position.count(1) == 0
     assert game.score == 10
 
@@ -134,15 +133,15 @@ def test_jack_queen_king_of_any_suits_form_a_triple():
 def test_face_cards_never_pair(a, b):
     """ "Resimli kartlar hiçbir zaman çift oluşturmaz"."""
     position = table([a, b])
-    assert list(legal_removals(position)) == []
+    assert list(legal_moves(position)) == []
     with pytest.raises(IllegalMoveError):
-        remove(position, (0, 1))
+        apply_move(position, (0, 1))
 
 
 def test_cards_combine_from_any_sources():
     """ "bir yığın kartıyla bir rezerv kartı, iki rezerv kartı veya yığınlardan iki kart"."""
     position = table(["4S", "7S"], ["7H", "4H", None, None, None, None, None, None])
-    assert set(legal_removals(position)) == {(0, 1), (0, 12), (1, 13), (12, 13)}
+    assert set(legal_moves(position)) == {(0, 1), (0, 12), (1, 13), (12, 13)}
     game = game_on(position)
     tap(game, "reserve-1", "7H")
     assert tap(game, "reserve-2", "4H").outcome is Outcome.REMOVED
@@ -164,7 +163,7 @@ def test_a_removal_that_is_not_a_pair_or_triple_is_illegal():
     position = table(["5S", "5H", "JC", "QC", "KC"])
     for bad in [(0, 1), (0,), (0, 0), (2, 3), (0, 1, 2), (2, 3, 4, 0), (5, 6)]:
         with pytest.raises(IllegalMoveError):
-            remove(position, bad)
+            apply_move(position, bad)
 
 
 # --- Kartlara dokunmak / Докосване на картите -------------------------------------------------
@@ -215,7 +214,7 @@ def test_two_number_cards_not_summing_to_eleven_clear_the_selection():
     tap(game, "pile-1", "5S")
     result = tap(game, "pile-2", "AH")
     assert result.outcome is Outcome.REFUSED
-    assert result.refusal is Refusal.SUM_NOT_ELEVEN
+    assert result.refusal == Refusal(Reason.SUM_NOT_ELEVEN)
     assert game.selection == ()
     assert game.position.cards_left == 2
 
@@ -225,7 +224,7 @@ def test_number_card_then_face_card_clears_the_selection():
     game = game_on(table(["5S", "KH"]))
     tap(game, "pile-1", "5S")
     result = tap(game, "pile-2", "KH")
-    assert (result.outcome, result.refusal) == (Outcome.REFUSED, Refusal.SUM_NOT_ELEVEN)
+    assert (result.outcome, result.refusal) == (Outcome.REFUSED, Refusal(Reason.SUM_NOT_ELEVEN))
     assert game.selection == ()
 
 
@@ -234,7 +233,10 @@ def test_face_card_then_number_card_clears_the_selection():
     tap(game, "pile-1", "JH")
     tap(game, "pile-2", "QS")
     result = tap(game, "pile-3", "5S")
-    assert (result.outcome, result.refusal) == (Outcome.REFUSED, Refusal.NEED_JACK_QUEEN_KING)
+    assert (result.outcome, result.refusal) == (
+        Outcome.REFUSED,
+        Refusal(Reason.NEED_JACK_QUEEN_KING),
+    )
     assert game.selection == ()
 
 
@@ -259,8 +261,8 @@ def test_same_rank_face_replaces_in_place_keeping_the_other():
 
 def test_refusal_messages_are_the_documents_sentences():
     """ "Toplam 11 olmalıdır" / "Bir Vale, bir Kız ve bir Papaz gerekir"."""
-    assert Refusal.SUM_NOT_ELEVEN.value == "The sum must be 11"
-    assert Refusal.NEED_JACK_QUEEN_KING.value == "You need a jack, a queen and a king"
+    assert str(Refusal(Reason.SUM_NOT_ELEVEN)) == "The sum must be 11"
+    assert str(Refusal(Reason.NEED_JACK_QUEEN_KING)) == "You need a jack, a queen and a king"
 
 
 def test_placement_help_dims_cards_that_cannot_combine():
@@ -345,7 +347,7 @@ def test_stuck_when_no_pair_and_no_triple_is_playable():
 
 def test_a_card_under_another_of_the_same_pile_is_not_playable():
     position = table(["6D 5S"])
-    assert list(legal_removals(position)) == []
+    assert list(legal_moves(position)) == []
 
 
 # --- Uygulamanın sundukları / Какво прави приложението ---------------------------------------
@@ -388,7 +390,7 @@ def test_undo_clears_the_selection():
 def test_restart_deals_the_same_cards_from_the_start():
     game = HalfMoon(CODE)
     start = game.position
-    move = next(legal_removals(start))
+    move = next(iter(legal_moves(start)))
     game.play(move, now=5)
     game.restart()
     assert (game.position, game.score, game.move_count, game.can_undo()) == (start, 0, 0, False)

@@ -14,9 +14,8 @@ from app.engine.seahaven import (
     Move,
     Outcome,
     Reason,
+    Refusal,
     Seahaven,
-    decode_move,
-    encode_move,
 )
 from tests.engine.test_seahaven_rules import EXAMPLE
 
@@ -34,7 +33,7 @@ def columns(g: Seahaven) -> list[str]:
 
 
 def moved(text: str) -> ActionResult:
-    return ActionResult(Outcome.MOVED, decode_move(text))
+    return ActionResult(Outcome.MOVED, Move.parse(text))
 
 
 # --- single tap ------------------------------------------------------------------------------
@@ -81,7 +80,7 @@ def test_a_refused_destination_clears_the_selection_and_says_why():
     g = game()
     g.tap("column-3", card("KH"))
     result = g.tap("column-5", None)
-    assert result == ActionResult(Outcome.REFUSED, reason=Reason.GROUP_TOO_LARGE, limit=4)
+    assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.GROUP_TOO_LARGE, 4))
     assert result.message == "That group needs more free cells: at most 4 cards can move now"
     assert g.selection is None
     assert g.position == EXAMPLE
@@ -98,7 +97,7 @@ def test_a_selection_moves_into_an_empty_cell_or_onto_a_foundation():
 def test_tapping_a_buried_card_is_refused():
     g = game()
     result = g.tap("column-2", card("6C"))
-    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NOT_MOVABLE)
+    assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.NOT_MOVABLE))
     assert result.message == "Only the top card or a run of the same suit can move"
     assert g.selection is None
 
@@ -160,7 +159,7 @@ def test_double_tap_then_an_empty_cell():
 def test_double_tap_on_a_run_that_is_too_large_names_the_limit():
     g = game()
     result = g.auto("column-3", card("KH"))
-    assert result == ActionResult(Outcome.REFUSED, reason=Reason.GROUP_TOO_LARGE, limit=4)
+    assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.GROUP_TOO_LARGE, 4))
     assert g.position == EXAMPLE
 
 
@@ -168,7 +167,7 @@ def test_double_tap_with_nowhere_to_go_says_so():
     g = game()
     g.play(Move(0, 1, 13), now=0)  # 10S fills the last free cell
     result = g.auto("column-10", card("8D"))
-    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NO_DESTINATION)
+    assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.NO_DESTINATION))
     assert result.message == "No foundation, column or cell can take this card now"
     assert g.move_count == 1
 
@@ -176,7 +175,7 @@ def test_double_tap_with_nowhere_to_go_says_so():
 def test_double_tap_on_a_buried_card_is_refused():
     g = game()
     assert g.auto("column-2", card("6C")) == ActionResult(
-        Outcome.REFUSED, reason=Reason.NOT_MOVABLE
+        Outcome.REFUSED, refusal=Refusal(Reason.NOT_MOVABLE)
     )
 
 
@@ -233,7 +232,7 @@ def test_finishing_a_double_tap_after_a_selecting_tap_moves_and_leaves_no_select
 def test_finishing_a_refused_double_tap_after_a_selecting_tap_leaves_no_selection():
     first, second, g = tap_then_finish("column-3", "KH")
     assert first == ActionResult(Outcome.SELECTED)
-    refused = ActionResult(Outcome.REFUSED, reason=Reason.GROUP_TOO_LARGE, limit=4)
+    refused = ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.GROUP_TOO_LARGE, 4))
     assert second == refused
     result, alone = auto_alone("column-3", "KH")
     assert result == refused
@@ -247,7 +246,7 @@ def test_finishing_a_double_tap_with_nowhere_to_go_leaves_no_selection():
     g.play(Move(0, 1, 13), now=0)  # 10S fills the last free cell
     assert g.tap("column-10", card("8D"), now=0) == ActionResult(Outcome.SELECTED)
     result = g.finish_double_tap("column-10", card("8D"), now=0)
-    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NO_DESTINATION)
+    assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.NO_DESTINATION))
     assert g.selection is None
     assert g.move_count == 1
 
@@ -300,7 +299,7 @@ def test_drag_moves_the_run_from_the_named_card():
 def test_drag_of_a_buried_card_is_refused():
     g = game()
     assert g.move("column-2", card("6C"), "column-5") == ActionResult(
-        Outcome.REFUSED, reason=Reason.NOT_MOVABLE
+        Outcome.REFUSED, refusal=Refusal(Reason.NOT_MOVABLE)
     )
 
 
@@ -354,7 +353,7 @@ def test_every_position_change_clears_the_selection():
     g.tap("column-2", card("9S"))
     g.undo(now=0)
     assert g.selection is None
-    assert encode_move(g.redo_stack[-1]) == "iD"
+    assert str(g.redo_stack[-1]) == "iD"
 
 
 # --- SPEC §3 Controls and End ----------------------------------------------------------------
@@ -406,7 +405,7 @@ def test_a_tap_on_a_buried_card_that_cannot_take_the_selection_clears_it():
     g = game()
     g.tap("column-4", card("10D"), now=0)
     result = g.tap("column-2", card("6C"), now=0)
-    assert result == ActionResult(Outcome.REFUSED, reason=Reason.NOT_MOVABLE)
+    assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.NOT_MOVABLE))
     assert g.selection is None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter, deque
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -211,6 +212,7 @@ def brute_force_can_progress(start: Position, cap: int = 30_000) -> bool | None:
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**9))
 def test_a_position_declared_lost_really_has_no_foundation_progress(seed):
@@ -220,12 +222,13 @@ def test_a_position_declared_lost_really_has_no_foundation_progress(seed):
     verdict = is_lost(position, 100_000)
     if truth is None:
         return
-    if position.is_won:
+    if position.is_won():
         assert verdict is False
     else:
         assert verdict is (not truth)
 
 
+@pytest.mark.slow
 def test_taking_a_card_back_never_opens_a_way_home():
     """In a same-suit game a card taken back can only ever hold the next lower card of its suit,
     which is already home — so lost detection may leave take-backs out. Brute force with them

@@ -6,7 +6,7 @@ import pytest
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.game import IllegalMoveError, RecordError, UnknownPlaceError
+from app.engine.game import IllegalMoveError, MoveParseError, RecordError, UnknownPlaceError
 from app.engine.seahaven import (
     CELLS,
     FOUNDATIONS,
@@ -16,8 +16,6 @@ from app.engine.seahaven import (
     Refusal,
     Seahaven,
     check_move,
-    decode_move,
-    encode_move,
     format_move,
     legal_moves,
     max_group,
@@ -188,7 +186,7 @@ def test_the_group_limit_counts_free_cells_plus_one_times_two_per_empty_column()
 
 
 def test_a_group_over_the_limit_names_the_singular_limit():
-    assert Reason.GROUP_TOO_LARGE.text(1) == (
+    assert str(Refusal(Reason.GROUP_TOO_LARGE, 1)) == (
         "That group needs more free cells: at most 1 card can move now"
     )
 
@@ -299,7 +297,7 @@ def test_legal_moves_can_be_iterated_and_tested_with_in():
     assert Move(col(4), 4, col(5)) in moves
     assert Move(col(9), 1, home("D")) in moves
     assert "ab" not in moves
-    assert sorted(encode_move(m) for m in moves) == [
+    assert sorted(str(m) for m in moves) == [
         "Cn",
         "Di",
         "Dn",
@@ -338,7 +336,7 @@ def test_legal_moves_can_be_iterated_and_tested_with_in():
 
 def test_the_deal_s_legal_moves_are_exactly_these():
     position = Seahaven(DealCode.parse("SH1-C2-AAAAAAB")).position
-    assert sorted(encode_move(m) for m in legal_moves(position)) == ["aH", "fb"]
+    assert sorted(str(m) for m in legal_moves(position)) == ["aH", "fb"]
 
 
 # --- move text ---------------------------------------------------------------------------------
@@ -355,14 +353,21 @@ def test_the_deal_s_legal_moves_are_exactly_these():
     ],
 )
 def test_move_text_round_trips(move: Move, text: str):
-    assert encode_move(move) == text
-    assert decode_move(text) == move
+    assert str(move) == text
+    assert Move.parse(text) == move
 
 
 @pytest.mark.parametrize("text", ["", "a", "aSx", "ab1", "ab14", "ab0", "zz", "AB", "ab 2", "a-b"])
-def test_garbage_move_text_is_a_record_error(text: str):
-    with pytest.raises(RecordError):
-        decode_move(text)
+def test_garbage_move_text_is_a_syntax_error_not_an_illegal_move(text: str):
+    with pytest.raises(MoveParseError) as raised:
+        Move.parse(text)
+    assert not isinstance(raised.value, IllegalMoveError)
+
+
+def test_garbage_move_text_in_a_record_is_a_record_error():
+    record = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2")).to_record() | {"moves": "ab14"}
+    with pytest.raises(RecordError, match="'ab14' is not a Seahaven move"):
+        Seahaven.from_record(record)
 
 
 def test_format_move_names_the_card_and_places():

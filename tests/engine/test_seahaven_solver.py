@@ -185,7 +185,7 @@ def _brute_force_winnable(start: Position) -> bool:
     queue = deque([start])
     while queue:
         position = queue.popleft()
-        if position.is_won:
+        if position.is_won():
             return True
         for move in legal_moves(position):
             if move.source in FOUNDATIONS:

@@ -6,11 +6,8 @@ import threading
 import time
 from typing import Any
 
+from app.clock import now_ms as now_ms  # the stores' clock
 from app.store import SessionData, Store, StoredGame
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def game(code: str = "HM-1", n: int = 0, **fields: Any) -> StoredGame:

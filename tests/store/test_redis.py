@@ -167,6 +167,7 @@ def test_the_default_time_to_live_is_the_cookies_90_days(
     assert DEFAULT_TTL_SECONDS - 10 < redis_client.ttl("sol:g:s1:A") <= DEFAULT_TTL_SECONDS
 
 
+@pytest.mark.slow
 def test_redis_expires_abandoned_sessions_and_games_by_itself(
     redis_url: str, redis_client: redis.Redis
 ) -> None:
@@ -275,6 +276,7 @@ def test_a_change_that_always_loses_gives_up_with_a_store_error(
     other.close()
 
 
+@pytest.mark.slow
 def test_two_redis_stores_lose_no_update(redis_url: str, redis_client: redis.Redis) -> None:
     """Two stores stand for two machines: only WATCH/MULTI keeps them in line."""
 

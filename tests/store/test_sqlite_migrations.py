@@ -27,12 +27,48 @@ def names_in(path: Path) -> set[str]:
 
 
 def test_migrations_are_numbered_by_their_position() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 3
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 4
     assert [step.__name__ for step in MIGRATIONS] == [
         "create_schema_v1",
         "add_sweep_indexes_v2",
         "add_verdicts_v3",
+        "add_statistics_v4",
     ]
+
+
+def test_a_version_3_file_gains_the_statistics_tables_and_counts(tmp_path: Path) -> None:
+    """Version 3 → 4 (issue 16): a file with games in play migrates; a game played before
+    the migration counts as played when it ends."""
+    path = tmp_path / "games.db"
+    with closing(sqlite3.connect(path)) as raw:
+        for step in MIGRATIONS[:3]:
+            step(raw)
+        raw.execute("PRAGMA user_version = 3")
+        raw.execute(
+            "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
+            " VALUES ('s1', 'HM1-N-AAAAAAB', '{\"clock\":[1000,5]}', 'playing', 10, 3, '{}', 5)"
+        )
+        raw.commit()
+    assert not {"player_stats", "deal_stats", "links"} & names_in(path)
+    store = SQLiteStore(str(path))
+    assert version_of(path) == 4
+    assert {"player_stats", "deal_stats", "links", "player_stats_by_updated"} <= names_in(path)
+    won = StoredGame("HM1-N-AAAAAAB", {"clock": [9000, None]}, "won", 520, 48, 10)
+    put(store, "s1", won)
+    doc = store.player_stats("s1")
+    assert doc is not None
+    assert (doc["k"]["HM"]["played"], doc["k"]["HM"]["won"], doc["k"]["HM"]["best_ms"]) == (
+        1,
+        1,
+        9000,
+    )
+    assert store.deal_stats("HM1-N-AAAAAAB") == {
+        "players": 1,
+        "wins": 1,
+        "best_ms": 9000,
+        "fewest": 48,
+    }
+    store.close()
 
 
 def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path: Path) -> None:
@@ -132,6 +168,7 @@ def open_together(path: Path, count: int) -> tuple[list[SQLiteStore], list[BaseE
     return opened, errors
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [2, 4])
 def test_stores_opening_a_new_file_at_once_all_succeed(tmp_path: Path, count: int) -> None:
     """Workers starting together: one migrates, the others wait for its write lock and then

@@ -246,6 +246,7 @@ def test_unicode_and_large_values_round_trip(store: Store) -> None:
     assert store.load("sid-ü", "SH-ü✓") == (None, stored)
 
 
+@pytest.mark.slow
 def test_concurrent_changes_of_one_game_lose_no_update(store: Store) -> None:
     errors: list[BaseException] = []
     threads = [
@@ -303,8 +304,8 @@ def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> Non
     path = tmp_path / "games.db"
     SQLiteStore(str(path)).close()
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (3,)
-    assert SCHEMA_VERSION == 3
+    assert raw.execute("PRAGMA user_version").fetchone() == (4,)
+    assert SCHEMA_VERSION == 4
     tables = {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
     assert {
         "sessions",
@@ -383,6 +384,7 @@ def test_damaged_game_columns_load_as_defaults(tmp_path: Path) -> None:
     store.close()
 
 
+@pytest.mark.slow
 def test_two_sqlite_stores_on_one_file_lose_no_update(tmp_path: Path) -> None:
     """Two stores stand for two worker processes: flock and BEGIN IMMEDIATE keep them in line."""
     path = str(tmp_path / "games.db")
@@ -444,6 +446,7 @@ def run_loop(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+@pytest.mark.slow
 def test_change_game_async_applies_concurrent_changes_in_order_exactly_once(store):
     """Many changes of one game awaited together: each applied once, none lost (for SQLite,
     through the group-commit writer)."""
@@ -532,5 +535,38 @@ def test_sqlite_verdicts_are_swept_with_old_games(tmp_path: Path) -> None:
         store.remember_verdict("old", True)
         store.sweep(cutoff_ms=now_ms() + 1000)
         assert store.verdict("old") is None
+    finally:
+        store.close()
+
+
+def test_a_batch_wakes_its_loop_once_not_once_per_change(tmp_path: Path) -> None:
+    """The group-commit writer answers a batch's callers with one ``call_soon_threadsafe``
+    per loop: each call wakes the loop and takes the GIL (docs/performance.md, "The
+    writer")."""
+    store = SQLiteStore(str(tmp_path / "s.db"))
+    wakes: list[object] = []
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        plain = loop.call_soon_threadsafe
+
+        def counted(callback, *args, **kwargs):
+            wakes.append(callback)
+            return plain(callback, *args, **kwargs)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+
+        def bump(session, game):
+            n = (game.record.get("n", 0) if game else 0) + 1
+            return StoredGame(CODE, {"n": n}, updated_ms=n), n
+
+        return await asyncio.gather(*(store.change_game_async(SID, CODE, bump) for _ in range(60)))
+
+    try:
+        results = run_loop(main())
+        assert sorted(results) == list(range(1, 61))
+        assert store.batched_changes == 60
+        assert store.batches < 60  # the changes did share transactions
+        assert len(wakes) == store.batches
     finally:
         store.close()

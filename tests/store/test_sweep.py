@@ -106,9 +106,10 @@ def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -
     store.connection().set_trace_callback(statements.append)
     assert store.sweep(now_ms() + 60_000, batch=2) == 8
     store.connection().set_trace_callback(None)
-    # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done)
-    assert statements.count("BEGIN IMMEDIATE") == 6
-    assert statements.count("COMMIT") == 6
+    # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done),
+    # player statistics, deal figures and device links 0 each (short: done)
+    assert statements.count("BEGIN IMMEDIATE") == 9
+    assert statements.count("COMMIT") == 9
     store.close()
 
 
@@ -126,6 +127,13 @@ def test_sqlite_sweep_finds_old_rows_through_indexes(tmp_path: Path) -> None:
     assert "games_by_updated" in games
     assert "sessions_by_touched" in sessions
     assert "SCAN" not in games + sessions + delete, (games, sessions, delete)
+    for table, key, when in (
+        ("player_stats", "sid", "updated_ms"),
+        ("deal_stats", "code", "updated_ms"),
+        ("links", "digest", "created_ms"),
+    ):  # version 4's tables (issue 16) too
+        found = plan(f"SELECT {key} FROM {table} WHERE {when} < ? LIMIT ?", 0, 500)
+        assert "SCAN" not in found, found
     store.close()
 
 
@@ -145,7 +153,9 @@ def test_sqlite_sweep_walks_sessions_with_equal_times_and_live_games(tmp_path: P
     store.connection().set_trace_callback(statements.append)
     assert store.sweep(6, batch=2) == 6
     store.connection().set_trace_callback(None)
-    assert statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1  # games; sessions 2+2+2+2+1; verdicts
+    assert (
+        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3
+    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables
     with closing(sqlite3.connect(path)) as raw:
         left = [sid for (sid,) in raw.execute("SELECT sid FROM sessions ORDER BY sid")]
     assert left == ["s0", "s3", "s6"]

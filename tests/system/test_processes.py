@@ -3,6 +3,7 @@ workers, and a SIGKILL in the middle of a tap storm (issue "Game state that surv
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -12,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 
 from app.engine.codes import DealCode
-from app.engine.halfmoon import deal, place_name, remove
+from app.engine.halfmoon import apply_move, deal, place_name
 from app.engine.halfmoon_solver import solve
-from app.engine.seahaven import COLUMNS, Seahaven
+from app.engine.seahaven import COLUMNS, Move, Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven_solver import solve_code
 from app.engine.solving import Verdict
@@ -37,7 +38,7 @@ def _hm_taps(code: str, removals: int | None = None):
     taps = []
     for removal in _hm_line(code)[:removals]:
         taps.append([(place_name(p), str(position.top(p))) for p in removal])
-        position = remove(position, removal)
+        position = apply_move(position, removal)
     return taps
 
 
@@ -168,9 +169,7 @@ def test_64_concurrent_clients_on_two_workers_lose_and_duplicate_nothing(tmp_pat
             acked = Counter(pair for result in results for pair in result)
             stored = store.load(sessions[code][0]["sid"], code)[1]
             assert stored is not None
-            moves = [
-                Seahaven.decode_move(text) for text in stored.record["moves"].split(".") if text
-            ]
+            moves = [Move.parse(text) for text in stored.record["moves"].split(".") if text]
             assert len(moves) == sum(acked.values()), code
             assert Counter((m.source, m.target) for m in moves) == acked, code
     finally:
@@ -232,6 +231,11 @@ def test_every_acknowledged_tap_survives_a_sigkill(tmp_path):
                 moves = int(
                     board_of(client.get(f"{again.url}/half-moon/{code}").text)["data-moves"]
                 )
+                stats = client.get(f"{again.url}/stats").text
             assert acked[code] <= moves <= acked[code] + 1, (code, acked[code], moves)
+            # issue 16: the statistics were written in the same transactions, so a player
+            # whose game kept a move counts it as played, exactly once
+            played = re.search(r'data-kind="HM">.*?data-field="played">(\d+)<', stats, re.S)
+            assert played is not None and played.group(1) == ("1" if moves else "0"), code
     finally:
         again.stop()

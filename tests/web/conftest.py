@@ -1,4 +1,10 @@
-"""A client against the ASGI app with a memory store, and helpers that play like a browser."""
+"""A client against the ASGI app with a memory store, and helpers that play like a browser.
+
+Web tests run on the memory store: ``tests/store`` proves every store behaves the same. The
+few marked ``all_stores`` — whole games, the documents' examples, sessions, saved games and
+verdicts end to end — run on all three stores the application ships (on SQLite and Redis
+they count as ``slow``: the fast loop runs them on memory).
+"""
 
 from __future__ import annotations
 
@@ -19,9 +25,22 @@ from tests.web.html import Element, parse
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+STORES = ("memory", "sqlite", "redis")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``store`` is the memory store, or each store for a test marked ``all_stores``."""
+    if "store" in metafunc.fixturenames:
+        every = metafunc.definition.get_closest_marker("all_stores") is not None
+        kinds = [
+            pytest.param(kind, marks=[pytest.mark.slow] if kind != "memory" else [])
+            for kind in (STORES if every else STORES[:1])
+        ]
+        metafunc.parametrize("store", kinds, indirect=True)
+
+
+@pytest.fixture
 def store(request, tmp_path):
-    """Every web test runs against each store the application ships."""
     made = make_store(request.param, request, tmp_path)
     yield made
     made.close()
@@ -134,3 +153,11 @@ def player(client):
         return p
 
     return make
+
+
+def forget_cached_games(app) -> None:
+    """Empty the worker's game cache (``app.web.actions.GameCache``): for tests that make one
+    deal code deal other cards, which never happens outside tests."""
+    cache = getattr(app.state, "game_cache", None)
+    if cache is not None:
+        cache.clear()

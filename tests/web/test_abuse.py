@@ -68,6 +68,11 @@ GETS = [
     "/examples?step=3",
     "/faq",
     "/winnability",
+    "/stats",  # issue 16: statistics, the daily deals, the device link's question
+    "/stats?ask=reset",
+    "/daily/half-moon",
+    "/daily/seahaven?cells=2",
+    "/link/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # 404: no such link
 ]
 
 
@@ -79,6 +84,7 @@ def test_a_get_without_a_cookie_stores_nothing(client, store, path):
     assert sid is not None and len(sid) == 32  # an id is handed out …
     assert store.load(sid, CODE) == (None, None)  # … but nothing is stored for it
     assert store.recent_games(sid) == []
+    assert store.player_stats(sid) is None and not store.has_link(sid)
 
 
 def test_a_page_token_works_for_the_first_action_which_stores_the_game(client, store):
@@ -165,7 +171,7 @@ def test_the_write_limit_counts_per_client_address():
 
 
 def test_new_games_beyond_their_limit_are_refused_but_games_in_progress_go_on(store):
-    app = create_app(Config(rate_new="2/hour"), store=store)
+    app = create_app(Config(rate_new="2/hour", rate_writes="off"), store=store)
     with client_for(app) as client:
         codes = ["HM1-N-AAAAAAB", "HM1-N-AAAAAAC", "HM1-N-AAAAAAD"]
         answers = [tap_first(client, f"/half-moon/{code}") for code in codes]
@@ -194,6 +200,7 @@ def shared_stores(request, tmp_path):
         store.close()
 
 
+@pytest.mark.slow
 def test_the_write_limit_is_shared_by_every_worker_and_instance(shared_stores):
     apps = [create_app(Config(rate_writes="4/minute"), store=s) for s in shared_stores]
     with client_for(apps[0]) as one, client_for(apps[1]) as two:

@@ -19,16 +19,16 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from app.engine import halfmoon
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.halfmoon import PILES, deal, parse_place, remove
+from app.engine.halfmoon import PILES, deal, parse_place
 from app.engine.seahaven import Move as SeahavenMove
 from app.engine.seahaven import (
     Reason,
     apply_move,
     check_move,
     deal_position,
-    decode_move,
     max_group,
 )
 from app.i18n import card_letters, card_name, place_label, translations
@@ -48,7 +48,7 @@ READING = (
     "/faq",
     "/winnability",
 )
-NAV = ["/rules/half-moon", "/rules/seahaven", "/examples", "/faq", "/winnability"]
+NAV = ["/rules/half-moon", "/rules/seahaven", "/examples", "/faq", "/winnability", "/stats"]
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +221,7 @@ def _hm_position(moves: int):
     """The engine's position after the example's first ``moves`` removals, replayed here."""
     position = deal(examples.HALF_MOON_DEAL)
     for line in examples.HALF_MOON_LINE[:moves]:
-        position = remove(position, tuple(sorted(parse_place(p) for p in line.split())))
+        position = halfmoon.apply_move(position, tuple(parse_place(p) for p in line.split()))
     return position
 
 
@@ -290,7 +290,7 @@ def test_the_opening_is_told_the_way_the_documents_tell_theirs(client):
 def _sh_position(moves: int):
     position = deal_position(examples.SEAHAVEN_DEAL)
     for text in examples.SEAHAVEN_LINE[:moves]:
-        position = apply_move(position, decode_move(text))
+        position = apply_move(position, SeahavenMove.parse(text))
     return position
 
 
@@ -310,7 +310,7 @@ def test_each_seahaven_step_is_the_engines_position_and_names_the_move(client, s
         map(str, position.foundations)
     )
     if step:
-        move = decode_move(examples.SEAHAVEN_LINE[step - 1])
+        move = SeahavenMove.parse(examples.SEAHAVEN_LINE[step - 1])
         before = _sh_position(step - 1)
         said = doc.find(class_="said").text
         moved = (

@@ -19,6 +19,8 @@ from app.store.redis import RedisStore
 from tests.store.redis_server import start_redis_server, stop_redis_server
 from tests.web.html import parse
 
+pytestmark = pytest.mark.slow  # each test starts a Redis server of its own
+
 TIMEOUT = 0.3
 """The store's command timeout in these tests (``SOLITAIRE_STORE_TIMEOUT``)."""
 CODE = "HM1-N-AAAAAAB"

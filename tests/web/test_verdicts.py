@@ -72,6 +72,7 @@ def test_pages_and_moves_never_search_in_the_server_process(client, no_search_he
     assert state_of(moved) == "lost"
 
 
+@pytest.mark.slow
 def test_a_position_is_proved_once_for_every_player_worker_and_instance(
     store, app, client, proof_pool
 ):
@@ -100,6 +101,7 @@ def test_a_pending_verdict_appears_on_the_next_answer(proof_pool):
         assert client.app.state.prover.proofs == 1
 
 
+@pytest.mark.slow
 def test_a_proof_nobody_wants_any_more_is_cancelled_before_it_starts():
     """A game that moves on to another position drops its queued proof of the old one."""
     codes = ["SH1-C4-AAAAAAB", "SH1-C4-AAAAAAD", "SH1-C4-AAAAAAE", "SH1-C4-AAAAAAF"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import app.web.play
+import app.web.actions
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
 from app.engine.halfmoon_solver import solve
@@ -13,8 +13,10 @@ from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven_solver import solve_code
 from app.store import SessionData
+from app.web.actions import with_result
 from app.web.board import fill
-from app.web.play import with_bests
+from app.web.screen import SCREENS
+from app.web.views import clock_text
 from tests.browser.play import moving_card
 from tests.web.html import parse
 from tests.web.test_seahaven_play import SeahavenPlayer
@@ -29,7 +31,7 @@ STEP_MS = 3_000
 def clock(monkeypatch):
     """The server's clock, moved on by hand: the summary's time is then exact."""
     now = [1_700_000_000_000]
-    monkeypatch.setattr(app.web.play, "now_ms", lambda: now[0])
+    monkeypatch.setattr(app.web.actions, "now_ms", lambda: now[0])
 
     def tick() -> None:
         now[0] += STEP_MS
@@ -77,7 +79,11 @@ def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_scor
     cascade = p.board.find(class_="cascade")
     assert cascade.attrs["aria-hidden"] == "true"
     assert [c.attrs["class"].split()[0] for c in cascade.children] == ["falling"] * 12
-    assert summary.find_all(class_="bests") == []  # no statistics lines: no empty list
+    # the statistics' lines: the first win at Half Moon (one list, in the summary)
+    assert [li.text for li in p.board.by_id("bests").find_all("li")] == [
+        "Your first win at this game!"
+    ]
+    assert p.board.find_all(class_="bests") == [p.board.by_id("bests")]
     if htmx:
         assert p.status == (
             "Removed three of hearts and eight of spades: 10 points. You won! 520 points in 5:09."
@@ -91,18 +97,22 @@ def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_scor
 def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
     p = player(HM)
     _win_half_moon(p, clock)
-    screen = app.web.play.SCREENS["half-moon"]
+    screen = SCREENS["half-moon"]
     _, stored = p.client.app.state.store.load(p.client.cookies.get("sid"), HM)
     game = screen.game.from_record(stored.record)
     facts = screen.facts(game, SessionData("tok"))
-    assert app.web.play.with_bests(facts, ()) == facts
-    lines = ("Your best time in Half Moon.", "3 wins in a row.")
-    board = parse(fill(screen.board_html(with_bests(facts, lines), "en", "tok"), "tok", HM))
-    assert [li.text for li in board.by_id("summary-bests").find_all("li")] == list(lines)
+    assert with_result(facts, None) == facts
+    result = ((("best_time", 309_000), ("streak", 3)), None)
+    board = parse(fill(screen.board_html(with_result(facts, result), "en", "tok"), "tok", HM))
+    summary = board.by_id("summary")
+    assert [li.text for li in summary.find_all("li")] == [
+        "New best time: 5:09.",
+        "3 wins in a row.",
+    ]
     assert board.by_id("summary-moves").text == "48"
     assert board.by_id("summary-time").text == "5:09"
     plain = parse(fill(screen.board_html(facts, "en", "tok"), "tok", HM))
-    assert plain.find_all(id="summary-bests") == []
+    assert plain.find_all(id="bests") == []
 
 
 def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, client, clock):
@@ -136,7 +146,7 @@ def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, clien
     other.tap("pile-1")
     home = parse(client.get("/").text)
     headings = [h.text for h in home.find_all("h2")]
-    assert headings[:2] == ["Continue playing", "Recently finished"]
+    assert headings[1:3] == ["Continue playing", "Recently finished"]
     playing, finished = home.find("ul", class_="continue"), home.find(class_="continue finished")
     assert [a.find("code").text for a in playing.find_all("a")] == ["HM1-N-AAAAAAC"]
     (line,) = finished.find_all("li")
@@ -167,7 +177,7 @@ def test_a_won_seahaven_game_shows_its_summary(client, clock):
 
 
 def _clock(ms: int) -> str:
-    return app.web.play.clock_text(ms)
+    return clock_text(ms)
 
 
 def test_the_summary_speaks_turkish_and_bulgarian(player, client, clock):

@@ -1,4 +1,5 @@
-"""The web foundation: sessions, security, bad input, errors, codes in URLs, assets, gzip."""
+"""The HTTP contract every page shares: sessions and cookies, security headers and CSP, bad
+input, errors, codes in URLs, caching, assets and gzip."""
 
 import gzip
 import re
@@ -15,7 +16,6 @@ from app.config import Config
 from app.engine.codes import FORMAT_HELP
 from app.main import create_app
 from app.store import MemoryStore, StoredGame, StoreError
-from app.web.errors import CODE_HELP
 from app.web.middleware import CSP
 from tests.web.conftest import HTMX, token_of, varies
 from tests.web.html import parse
@@ -77,6 +77,7 @@ def test_a_well_formed_unknown_id_is_kept_and_nothing_is_stored_for_it(client, s
     assert store.load(chosen, CODE) == (None, None)
 
 
+@pytest.mark.all_stores
 def test_two_sessions_are_isolated(app, player):
     me = player()
     me.tap("pile-1")
@@ -90,6 +91,7 @@ def test_two_sessions_are_isolated(app, player):
     assert token != me.token
 
 
+@pytest.mark.all_stores
 def test_a_shared_url_starts_fresh_for_the_visitor_and_resumes_for_its_owner(app, player):
     me = player()
     for place in ("pile-1", "pile-1"):  # select and deselect: two actions, a running clock
@@ -164,6 +166,7 @@ def test_same_origin_posts_pass(player, client):
     assert response.status_code == 303
 
 
+@pytest.mark.all_stores
 def test_a_wrong_form_token_is_refused_and_changes_nothing(player, client, store):
     p = player()
     p.tap("pile-1")
@@ -286,6 +289,7 @@ def test_settings_redirect_only_to_paths_on_this_site(player, client):
         assert response.headers["location"] == expected
 
 
+@pytest.mark.all_stores
 def test_an_unreadable_saved_game_is_offered_a_fresh_start_not_a_500(player, client, store):
     p = player()
     p.tap("pile-1")
@@ -321,12 +325,8 @@ def test_an_invalid_code_gets_a_404_page_that_shows_the_format_and_offers_a_new_
     assert response.status_code == 404
     page = parse(response.text)
     assert page.find("h1").text == "No such deal"
-    assert CODE_HELP in page.find(class_="detail").text
+    assert FORMAT_HELP in page.find(class_="detail").text
     assert page.find("a", href="/half-moon").text == "New game"
-
-
-def test_the_catalog_format_help_is_the_engines():
-    assert CODE_HELP == FORMAT_HELP
 
 
 def test_the_home_code_box_goes_to_the_canonical_url(client):
@@ -336,6 +336,7 @@ def test_the_home_code_box_goes_to_the_canonical_url(client):
     assert "A deal code looks like" in response.text
 
 
+@pytest.mark.all_stores
 def test_home_lists_games_in_progress(player, client):
     page = parse(client.get("/").text)
     assert [a.attrs["href"] for a in page.find(class_="games").find_all("a")] == ["/half-moon"] + (
@@ -426,6 +427,34 @@ def test_the_default_store_is_a_sqlite_file_created_on_first_run(tmp_path, monke
     assert Config.from_env().store == str(path)
     monkeypatch.delenv("SOLITAIRE_STORE")
     assert Config.from_env().store == "var/solitaire.db"
+
+
+@pytest.mark.parametrize("store_url", ["sqlite", "redis"])
+def test_an_app_can_be_started_twice_each_run_opens_the_store_it_closes(
+    tmp_path, request, store_url
+):
+    """Two lifespans one after the other (a test client per test, a server restarted in the
+    same process): the second meets an open store, and plays on the first one's game."""
+    url = (
+        str(tmp_path / "games.db")
+        if store_url == "sqlite"
+        else request.getfixturevalue("redis_url")
+    )
+    if store_url == "redis":
+        request.getfixturevalue("redis_client")  # an empty database
+    app = create_app(Config(store=url))
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as first:
+        page = parse(first.get(URL).text)
+        card = page.find(data_place="pile-1").find(data_card=True).attrs["data-card"]
+        tapped = first.post(
+            f"{URL}/tap", data={"place": "pile-1", "card": card, "token": token_of(page)}
+        )
+        assert tapped.status_code == 303, tapped.text[:300]
+        cookies = dict(first.cookies)
+    with TestClient(app, base_url="http://testserver", cookies=cookies) as second:
+        assert second.get("/health").text == "ok"
+        page = parse(second.get(URL).text)
+        assert page.find(data_place="pile-1").find(aria_pressed="true") is not None  # saved
 
 
 def test_health_answers_ok_without_a_session(client):

@@ -1,0 +1,106 @@
+"""The daily deal (issue 16): one Half Moon deal and one Seahaven deal per level each UTC day,
+the same for every player, derived from the date by a function that must never change.
+
+**The function** (stable forever — ``tests/web/test_daily.py`` pins its codes): for the day
+``YYYY-MM-DD``, the game ``G`` (``HM``, ``SH``) and the variant ``V`` (``N``; ``C4``, ``C2``,
+``C1``), try ``i = 0, 1, 2, …``: the deal number is the first 8 bytes of
+``SHA-256("daily:YYYY-MM-DD:G:V:i")`` read big-endian, modulo 2^35 (every deal number of
+:mod:`app.engine.codes`); the day's deal is the first candidate that is not lost at the deal —
+Half Moon: not stuck before the first move; Seahaven: not proved "no useful move left" by the
+engine's bounded proof (:meth:`Seahaven.is_lost` with its fixed node budget, a deterministic
+search). Issue 13 deals no dead random deal; a daily deal must not be one either, and the
+replacement is as deterministic as the first choice. At most :data:`TRIES` candidates are
+tried (then the last is dealt: never met, one deal in four is lost at the deal at one cell).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import functools
+import hashlib
+from typing import Final
+
+from app.engine.codes import CURRENT_VERSION, MAX_NUMBER, DealCode, GameId
+from app.engine.halfmoon import HalfMoon
+from app.engine.seahaven import Seahaven
+
+TRIES: Final = 32
+
+DAILY_VARIANTS: Final[tuple[tuple[GameId, str], ...]] = (
+    ("HM", "N"),
+    ("SH", "C4"),
+    ("SH", "C2"),
+    ("SH", "C1"),
+)
+"""Every daily deal of a day, in the order the home page lists them."""
+
+
+def candidate(day: str, game: GameId, variant: str, attempt: int) -> DealCode:
+    """The ``attempt``-th candidate for a day's deal.
+
+    >>> str(candidate("2026-12-01", "HM", "N", 0))
+    'HM1-N-Y5GESIS'
+    """
+    text = f"daily:{day}:{game}:{variant}:{attempt}".encode()
+    number = int.from_bytes(hashlib.sha256(text).digest()[:8], "big") % (MAX_NUMBER + 1)
+    return DealCode(game, CURRENT_VERSION, variant, number)
+
+
+def dead_at_deal(code: DealCode) -> bool:
+    """Lost before the first move (the engine's own verdict, a bounded search)."""
+    if code.game == "HM":
+        return HalfMoon(code).is_stuck()
+    return Seahaven(code).is_lost()
+
+
+@functools.lru_cache(maxsize=64)
+def daily_code(day: str, game: GameId, variant: str) -> DealCode:
+    """The day's deal (``day`` as ``YYYY-MM-DD``, UTC). Milliseconds of work, cached; call it
+    off the event loop on a miss (:func:`daily_codes`)."""
+    datetime.date.fromisoformat(day)  # a malformed day raises ValueError
+    code = candidate(day, game, variant, 0)
+    for attempt in range(1, TRIES):
+        if not dead_at_deal(code):
+            break
+        code = candidate(day, game, variant, attempt)
+    return code
+
+
+def today(now: datetime.datetime | None = None) -> str:
+    """The UTC day as ``YYYY-MM-DD``."""
+    return (now or datetime.datetime.now(datetime.UTC)).astimezone(datetime.UTC).date().isoformat()
+
+
+def yesterday_of(day: str) -> str:
+    return (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
+
+
+def codes_of(day: str) -> dict[str, DealCode]:
+    """Every daily deal of ``day`` by variant (``N``, ``C4``, ``C2``, ``C1``)."""
+    return {variant: daily_code(day, game, variant) for game, variant in DAILY_VARIANTS}
+
+
+_KNOWN: dict[str, dict[str, DealCode]] = {}
+"""Days already worked out: a tap asks on every action, so a known day costs a lookup."""
+
+
+async def daily_codes(day: str) -> dict[str, DealCode]:
+    """:func:`codes_of`, in a thread the first time a day is asked for (it runs proofs)."""
+    known = _KNOWN.get(day)
+    if known is None:
+        known = await asyncio.to_thread(codes_of, day)
+        if len(_KNOWN) > 8:
+            _KNOWN.clear()
+        _KNOWN[day] = known
+    return known
+
+
+async def day_of(code: str, now: datetime.datetime | None = None) -> str | None:
+    """The day whose daily deal ``code`` is, among today and yesterday (a daily deal begun
+    before midnight and finished after still counts for its day), else ``None``."""
+    day = today(now)
+    for which in (day, yesterday_of(day)):
+        if code in {str(c) for c in (await daily_codes(which)).values()}:
+            return which
+    return None

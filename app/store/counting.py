@@ -1,0 +1,294 @@
+"""Counting results: the rules that turn a saved game's change into statistics (issue 16).
+
+Every store calls :func:`count` inside the transaction that writes a game, so a result is
+written together with the game change that caused it, or not at all. Plain data only (the
+store never imports the engine or the web layer): a game's kind comes from its code's text.
+
+**The rules** (also on ``/stats`` and in ``docs/decisions.md``):
+
+- A game is *played* from its first move; a deal only opened is not counted.
+- It is *won* when the engine says won, *lost* when the engine proves it cannot be won
+  (Half Moon stuck, Seahaven "no useful move left"), or *abandoned* — counted as lost — when
+  the player makes the first move of another deal of the same game and level while it is
+  unfinished.
+- A deal's result counts once: the first ending (or the abandonment) is the result. Undoing
+  after the end, restarting, or finishing an abandoned game later never counts again (the
+  game's row carries the mark ``counted``: ``open`` once played, ``done`` once counted, and
+  that mark is what makes a second transition — another tab, a retried tap, another app
+  instance — count nothing, because it is read and written in the same transaction).
+- Time is the game clock's time; best time and fewest moves are of won games, best score of
+  any counted game.
+
+The document kept per player (JSON, a few kilobytes at most) holds the aggregates per kind
+(``HM``, ``SH-C4``, ``SH-C2``, ``SH-C1``), the open game of each kind, the last
+:data:`RECENT` games, the codes of abandoned games still stored (at most :data:`GONE`, as
+many as a session keeps games) and the daily-deal streak.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from dataclasses import dataclass
+from typing import Any, Final
+
+from app.store.base import StoredGame
+from app.store.jsondata import int_or_zero, json_dict
+
+RECENT: Final = 20
+"""Games listed on ``/stats``."""
+
+GONE: Final = 100
+"""Abandoned games remembered so that finishing one later counts nothing: as many as a
+session keeps games (base.MAX_GAMES_PER_SESSION), so an abandoned game still stored is
+always among them."""
+
+KINDS: Final = ("HM", "SH-C4", "SH-C2", "SH-C1")
+
+COUNTED: Final = "counted"
+"""Key of :attr:`StoredGame.extra`: ``open`` (counted as played) or ``done`` (result counted)."""
+
+DAILY: Final = "daily"
+"""Key of :attr:`StoredGame.extra`: the UTC day (``YYYY-MM-DD``) whose daily deal this game is."""
+
+ENDED: Final = frozenset({"won", "stuck", "lost"})
+
+_CARRIED: Final[tuple[str, ...]] = (COUNTED, DAILY)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One player's result on a deal, folded into the deal's figures for everyone."""
+
+    won: bool
+    ms: int
+    moves: int
+
+
+def kind_of(code: str) -> str | None:
+    """The statistics kind of a canonical deal code, ``None`` for anything else.
+
+    >>> kind_of("HM1-N-AAAAAAB"), kind_of("SH1-C2-AAAAAJ2"), kind_of("HM-1")
+    ('HM', 'SH-C2', None)
+    """
+    parts = code.split("-")
+    if len(parts) != 3 or len(parts[2]) != 7:
+        return None
+    if parts[0] == "HM1" and parts[1] == "N":
+        return "HM"
+    if parts[0] == "SH1" and parts[1] in ("C4", "C2", "C1"):
+        return f"SH-{parts[1]}"
+    return None
+
+
+def carry(old: StoredGame | None, new: StoredGame) -> StoredGame:
+    """``new`` with the marks of ``old`` it does not set itself (the screens build a fresh
+    ``extra`` on every change)."""
+    if old is None:
+        return new
+    kept = {k: old.extra[k] for k in _CARRIED if k in old.extra and k not in new.extra}
+    return dataclasses.replace(new, extra={**new.extra, **kept}) if kept else new
+
+
+def wants(new: StoredGame) -> bool:
+    """Whether writing ``new`` (already :func:`carry`-ed) changes statistics, so the store
+    must read (and, for Redis, watch) the player's document and the deal's figures."""
+    if new.moves <= 0 or kind_of(new.code) is None:
+        return False
+    mark = new.extra.get(COUNTED)
+    return mark is None or (mark != "done" and new.state in ENDED)
+
+
+def clock_ms(game: StoredGame) -> int:
+    """The game clock's time (``record["clock"] = [elapsed, running since]``)."""
+    clock = game.record.get("clock")
+    return int_or_zero(clock[0]) if isinstance(clock, list) and clock else 0
+
+
+def empty_kind() -> dict[str, int]:
+    return {
+        "played": 0,
+        "won": 0,
+        "lost": 0,
+        "streak": 0,
+        "best_streak": 0,
+        "best_ms": 0,
+        "fewest": 0,
+        "best_score": 0,
+    }
+
+
+def normal(doc: Any) -> dict[str, Any]:
+    """A player's document in its full shape (a damaged or missing one reads as empty)."""
+    data = json_dict(doc)
+    kinds = json_dict(data.get("k"))
+    daily = json_dict(data.get("daily"))
+    return {
+        "k": {
+            k: {f: int_or_zero(json_dict(kinds.get(k)).get(f)) for f in empty_kind()} for k in KINDS
+        },
+        "open": {
+            k: v
+            for k, v in json_dict(data.get("open")).items()
+            if k in KINDS and isinstance(v, str)
+        },
+        "recent": [json_dict(e) for e in data.get("recent", []) if isinstance(e, dict)][:RECENT],
+        "gone": [c for c in data.get("gone", []) if isinstance(c, str)][-GONE:],
+        "daily": {
+            "last": daily.get("last") if isinstance(daily.get("last"), str) else "",
+            "streak": int_or_zero(daily.get("streak")),
+            "best": int_or_zero(daily.get("best")),
+            "days": [d for d in daily.get("days", []) if isinstance(d, str)][-RECENT:],
+        },
+        "set": json_dict(data.get("set")),
+    }
+
+
+def _entry(doc: dict[str, Any], code: str) -> dict[str, Any] | None:
+    return next((e for e in doc["recent"] if e.get("code") == code), None)
+
+
+def _lose(doc: dict[str, Any], kind: str) -> None:
+    figures = doc["k"][kind]
+    figures["lost"] += 1
+    figures["streak"] = 0
+
+
+def count(
+    doc: Any, old: StoredGame | None, new: StoredGame
+) -> tuple[StoredGame, dict[str, Any] | None, DealResult | None]:
+    """Apply the rules to one game change: the game to write (with its ``counted`` mark),
+    the player's new document (``None``: unchanged) and the result to add to the deal's
+    figures (``None``: nothing). ``new`` must already be :func:`carry`-ed; ``doc`` is the
+    stored document (``None`` when the player has none)."""
+    kind = kind_of(new.code)
+    if kind is None or not wants(new):
+        return new, None, None
+    data = normal(doc)
+    figures = data["k"][kind]
+    code, now = new.code, new.updated_ms
+    mark = new.extra.get(COUNTED)
+    deal: DealResult | None = None
+    if mark is None:  # the first move: played (and another open game of its kind abandoned)
+        other = data["open"].get(kind)
+        if other is not None and other != code:
+            _lose(data, kind)
+            data["gone"] = [*(c for c in data["gone"] if c != other), other][-GONE:]
+            entry = _entry(data, other)
+            if entry is not None:
+                entry["r"] = "abandoned"
+        data["open"][kind] = code
+        figures["played"] += 1
+        data["recent"] = [
+            {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now},
+            *(e for e in data["recent"] if e.get("code") != code),
+        ][:RECENT]
+        mark = "open"
+    if new.state in ENDED:
+        mark = "done"
+        if code in data["gone"]:  # abandoned before: already counted as lost
+            data["gone"] = [c for c in data["gone"] if c != code]
+        else:
+            if data["open"].get(kind) != code:  # open before the statistics were reset
+                figures["played"] += 1
+            else:
+                del data["open"][kind]
+            won = new.state == "won"
+            ms = clock_ms(new)
+            if won:
+                figures["won"] += 1
+                figures["streak"] += 1
+                figures["best_streak"] = max(figures["best_streak"], figures["streak"])
+                figures["best_ms"] = min(figures["best_ms"] or ms, ms)
+                figures["fewest"] = min(figures["fewest"] or new.moves, new.moves)
+            else:
+                _lose(data, kind)
+            figures["best_score"] = max(figures["best_score"], new.score)
+            entry = {
+                "code": code,
+                "r": "won" if won else "lost",
+                "ms": ms,
+                "moves": new.moves,
+                "score": new.score,
+                "at": now,
+            }
+            data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
+            before = normal(doc)
+            day = new.extra.get(DAILY)
+            if won and isinstance(day, str):
+                _daily_win(data["daily"], day)
+            data["set"] = {"code": code, "keys": records(before, data, kind, won)}
+            deal = DealResult(won, ms, new.moves)
+    written = dataclasses.replace(new, extra={**new.extra, COUNTED: mark})
+    return written, data, deal
+
+
+RECORDS: Final = (
+    "first_win",
+    "best_time",
+    "fewest",
+    "best_score",
+    "best_streak",
+    "streak",
+    "daily_streak",
+)
+"""What a game may set, in the order the end box lists it."""
+
+
+def records(before: dict[str, Any], after: dict[str, Any], kind: str, won: bool) -> list[str]:
+    """The personal bests and streaks a game set, from the documents (:func:`normal`
+    shapes) before and after it was counted: keys of :data:`RECORDS`."""
+    old, new = before["k"][kind], after["k"][kind]
+    found: list[str] = []
+    if won and old["won"] == 0:
+        found.append("first_win")
+    if won and old["best_ms"] and new["best_ms"] < old["best_ms"]:
+        found.append("best_time")
+    if won and old["fewest"] and new["fewest"] < old["fewest"]:
+        found.append("fewest")
+    if old["best_score"] and new["best_score"] > old["best_score"]:
+        found.append("best_score")
+    if new["best_streak"] > old["best_streak"] and new["best_streak"] >= 2:
+        found.append("best_streak")
+    elif new["streak"] >= 2:
+        found.append("streak")
+    if after["daily"]["streak"] > before["daily"]["streak"] or (
+        after["daily"]["last"] != before["daily"]["last"] and after["daily"]["streak"]
+    ):
+        found.append("daily_streak")
+    return found
+
+
+def _daily_win(daily: dict[str, Any], day: str) -> None:
+    """A won daily deal of ``day``: the daily streak counts UTC days in a row with one."""
+    if day in daily["days"]:
+        return
+    daily["days"] = sorted([*daily["days"], day])[-RECENT:]
+    last = daily["last"]
+    if last and _next_day(last) == day:
+        daily["streak"] += 1
+    elif not last or day > last:
+        daily["streak"] = 1
+    if not last or day > last:
+        daily["last"] = day
+    daily["best"] = max(daily["best"], daily["streak"])
+
+
+def _next_day(day: str) -> str:
+    try:
+        return (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
+    except ValueError:
+        return ""
+
+
+def fold_deal(figures: Any, result: DealResult) -> dict[str, int]:
+    """A deal's figures for everyone (players who finished it, wins, best time and fewest
+    moves of the wins) with one more player's result."""
+    data = json_dict(figures)
+    players, wins = int_or_zero(data.get("players")), int_or_zero(data.get("wins"))
+    best_ms, fewest = int_or_zero(data.get("best_ms")), int_or_zero(data.get("fewest"))
+    if result.won:
+        wins += 1
+        best_ms = min(best_ms or result.ms, result.ms)
+        fewest = min(fewest or result.moves, result.moves)
+    return {"players": players + 1, "wins": wins, "best_ms": best_ms, "fewest": fewest}

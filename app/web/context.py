@@ -1,0 +1,122 @@
+"""Page context: what every page's header shows — the player's session (token, settings), the
+language and its switch, the path to come back to — built once for all pages
+(:class:`PageBase`, ``app.dependencies.PageDep``); and a game page's own context (the screen,
+the info bar, the live region)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from babel.support import NullTranslations
+from fastapi import Request
+from starlette.requests import HTTPConnection
+
+from app.clock import now_ms
+from app.engine.game import AWAY_MS
+from app.engine.games import AnyGame
+from app.i18n import LANGUAGES, choose_language, translations
+from app.store import SessionData
+from app.web.notices import QUESTIONS, sentence
+from app.web.screen import AnyScreen
+from app.web.views import InfoView
+
+
+def language(request: HTTPConnection, session: SessionData | None) -> str:
+    """The session's chosen language, else the browser's best, else English."""
+    return choose_language(
+        session.lang if session else None, request.headers.get("accept-language")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PageBase:
+    """The base of every page's template context. ``session`` is ``None`` only on an error
+    page whose store just failed (the page then offers no form)."""
+
+    session: SessionData | None
+    lang: str
+    here: str
+    """Where the language switch and the settings come back to."""
+
+    @classmethod
+    def of(cls, request: HTTPConnection, session: SessionData | None, here: str = "") -> PageBase:
+        return cls(session, language(request, session), here or request.url.path)
+
+    @property
+    def t(self) -> NullTranslations:
+        return translations(self.lang)
+
+    def context(self, **page: Any) -> dict[str, Any]:
+        """The template context: the base, then the page's own values."""
+        return {
+            "lang": self.lang,
+            "languages": LANGUAGES,
+            "token": self.session.token if self.session is not None else "",
+            "session": self.session,
+            "here": self.here,
+            **page,
+        }
+
+
+def origin(request: Request) -> str:
+    """Where players reach this site: ``SOLITAIRE_ORIGIN`` when set (:func:`public_origin`),
+    else ``http://host:port`` of this request, without building a URL object."""
+    config = getattr(request.app.state, "config", None)
+    if config is not None and config.origin:
+        return str(config.origin)
+    scope = request.scope
+    host = request.headers.get("host")
+    if host is None:
+        server = scope.get("server") or ("localhost", 80)
+        host = f"{server[0]}:{server[1]}"
+    return f"{scope.get('scheme', 'http')}://{host}"
+
+
+def page_context(
+    request: Request,
+    screen: AnyScreen,
+    game: AnyGame,
+    session: SessionData,
+    lang: str,
+    *,
+    message: str | None = None,
+    spoken: str | None = None,
+    asking: str | None = None,
+) -> dict[str, Any]:
+    """``message`` is shown and announced; ``spoken`` only announced (the board shows it already:
+    the end of the game, a question); ``asking`` names a question of :data:`QUESTIONS`."""
+    code = str(game.code)
+    return PageBase(session, lang, request.url.path).context(
+        screen=screen.view(lang, game),
+        info=info_view(request, screen, game, code, game.score),
+        message=sentence(message, lang) if message else message,
+        spoken=spoken,
+        asking=asked(asking, game),
+        oob=False,
+    )
+
+
+def asked(asking: str | None, game: AnyGame) -> str | None:
+    """The question the board asks, if it is one and there is something to lose."""
+    return asking if asking in QUESTIONS and game.move_count else None
+
+
+def info_view(
+    request: Request, screen: AnyScreen, game: AnyGame, code: str, score: int
+) -> InfoView:
+    now = now_ms()
+    clock = game.clock
+    since = clock.running_since
+    return InfoView(
+        elapsed_ms=clock.elapsed(now),
+        running=clock.is_running,
+        away_left_ms=0 if since is None else max(0, AWAY_MS - max(0, now - since)),
+        score=score,
+        moves=game.move_count,
+        code=code,
+        url=origin(request) + screen.url(code),
+        can_undo=game.can_undo(),
+        can_redo=game.can_redo(),
+        can_restart=game.move_count > 0 or game.can_redo(),
+    )

@@ -1,0 +1,156 @@
+"""The routes every game has: ``GET /{game}`` (a fresh deal), the game page, and Undo /
+Redo / Restart."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.dependencies import (
+    PlayerDep,
+    RendererDep,
+    StoreDep,
+)
+from app.engine.games import AnyGame
+from app.i18n import N_, translations
+from app.store import SessionData, Store
+from app.web.actions import (
+    Action,
+    act,
+    acting,
+    game_result,
+    read_form,
+    rebuild,
+    settle_verdict,
+    with_result,
+)
+from app.web.board import (
+    fill,
+)
+from app.web.codes import parse_code
+from app.web.context import asked, language, page_context
+from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.notices import NOTHING_TO_REDO, NOTHING_TO_UNDO, QUESTIONS, UNREADABLE, Said
+from app.web.render import Renderer
+from app.web.screen import SCREENS, AnyScreen
+from app.web.sessions import Player, page_session
+from app.web.views import (
+    info_html,
+    status_html,
+)
+
+
+async def show_page(
+    screen: AnyScreen,
+    code_text: str,
+    request: Request,
+    renderer: Renderer,
+    store: Store,
+    player: Player,
+) -> Response:
+    """``GET /{game}/{code}``: the player's own game for this deal, or the deal from the start."""
+    code = parse_code(screen, code_text)
+    if str(code) != code_text:
+        return RedirectResponse(screen.url(code), 308)
+    session, stored = await store.load_async(player.sid, str(code))
+    session = page_session(player, session)
+    game, unreadable = rebuild(screen, code, stored)
+    await settle_verdict(request, store, player.sid, screen, game)
+    lang = language(request, session)
+    t = translations(lang)
+    said = UNREADABLE if unreadable else screen.notice(request.query_params.get("n", "")[:32], game)
+    message = said(t) if said else None
+    asking = asked(request.query_params.get("ask"), game)
+    question = t.gettext(QUESTIONS[asking]) if asking else None
+    context = page_context(
+        request, screen, game, session, lang, message=message, spoken=question, asking=asking
+    )
+    token, code_text = session.token, context["info"].code
+    facts = screen.facts(game, session, asking=asking)
+    if facts.state != "playing":
+        facts = with_result(facts, await game_result(store, player.sid, code_text))
+    board = screen.board_html(facts, lang, token)
+    shortcuts = renderer.partial("partials/shortcuts.html", lang)
+    info = info_html(lang, context["screen"], context["info"], shortcuts)
+    context["board_html"] = Markup(fill(board, token, code_text))
+    context["info_html"] = Markup(fill(info, token, code_text))
+    context["status_html"] = Markup(status_html(context["message"], False, question))
+    response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
+    return vary_on_htmx(response)
+
+
+class TokenForm(BaseModel):
+    """Undo, Redo, Restart: the form token; Restart's confirmation (``confirm=yes``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=64)
+    confirm: Literal["", "yes"] = ""
+
+
+TOOK_BACK = N_("Move taken back.")
+REPLAYED = N_("Move replayed.")
+RESTARTED = N_("The deal starts again from the beginning.")
+
+
+def _undo(game: AnyGame, session: SessionData, now: int) -> Said:
+    if game.undo(now):
+        return Said(lambda t: t.gettext(TOOK_BACK))
+    return Said(NOTHING_TO_UNDO, "no-undo")
+
+
+def _redo(game: AnyGame, session: SessionData, now: int) -> Said:
+    if game.redo(now):
+        return Said(lambda t: t.gettext(REPLAYED))
+    return Said(NOTHING_TO_REDO, "no-redo")
+
+
+def _restart(game: AnyGame, session: SessionData, now: int) -> Said:
+    game.restart()
+    return Said(lambda t: t.gettext(RESTARTED))
+
+
+def _ask_restart(game: AnyGame, session: SessionData, now: int) -> Said:
+    """Restart without ``confirm=yes``: a game with moves asks first (nothing changes yet)."""
+    if game.move_count == 0:
+        return _restart(game, session, now)
+    return Said(ask="restart")
+
+
+def _history_route(screen: AnyScreen, action: Action) -> Callable[..., Awaitable[Response]]:
+    """The endpoint of one history verb; ``action`` is bound here, so it is no parameter of
+    the route (a default argument would be read from the query string)."""
+
+    async def history(code: str, request: Request) -> Response:
+        form = await read_form(request, TokenForm)
+        renderer, store, player = acting(request)
+        chosen = _ask_restart if action is _restart and form.confirm != "yes" else action
+        return await act(request, renderer, store, player, screen, code, form.token, chosen)
+
+    return history
+
+
+def game_router(screen: AnyScreen) -> APIRouter:
+    """``GET /{game}`` (a fresh deal), the game page, and Undo / Redo / Restart."""
+    SCREENS[screen.slug] = screen
+    router = APIRouter(prefix=f"/{screen.slug}")
+
+    @router.get("", name=f"{screen.slug}-new")
+    async def new_deal(
+        request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    ) -> Response:
+        return await screen.new_deal(request, renderer, store, player)
+
+    @router.get("/{code}", name=f"{screen.slug}-page")
+    async def page(
+        code: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    ) -> Response:
+        return await show_page(screen, code, request, renderer, store, player)
+
+    for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
+        router.add_api_route(f"/{{code}}/{verb}", _history_route(screen, action), methods=["POST"])
+    return router

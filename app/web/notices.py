@@ -1,0 +1,89 @@
+"""What an action says: the live region's sentence, the notices a no-JavaScript redirect
+carries (``?n=key``, only known keys), and the questions the board may ask."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from babel.support import NullTranslations
+
+from app.engine.game import Refusal
+from app.i18n import N_
+from app.store import SessionData
+from app.web.errors import Text
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What one action did: what to announce, and what to show after a no-JavaScript redirect.
+
+    Whether to save is not the action's call: the game is written when its record changed.
+    """
+
+    message: Text | None = None
+    """Announced in the live region (htmx answers)."""
+    notice: str | None = None
+    """Key of :data:`NOTICES` shown on the page after a no-JavaScript redirect."""
+    ask: str | None = None
+    """A question the board asks before acting (``restart``): see :data:`QUESTIONS`."""
+
+
+NOTICES: dict[str, Text] = {}
+"""Notices that survive a redirect as ``?n=key``: only known keys, never free text. Which of
+them a page shows is its screen's call (:meth:`Screen.notice`): only its own game's keys, and
+only what is true of the game on the page."""
+
+
+def notice(key: str, message: str) -> Text:
+    """Register a notice key and return its text."""
+
+    def say(t: NullTranslations) -> str:
+        return t.gettext(message)
+
+    NOTICES[key] = say
+    return say
+
+
+STALE = notice(
+    "stale",
+    N_("That card is no longer there (the game moved on in another tab). Here is the board now."),
+)
+NOTHING_TO_UNDO = notice("no-undo", N_("There is nothing to undo."))
+NOTHING_TO_REDO = notice("no-redo", N_("There is nothing to redo."))
+UNREADABLE = notice(
+    "unreadable", N_("Your saved game for this deal could not be read, so it starts afresh.")
+)
+
+
+REFUSED = notice("refused", N_("Not allowed: nothing moved."))
+"""A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
+
+QUESTIONS: Final = {
+    "restart": N_("Restart this deal from the beginning? Your moves so far are lost.")
+}
+"""What the board may ask before an action (``?ask=restart`` without JavaScript)."""
+
+
+def sentence(text: str, lang: str) -> str:
+    """A status sentence starts with a capital ("three of hearts selected." reads as a sentence
+    too), Turkish dotted i included.
+
+    >>> sentence("üç kupa seçildi.", "tr"), sentence("ikili", "tr"), sentence("вале", "bg")
+    ('Üç kupa seçildi.', 'İkili', 'Вале')
+    """
+    if not text:
+        return text
+    first = "İ" if lang == "tr" and text[0] == "i" else text[0].upper()
+    return first + text[1:]
+
+
+COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
+
+
+def refused(refusal: Refusal, session: SessionData, quiet: Text, quiet_key: str) -> Said:
+    """A refusal explains itself (the engine's sentence, its key in a redirect) only with
+    *Move errors* on; off, the game's ``quiet`` notice only says that nothing happened."""
+    if session.move_errors:
+        return Said(refusal.explain, refusal.key)
+    return Said(quiet, quiet_key)

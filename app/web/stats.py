@@ -1,0 +1,215 @@
+"""``/stats``: the player's statistics, their reset, and the device link (issue 16); the daily
+deals' routes (``/daily/half-moon``, ``/daily/seahaven?cells=4``).
+
+GET never writes: the page reads the player's document; reset, making and revoking a device
+link are POSTs with the form token. A device link holds a secret of 192 bits
+(``secrets.token_urlsafe(24)``) shown once; the store keeps only its SHA-256.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import secrets
+from typing import Annotated, Final, Literal
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app import daily
+from app.dependencies import (
+    PlayerDep,
+    RendererDep,
+    SameOrigin,
+    StoreDep,
+    get_page,
+    limit,
+    public_origin,
+)
+from app.i18n import N_
+from app.stats import (
+    RULES,
+    daily_streak,
+    game_rows,
+    kind_rows,
+    win_rate_chart,
+    win_time_chart,
+)
+from app.store import Store
+from app.store.counting import normal
+from app.web.errors import PlayerError, invalid_field
+from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.render import Renderer
+from app.web.sessions import Player, check_token
+
+router = APIRouter()
+
+NOTICES: Final = {
+    "reset": N_("Your statistics were reset."),
+    "revoked": N_("The device link was revoked: it opens nothing any more."),
+    "linked": N_("This browser now has the games and statistics of the device link."),
+}
+
+
+class StatsForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=64)
+    confirm: Literal["", "yes"] = ""
+
+
+class LinkForm(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=64)
+
+
+def digest_of(secret: str) -> str:
+    """What the store keeps of a device link's secret (SHA-256, hex)."""
+    return hashlib.sha256(b"solitaire device link v1\x00" + secret.encode()).hexdigest()
+
+
+async def _page(
+    request: Request,
+    renderer: Renderer,
+    store: Store,
+    player: Player,
+    *,
+    link: str | None = None,
+    asking: str | None = None,
+) -> Response:
+    page = dataclasses.replace(await get_page(request, store, player), here="/stats")
+    t = page.t
+    doc = normal(await store.player_stats_async(player.sid))
+    notice = request.query_params.get("n", "")
+    current, best = daily_streak(doc, daily.today())
+    has_link = link is not None or await store.has_link_async(player.sid)
+    context = page.context(
+        kinds=kind_rows(doc, t),
+        games=game_rows(doc, t),
+        charts=[c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
+        rules=[t.gettext(r) for r in RULES],
+        daily_streak=current,
+        daily_best=best,
+        notice=t.gettext(NOTICES[notice]) if notice in NOTICES else None,
+        asking=asking or (request.query_params.get("ask") == "reset" and "reset") or None,
+        link=link,
+        has_link=has_link,
+    )
+    response = HTMLResponse(renderer.page("pages/stats.html", context, t), headers=NO_STORE)
+    return vary_on_htmx(response)
+
+
+@router.get("/stats", name="stats")
+async def stats_page(
+    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+) -> Response:
+    return await _page(request, renderer, store, player)
+
+
+@router.post("/stats/reset", dependencies=[SameOrigin])
+async def reset(
+    form: Annotated[StatsForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """Without ``confirm=yes`` it asks first (a question on the page, without JavaScript too)."""
+    session, _ = await store.load_async(player.sid)
+    check_token(player, session, form.token, "/stats")
+    if form.confirm != "yes":
+        return RedirectResponse("/stats?ask=reset", 303, headers=NO_STORE)
+    await store.reset_stats_async(player.sid)
+    return RedirectResponse("/stats?n=reset", 303, headers=NO_STORE)
+
+
+@router.post("/stats/link", dependencies=[SameOrigin])
+async def make_link(
+    form: Annotated[LinkForm, Form()],
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """A new device link (replacing the player's previous one), shown on this answer only."""
+    session, _ = await store.load_async(player.sid)
+    check_token(player, session, form.token, "/stats")
+    secret = secrets.token_urlsafe(24)
+    await store.save_link_async(player.sid, digest_of(secret))
+    link = f"{public_origin(request)}/link/{secret}"
+    return await _page(request, renderer, store, player, link=link)
+
+
+@router.post("/stats/link/revoke", dependencies=[SameOrigin])
+async def revoke_link(
+    form: Annotated[LinkForm, Form()], request: Request, store: StoreDep, player: PlayerDep
+) -> Response:
+    session, _ = await store.load_async(player.sid)
+    check_token(player, session, form.token, "/stats")
+    await store.drop_link_async(player.sid)
+    return RedirectResponse("/stats?n=revoked", 303, headers=NO_STORE)
+
+
+async def _owner(request: Request, store: Store, secret: str) -> str:
+    """The player a link's secret names; a miss counts against the client's guesses, and
+    past the limit every answer is 429 (found or not: no oracle)."""
+    owner = None
+    if 16 <= len(secret) <= 64:
+        owner = await store.link_owner_async(digest_of(secret))
+    if owner is None:
+        verdict = await limit(request, "guess")
+        if not verdict.allowed:
+            raise PlayerError.too_many_guesses(verdict.retry_after)
+        raise PlayerError.unknown_link()
+    return str(owner)
+
+
+@router.get("/link/{secret}", name="link")
+async def open_link(
+    secret: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+) -> Response:
+    """The link's question page: opening it here replaces this browser's games (a POST)."""
+    await _owner(request, store, secret)
+    page = dataclasses.replace(await get_page(request, store, player), here="/link")
+    t = page.t
+    context = page.context(
+        secret=secret,
+        same=(await store.link_owner_async(digest_of(secret))) == player.sid,
+    )
+    response = HTMLResponse(renderer.page("pages/link.html", context, t), headers=NO_STORE)
+    response.headers["Referrer-Policy"] = "same-origin"  # the secret never leaves the site
+    return response
+
+
+@router.post("/link/{secret}", dependencies=[SameOrigin])
+async def use_link(
+    secret: str,
+    form: Annotated[LinkForm, Form()],
+    request: Request,
+    store: StoreDep,
+    player: PlayerDep,
+) -> Response:
+    """This browser takes the link's player id: from now on both browsers play as one."""
+    session, _ = await store.load_async(player.sid)
+    check_token(player, session, form.token, f"/link/{secret}")
+    owner = await _owner(request, store, secret)
+    request.state.player = Player(owner, fresh=False)
+    return RedirectResponse("/stats?n=linked", 303, headers=NO_STORE)
+
+
+# --- the daily deals ---------------------------------------------------------------------------
+
+
+@router.get("/daily/half-moon", name="daily-half-moon")
+async def daily_half_moon(player: PlayerDep) -> Response:
+    codes = await daily.daily_codes(daily.today())
+    return RedirectResponse(f"/half-moon/{codes['N']}", 303, headers=NO_STORE)
+
+
+@router.get("/daily/seahaven", name="daily-seahaven")
+async def daily_seahaven(request: Request, player: PlayerDep) -> Response:
+    cells = request.query_params.get("cells", "4")
+    if cells not in ("4", "2", "1") or set(request.query_params) - {"cells"}:
+        raise PlayerError.bad_input([invalid_field("cells", N_("Accepted: 4, 2 or 1 cells."))])
+    codes = await daily.daily_codes(daily.today())
+    return RedirectResponse(f"/seahaven/{codes['C' + cells]}", 303, headers=NO_STORE)

@@ -1,0 +1,331 @@
+"""Statistics are counted in the transaction that writes the game (issue 16), exactly once:
+the same rules for every store, then the races (threads on one store, two stores on one file
+or one Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from app.engine.codes import encode_number
+from app.store import MemoryStore, SessionData, Store, StoredGame
+from app.store.counting import count, kind_of
+from app.store.redis import RedisStore
+from app.store.sqlite import SQLiteStore
+
+HM = "HM1-N-AAAAAAB"
+HM2 = "HM1-N-AAAAAAC"
+SH = "SH1-C4-AAAAAJ2"
+
+
+def stored(
+    code: str, state: str = "playing", moves: int = 1, ms: int = 0, score: int = 0, at: int = 1000
+) -> StoredGame:
+    record: dict[str, Any] = {"code": code, "clock": [ms, None if state != "playing" else at]}
+    return StoredGame(code, record, state, score, moves, at)
+
+
+def write(store: Store, sid: str, game: StoredGame) -> StoredGame:
+    """Save ``game`` as a screen does (a change that returns it); what was written."""
+    store.change_game(sid, game.code, lambda _s, _g: (game, None))
+    written = store.load(sid, game.code)[1]
+    assert written is not None
+    return written
+
+
+def figures(store: Store, sid: str, kind: str = "HM") -> dict[str, int]:
+    doc = store.player_stats(sid)
+    assert doc is not None
+    result: dict[str, int] = doc["k"][kind]
+    return result
+
+
+def test_kinds_come_from_canonical_codes_only() -> None:
+    assert [kind_of(c) for c in (HM, SH, "SH1-C1-AAAAAAA", "HM-1", "XX1-N-AAAAAAB")] == [
+        "HM",
+        "SH-C4",
+        "SH-C1",
+        None,
+        None,
+    ]
+
+
+def test_a_deal_only_opened_is_not_played(store: Store) -> None:
+    write(store, "p", stored(HM, moves=0))
+    assert store.player_stats("p") is None
+
+
+def test_the_first_move_counts_a_game_as_played_and_lists_it(store: Store) -> None:
+    game = write(store, "p", stored(HM, moves=1, at=5000))
+    assert game.extra == {"counted": "open"}
+    assert figures(store, "p") == {
+        "played": 1,
+        "won": 0,
+        "lost": 0,
+        "streak": 0,
+        "best_streak": 0,
+        "best_ms": 0,
+        "fewest": 0,
+        "best_score": 0,
+    }
+    doc = store.player_stats("p")
+    assert doc is not None
+    assert doc["recent"] == [
+        {"code": HM, "r": "playing", "ms": 0, "moves": 1, "score": 0, "at": 5000}
+    ]
+    assert doc["open"] == {"HM": HM}
+    write(store, "p", stored(HM, moves=2))  # more moves: nothing more to count
+    assert figures(store, "p")["played"] == 1
+
+
+def test_a_win_counts_once_with_its_time_moves_and_score(store: Store) -> None:
+    write(store, "p", stored(HM, moves=1))
+    won = stored(HM, "won", moves=48, ms=90_000, score=520, at=9000)
+    assert write(store, "p", won).extra == {"counted": "done"}
+    write(store, "p", won)  # the same finishing tap again (a retry, another tab)
+    assert figures(store, "p") == {
+        "played": 1,
+        "won": 1,
+        "lost": 0,
+        "streak": 1,
+        "best_streak": 1,
+        "best_ms": 90_000,
+        "fewest": 48,
+        "best_score": 520,
+    }
+    assert store.deal_stats(HM) == {"players": 1, "wins": 1, "best_ms": 90_000, "fewest": 48}
+    doc = store.player_stats("p")
+    assert doc is not None
+    assert doc["recent"][0] == {
+        "code": HM,
+        "r": "won",
+        "ms": 90_000,
+        "moves": 48,
+        "score": 520,
+        "at": 9000,
+    }
+    assert doc["open"] == {}
+
+
+def test_undo_after_the_end_and_a_later_win_count_nothing_more(store: Store) -> None:
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "stuck", moves=20, score=100))
+    write(store, "p", stored(HM, moves=19))  # undone: playing again
+    write(store, "p", stored(HM, "won", moves=48, score=520))
+    f = figures(store, "p")
+    assert (f["played"], f["won"], f["lost"], f["best_score"]) == (1, 0, 1, 100)
+    assert store.deal_stats(HM) == {"players": 1, "wins": 0, "best_ms": 0, "fewest": 0}
+
+
+def test_a_new_game_of_the_same_kind_abandons_the_open_one(store: Store) -> None:
+    write(store, "p", stored(HM, moves=3))
+    write(store, "p", stored(SH, moves=1))  # another game: HM stays open
+    assert figures(store, "p")["lost"] == 0
+    write(store, "p", stored(HM2, moves=1))
+    f = figures(store, "p")
+    assert (f["played"], f["won"], f["lost"]) == (2, 0, 1)
+    doc = store.player_stats("p")
+    assert doc is not None
+    assert [(e["code"], e["r"]) for e in doc["recent"]] == [
+        (HM2, "playing"),
+        (SH, "playing"),
+        (HM, "abandoned"),
+    ]
+    # coming back to the abandoned game and winning it counts nothing more
+    write(store, "p", stored(HM, moves=4))
+    write(store, "p", stored(HM, "won", moves=48, score=520))
+    f = figures(store, "p")
+    assert (f["played"], f["won"], f["lost"]) == (2, 0, 1)
+    assert store.deal_stats(HM) is None  # an abandoned game is not in the deal's figures
+    assert store.load("p", HM)[1].extra == {"counted": "done"}  # type: ignore[union-attr]
+
+
+def test_streaks_best_time_and_fewest_moves(store: Store) -> None:
+    for i, (state, ms, moves) in enumerate(
+        [("won", 80_000, 48), ("won", 70_000, 48), ("stuck", 5_000, 10), ("won", 95_000, 48)]
+    ):
+        code = f"HM1-N-AAAAAB{'ABCD'[i]}"
+        write(store, "p", stored(code, moves=1))
+        write(store, "p", stored(code, state, moves=moves, ms=ms, score=moves * 10))
+    f = figures(store, "p")
+    assert f == {
+        "played": 4,
+        "won": 3,
+        "lost": 1,
+        "streak": 1,
+        "best_streak": 2,
+        "best_ms": 70_000,
+        "fewest": 48,
+        "best_score": 480,
+    }
+
+
+def test_the_deal_figures_count_each_player_once(store: Store) -> None:
+    for sid, state, ms, moves in [
+        ("a", "won", 80_000, 48),
+        ("b", "stuck", 3_000, 9),
+        ("c", "won", 60_000, 48),
+    ]:
+        write(store, sid, stored(HM, moves=1))
+        write(store, sid, stored(HM, state, moves=moves, ms=ms))
+        write(store, sid, stored(HM, state, moves=moves, ms=ms))
+    assert store.deal_stats(HM) == {"players": 3, "wins": 2, "best_ms": 60_000, "fewest": 48}
+
+
+def test_a_reset_forgets_the_figures_and_an_open_game_counts_when_it_ends(store: Store) -> None:
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "won", moves=48))
+    write(store, "p", stored(HM2, moves=1))
+    store.reset_stats("p")
+    assert store.player_stats("p") is None
+    write(store, "p", stored(HM2, "won", moves=48, ms=1000))
+    f = figures(store, "p")
+    assert (f["played"], f["won"], f["best_ms"]) == (1, 1, 1000)
+
+
+def test_a_daily_deal_won_on_days_in_a_row_makes_a_daily_streak(store: Store) -> None:
+    for i, day in enumerate(["2026-12-01", "2026-12-02", "2026-12-04", "2026-12-05"]):
+        code = f"HM1-N-AAAAAC{'ABCD'[i]}"
+        start = stored(code, moves=1)
+        write(store, "p", StoredGame(**{**_fields(start), "extra": {"daily": day}}))
+        write(store, "p", stored(code, "won", moves=48))
+    doc = store.player_stats("p")
+    assert doc is not None
+    assert doc["daily"] == {
+        "last": "2026-12-05",
+        "streak": 2,
+        "best": 2,
+        "days": ["2026-12-01", "2026-12-02", "2026-12-04", "2026-12-05"],
+    }
+
+
+def _fields(game: StoredGame) -> dict[str, Any]:
+    return {f: getattr(game, f) for f in game.__slots__}  # type: ignore[attr-defined]
+
+
+def test_the_document_stays_small_after_many_games(store: Store) -> None:
+    for i in range(300):
+        code = f"HM1-N-{encode_number(1000 + i)}"
+        write(store, "p", stored(code, moves=1, at=i))
+    doc = store.player_stats("p")
+    assert doc is not None
+    assert len(doc["recent"]) == 20 and len(doc["gone"]) <= 100
+
+
+def test_counting_is_a_function_of_what_is_stored() -> None:
+    """Redis may run a change twice: the same inputs give the same outputs."""
+    new = stored(HM, "won", moves=48, ms=5)
+    assert count(None, None, new) == count(None, None, new)
+
+
+# --- races ---------------------------------------------------------------------------------
+
+
+def finish_together(stores: list[Store], sid: str, threads: int = 8) -> None:
+    """``threads`` writers (two tabs, retried taps, two instances) finish one game at once."""
+    write(stores[0], sid, stored(HM, moves=1))
+    start = threading.Barrier(threads)
+    errors: list[BaseException] = []
+
+    def finish(store: Store) -> None:
+        try:
+            start.wait()
+            store.change_game(
+                sid, HM, lambda _s, _g: (stored(HM, "won", moves=48, ms=7000, score=520), None)
+            )
+        except BaseException as exc:
+            errors.append(exc)
+
+    workers = [
+        threading.Thread(target=finish, args=(stores[i % len(stores)],)) for i in range(threads)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert errors == []
+    f = figures(stores[0], sid)
+    assert (f["played"], f["won"], f["streak"]) == (1, 1, 1)
+    assert stores[0].deal_stats(HM) == {"players": 1, "wins": 1, "best_ms": 7000, "fewest": 48}
+
+
+def test_many_tabs_finishing_one_game_count_it_once(store: Store) -> None:
+    finish_together([store], "p")
+
+
+def test_two_sqlite_stores_on_one_file_count_a_game_once(tmp_path: Path) -> None:
+    stores: list[Store] = [SQLiteStore(str(tmp_path / "g.db")) for _ in range(2)]
+    finish_together(stores, "p")
+    for s in stores:
+        s.close()
+
+
+def test_two_redis_stores_count_a_game_once(redis_url: str, redis_client: Any) -> None:
+    stores: list[Store] = [RedisStore(redis_url), RedisStore(redis_url)]
+    finish_together(stores, "p", threads=12)
+    for s in stores:
+        s.close()
+
+
+def test_async_changes_count_once_too(store: Store) -> None:
+    write(store, "p", stored(HM, moves=1))
+
+    async def main() -> None:
+        won = stored(HM, "won", moves=48, ms=7000)
+        await asyncio.gather(
+            *(store.change_game_async("p", HM, lambda _s, _g: (won, None)) for _ in range(6))
+        )
+        doc = await store.player_stats_async("p")
+        assert doc is not None and doc["k"]["HM"]["won"] == 1
+        assert await store.deal_stats_async(HM) == {
+            "players": 1,
+            "wins": 1,
+            "best_ms": 7000,
+            "fewest": 48,
+        }
+        await store.aclose()
+
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own (browser tests leave one)
+        pool.submit(asyncio.run, main()).result()
+
+
+def test_statistics_and_deal_figures_are_swept_with_old_games(tmp_path: Path) -> None:
+    for store in (MemoryStore(), SQLiteStore(str(tmp_path / "s.db"))):
+        write(store, "p", stored(HM, moves=1, at=1000))
+        write(store, "p", stored(HM, "won", moves=48, at=2000))
+        store.sweep(1500)
+        assert store.player_stats("p") is not None and store.deal_stats(HM) is not None
+        store.sweep(2500)
+        assert store.player_stats("p") is None and store.deal_stats(HM) is None
+        store.close()
+
+
+def test_a_device_link_names_one_player_until_revoked(store: Store) -> None:
+    store.save_link("p", "hash-1")
+    assert store.link_owner("hash-1") == "p"
+    store.save_link("p", "hash-2")  # a new link replaces the old one
+    assert (store.link_owner("hash-1"), store.link_owner("hash-2")) == (None, "p")
+    assert store.drop_link("p") is True
+    assert store.link_owner("hash-2") is None
+    assert store.drop_link("p") is False
+
+
+def test_sessions_are_untouched_by_counting(store: Store) -> None:
+    store.save_session("p", SessionData("tok"))
+    write(store, "p", stored(HM, "won", moves=48))
+    assert store.load("p")[0] == SessionData("tok")
+
+
+def test_redis_statistics_keys_carry_the_games_time_to_live(
+    redis_url: str, redis_client: Any
+) -> None:
+    store = RedisStore(redis_url, ttl_seconds=1000)
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "won", moves=48))
+    store.save_link("p", "hash-1")
+    for key in ("sol:p:p", f"sol:d:{HM}", "sol:l:hash-1", "sol:o:p"):
+        assert 990 <= redis_client.ttl(key) <= 1000, key
+    store.close()
