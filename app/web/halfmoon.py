@@ -116,7 +116,7 @@ def place_html(
     """A pile or reserve slot: its top card (a form button when interactive) and its label.
 
     The card's ``data-motion`` names that very card (its place and its depth there: two decks
-    hold two of each card) for the view transition that moves it (``app.css``, "Motion").
+    hold two of each card) for the animation that moves it (``static/js/motion.js``).
 
     Cached: a pure function of its arguments; the token and the deal code are placeholders.
     """

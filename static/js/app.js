@@ -4,8 +4,7 @@
 // - arrow keys move between the board's cards by their position on the screen;
 // - focus never falls to the page body when an answer replaces what had it;
 // - keyboard shortcuts press the page's own Undo, Redo and New game controls;
-// - cards move (view transitions) and a win is celebrated, never under reduced motion, and
-//   an animation never delays the next tap.
+// - a win is celebrated, never under reduced motion (cards move: static/js/motion.js).
 (function () {
   "use strict";
 
@@ -226,11 +225,6 @@
       if (!current && ctx.swap === "none") current = document.getElementById("main") || document.body;
       if (current) ctx.target = current;
     }
-    // a game action's answer is drawn in a view transition, the cards moving (see "motion"),
-    // unless more actions wait behind it: those must not wait for an animation
-    if (ctx && ctx.target && ctx.target.closest && ctx.target.closest("#main")) {
-      ctx.transition = motion() && pending <= 1;
-    }
   });
 
   // A form htmx has not taken over yet (an answer's new board, between its swap and htmx's
@@ -255,109 +249,14 @@
     true
   );
 
-  // --- motion ----------------------------------------------------------------------------------
-  // An answer to a game action is swapped inside a view transition (htmx's own, switched on
-  // per request above): each card is named for itself in the CSS, so the browser slides it
-  // from where it was to where it is now. Never under prefers-reduced-motion.
-  //
-  // Animation never delays the next tap:
-  // - htmx draws the next answer only after the running transition has finished, and a queued
-  //   action leaves only after the answer before it is drawn: so a running transition is
-  //   skipped (it jumps to its end) as soon as another action is submitted or answered, and an
-  //   answer with more actions queued behind it is drawn without one;
-  // - while a transition runs the moving cards are pictures the browser draws over the page
-  //   and cannot be clicked: a press then skips the transition, and its click goes to the
-  //   control that is really under the pointer (same click count, so a double tap stays one).
-
-  var reduce = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
-
-  function motion() {
-    return !!document.startViewTransition && !(reduce && reduce.matches);
-  }
-
-  function quiet(promise) {
-    if (promise && promise.catch) promise.catch(function () {});
-  }
-
-  function skipMotion() {
-    var running = document.activeViewTransition;
-    if (!running) return;
-    // a transition skipped before it was ready rejects its promises: nothing to report
-    quiet(running.ready);
-    quiet(running.updateCallbackDone);
-    quiet(running.finished);
-    running.skipTransition();
-  }
-
-  document.addEventListener("submit", skipMotion, true);
-
-  // a transition that cannot run (or is skipped early) rejects its promises: the swap is made
-  // all the same, there is nothing to report
-  document.addEventListener("htmx:before:viewTransition", function () {
-    queueMicrotask(function () {
-      var started = document.activeViewTransition;
-      if (started) {
-        quiet(started.ready);
-        quiet(started.updateCallbackDone);
-      }
-    });
-  });
-
-  // Actions clicked and not yet answered (htmx reads a form when it is clicked, then queues it).
-  var pending = 0;
-  document.addEventListener("htmx:config:request", function () {
-    pending += 1;
-  });
-  document.addEventListener("htmx:finally:request", function () {
-    pending = Math.max(0, pending - 1);
-  });
-
-  var pressedDuringMotion = false;
-  document.addEventListener(
-    "pointerdown",
-    function () {
-      pressedDuringMotion = !!document.activeViewTransition;
-      if (pressedDuringMotion) skipMotion();
-    },
-    true
-  );
-
-  window.addEventListener(
-    "click",
-    function (event) {
-      if (!pressedDuringMotion) return;
-      pressedDuringMotion = false;
-      if (!event.isTrusted) return;
-      var under = document.elementFromPoint(event.clientX, event.clientY);
-      var control = under && under.closest && under.closest("button, a, summary, label, input");
-      var clicked = event.target;
-      if (!control || control === clicked || (clicked.closest && clicked.closest("button, a") === control)) return;
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      control.dispatchEvent(
-        new MouseEvent("click", {
-          bubbles: true,
-          cancelable: true,
-          view: window,
-          detail: event.detail,
-          clientX: event.clientX,
-          clientY: event.clientY,
-          screenX: event.screenX,
-          screenY: event.screenY,
-        })
-      );
-    },
-    true
-  );
-
   // --- the win: a celebration, then the summary ------------------------------------------------
   // When an answer turns the board to won, the board gets .celebrating for a few seconds: the
   // cards of the cascade fall over it and the summary comes forward (CSS). Focus is on the
   // summary's heading already (autofocus, see restoreFocus); the live region announces the win.
 
+  var reduce = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
   var stateBefore = null;
   document.addEventListener("htmx:before:swap", function () {
-    skipMotion(); // an answer is drawn at once, never after an animation
     var board = document.getElementById("board");
     stateBefore = board ? board.dataset.state : null;
   });
@@ -366,7 +265,7 @@
     var board = document.getElementById("board");
     if (!board || board.dataset.state !== "won" || !stateBefore || stateBefore === "won") return;
     stateBefore = "won";
-    if (!motion()) return;
+    if (reduce && reduce.matches) return;
     board.classList.add("celebrating");
     setTimeout(function () {
       board.classList.remove("celebrating");

@@ -49,29 +49,13 @@
     form.requestSubmit();
   }
 
-  // The card a press is on. While a view transition runs the cards are pictures a press cannot
-  // reach (static/js/app.js skips the transition on that press, before this script sees it):
-  // the card is then found by where the cards are laid out, the topmost of a fan.
-  function cardPressed(event) {
-    var button = event.target.closest && event.target.closest("button[name=card]");
-    if (button) return onBoard(button) ? button : null;
-    if (!onBoard(event.target)) return null;
-    var found = null;
-    board().querySelectorAll("button[name=card]").forEach(function (card) {
-      var r = card.getBoundingClientRect();
-      var inside = event.clientX >= r.left && event.clientX <= r.right;
-      if (inside && event.clientY >= r.top && event.clientY <= r.bottom) found = card;
-    });
-    return found;
-  }
-
   // Is this press the second of a double tap? Within the window, on the first tap's card, or,
   // when an answer has replaced that card's button since, at the same spot.
   function secondPress(event) {
     var tap = lastTap;
     if (!tap || performance.now() - tap.at > DOUBLE_TAP_MS) return false;
-    var button = cardPressed(event);
-    if (button && placeOf(button) === tap.place && button.value === tap.card) {
+    var button = event.target.closest && event.target.closest("button[name=card]");
+    if (button && onBoard(button) && placeOf(button) === tap.place && button.value === tap.card) {
       return true;
     }
     var redrawn = !tap.button.isConnected;
@@ -165,6 +149,7 @@
     state.run.forEach(function (card) {
       var copy = card.cloneNode(true);
       copy.removeAttribute("id");
+      copy.setAttribute("data-motion-for", "card-" + card.dataset.card); // static/js/motion.js
       copy.tabIndex = -1;
       ghost.appendChild(copy);
       card.classList.add("dragging");
@@ -220,8 +205,8 @@
 
   document.addEventListener("pointerdown", function (event) {
     if (event.button !== 0 || !window.htmx) return;
-    var button = cardPressed(event);
-    if (!button || !button.matches(".movable")) return;
+    var button = event.target.closest && event.target.closest("button.card.movable");
+    if (!button || !onBoard(button)) return;
     drag = { button: button, run: runOf(button), x: event.clientX, y: event.clientY, started: false };
   });
 
@@ -249,8 +234,17 @@
     state.ghost.hidden = true;
     var place = cancelled ? null : placeAt(event.clientX, event.clientY);
     var dropped = !!place && place !== state.button.form;
-    if (motion()) handOff(state, dropped);
-    else endDrag(state);
+    state.ghost.hidden = false;
+    if (dropped && motion()) {
+      // the copy stays where it was let go until the answer is drawn: the cards then travel
+      // from there (static/js/motion.js reads its box), and it goes (landed, below)
+      state.ghost.setAttribute("data-landing", "");
+      endDrag({ marked: state.marked, ghost: null, run: [] });
+    } else {
+      var from = boxesOf(state.ghost);
+      endDrag(state);
+      if (!dropped && motion()) window.cardMotion.slide(from); // back to its place
+    }
     if (dropped) {
       submit("gesture-drop", {
         from: placeOf(state.button),
@@ -261,53 +255,36 @@
   }
 
   // --- motion: the dropped cards travel from where they were let go ---------------------------
-  // The ghost takes the cards' view-transition names (the originals give theirs up while
-  // dragged) and stays where it was dropped until the answer is drawn: inside that transition
-  // it is removed, so the cards slide from the drop point to wherever the server put them —
-  // their destination, or back to their place when the move was refused. A drop outside any
-  // other place returns to its place the same way, at once.
 
   function motion() {
-    var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    return !!document.startViewTransition && !reduce;
+    return !!window.cardMotion && window.cardMotion.on();
   }
 
-  function handOff(state, dropped) {
-    var ghost = state.ghost;
-    var copies = ghost.children;
-    ghost.setAttribute("data-landing", "");
-    state.run.forEach(function (card, i) {
-      if (!copies[i] || !card.id) return;
-      // an answer drawn during the drag may have replaced the card: its name is the ghost's now
-      var current = document.getElementById(card.id);
-      if (current) current.classList.add("dragging");
-      copies[i].style.viewTransitionName = card.id;
+  function boxesOf(ghost) {
+    var from = new Map();
+    ghost.querySelectorAll("[data-motion-for]").forEach(function (copy) {
+      from.set(copy.dataset.motionFor, copy.getBoundingClientRect());
     });
-    ghost.hidden = false;
-    if (dropped) {
-      endDrag({ marked: state.marked, ghost: null, run: [] }); // ghost and .dragging stay for now
-      return;
-    }
-    var back = document.startViewTransition(function () {
-      endDrag(state);
-    });
-    back.ready.catch(function () {}); // skipped by the next tap: nothing to report
-    back.finished.catch(function () {});
+    return from;
   }
 
-  function dropGhosts() {
+  // A dropped copy goes once the answer is in the page (its box was read before the swap),
+  // or, with no answer drawn (the request failed), the cards return from it to their place.
+  function landed(event) {
     document.querySelectorAll(".drag-ghost[data-landing]").forEach(function (ghost) {
+      var from = boxesOf(ghost);
       ghost.remove();
-    });
-    if (drag) return; // another drag is under way: its cards stay marked
-    document.querySelectorAll(".seahaven .card.dragging").forEach(function (card) {
-      card.classList.remove("dragging");
+      if (!drag) {
+        document.querySelectorAll(".seahaven .card.dragging").forEach(function (card) {
+          card.classList.remove("dragging");
+        });
+      }
+      if (event.type === "htmx:finally:request" && motion()) window.cardMotion.slide(from);
     });
   }
 
-  // inside the answer's transition (htmx settles the new board in its update), or after it
-  document.addEventListener("htmx:before:settle", dropGhosts);
-  document.addEventListener("htmx:finally:request", dropGhosts);
+  document.addEventListener("htmx:before:settle", landed);
+  document.addEventListener("htmx:finally:request", landed);
 
   document.addEventListener("pointerup", function (event) {
     finish(event, false);

@@ -115,20 +115,10 @@ def sh_card(page: Page, card: Card | str) -> Locator:
     return page.locator(f"#card-{card}")
 
 
-def box_of(locator: Locator) -> dict[str, float]:
-    """The element's box. While a view transition draws the cards (issue 16), Chromium may
-    report no box for one for a moment: ask again, as a player looks again."""
-    for _ in range(100):
-        box = locator.bounding_box()
-        if box is not None:
-            return box
-        locator.page.wait_for_timeout(20)
-    raise AssertionError(f"no box for {locator}")
-
-
 def strip_point(locator: Locator) -> tuple[float, float]:
     """A point on the visible strip of a card (the top edge shows even when overlapped)."""
-    box = box_of(locator)
+    box = locator.bounding_box()
+    assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 9)
 
 
@@ -140,7 +130,8 @@ def target_of(page: Page, place: str) -> Locator:
 def drag(page: Page, source: Locator, target: Locator) -> None:
     """Press on the source card's strip, move in steps, release over the target."""
     x, y = strip_point(source)
-    box = box_of(target)
+    box = target.bounding_box()
+    assert box is not None
     to_x, to_y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -150,7 +141,8 @@ def drag(page: Page, source: Locator, target: Locator) -> None:
 
 
 def strip_position(locator: Locator) -> dict[str, float]:
-    box = box_of(locator)
+    box = locator.bounding_box()
+    assert box is not None
     return {"x": box["width"] / 2, "y": min(box["height"] / 2, 9)}
 
 

@@ -1,0 +1,186 @@
+// Cards move instead of teleporting (issue 16), with the Web Animations API on the live
+// elements ("FLIP"), never under prefers-reduced-motion:
+// - before an answer is swapped in (htmx:before:swap) the board's cards' boxes are read, each
+//   card by its name: Seahaven's by its id (one deck), Half Moon's by data-motion (its place
+//   and its depth there: two decks hold two of each card);
+// - in the frame that first draws the answer, a card whose box changed is animated from the
+//   old box to the new one (`translate`, which adds to the card's own transform); a Half Moon
+//   card that is gone leaves visibly (a copy where it was rises and fades), the card under it
+//   arrives; a Seahaven card that a move covers stays drawn under the card sliding onto it;
+// - static/js/seahaven.js hands over a dropped card's box where it was let go (the drag's
+//   copy, [data-motion-for]), so a drop travels from the drop point to wherever the server put
+//   it: its destination, or back to its place when the move was refused.
+// Nothing waits for an animation: the DOM is updated at once (a view transition would first
+// capture every named card, which cost hundreds of milliseconds per tap: docs/performance.md),
+// the moving cards are the real, clickable buttons, and the next answer finishes whatever still
+// moves before it reads the boxes.
+(function () {
+  "use strict";
+
+  var SLIDE = { duration: 200, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)" };
+  var LEAVE = { duration: 260, easing: "ease-in" };
+  var ARRIVE = { duration: 180, easing: "ease-out" };
+  var CARDS = ".card[data-motion], .board.seahaven .card[data-card]";
+
+  var reduce = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+  function on() {
+    return !!Element.prototype.animate && !(reduce && reduce.matches);
+  }
+
+  function keyOf(card) {
+    return card.dataset.motion || "card-" + card.dataset.card;
+  }
+
+  var running = []; // the animations and copies of the answer drawn last
+  var before = null; // key -> {rect, el}: the boxes read before the answer's swap
+  var scheduled = false;
+
+  // An answer is drawn at once: whatever still moves jumps to its end first.
+  function finishAll() {
+    running.forEach(function (item) {
+      if (item.finish) item.finish();
+      else item.remove();
+    });
+    running = [];
+  }
+
+  function boxes(board) {
+    var seen = new Map();
+    board.querySelectorAll(CARDS).forEach(function (card) {
+      seen.set(keyOf(card), { rect: card.getBoundingClientRect(), el: card });
+    });
+    return seen;
+  }
+
+  function track(animation, card) {
+    running.push(animation);
+    if (card) card.classList.add("moving");
+    animation.onfinish = animation.oncancel = function () {
+      if (card) card.classList.remove("moving");
+    };
+    return animation;
+  }
+
+  // A copy of a card that is gone, where it was (inside the board, so it keeps its look).
+  function copyAt(board, old) {
+    var copy = old.el.cloneNode(true);
+    ["id", "data-motion", "aria-pressed", "data-selected", "aria-label", "role"].forEach(function (name) {
+      copy.removeAttribute(name);
+    });
+    copy.setAttribute("aria-hidden", "true");
+    copy.tabIndex = -1;
+    copy.classList.add("motion-copy");
+    var frame = board.getBoundingClientRect();
+    copy.style.left = old.rect.left - frame.left - board.clientLeft + "px";
+    copy.style.top = old.rect.top - frame.top - board.clientTop + "px";
+    copy.style.width = old.rect.width + "px";
+    copy.style.height = old.rect.height + "px";
+    board.appendChild(copy);
+    running.push(copy);
+    return copy;
+  }
+
+  // Animate the board's cards from the boxes in `was`. `only`: just the cards named there
+  // (a drag's return), no leaving or arriving cards.
+  function play(was, only) {
+    var board = document.getElementById("board");
+    if (!board || !was) return;
+    var halfMoon = board.classList.contains("half-moon");
+    var moved = [];
+    var arrived = [];
+    var present = new Set();
+    board.querySelectorAll(CARDS).forEach(function (card) {
+      var key = keyOf(card);
+      present.add(key);
+      var old = was.get(key);
+      if (!old) {
+        if (halfMoon && !only) arrived.push(card);
+        return;
+      }
+      var now = card.getBoundingClientRect();
+      var dx = old.rect.left - now.left;
+      var dy = old.rect.top - now.top;
+      if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) moved.push([card, dx, dy, key]);
+    });
+    if (!only) {
+      was.forEach(function (old, key) {
+        if (present.has(key) || old.el.isConnected) return;
+        var copy = copyAt(board, old);
+        if (halfMoon) {
+          var leave = copy.animate(
+            [
+              { transform: "none", opacity: 1 },
+              { transform: "translateY(-45%) scale(1.12) rotate(-6deg)", opacity: 0 },
+            ],
+            Object.assign({ fill: "forwards", id: "leave " + key }, LEAVE)
+          );
+          leave.onfinish = function () {
+            copy.remove();
+          };
+          running.push(leave);
+        } else {
+          copy.classList.add("covered"); // under the card that slides onto it, until it lands
+          setTimeout(function () {
+            copy.remove();
+          }, SLIDE.duration);
+        }
+      });
+    }
+    moved.forEach(function (m) {
+      var from = m[1] + "px " + m[2] + "px";
+      var slide = m[0].animate(
+        [{ translate: from }, { translate: "0px 0px" }],
+        Object.assign({ id: "slide " + m[3] }, SLIDE)
+      );
+      track(slide, m[0]);
+    });
+    arrived.forEach(function (card) {
+      var arrive = card.animate(
+        [{ transform: "scale(0.9)", opacity: 0 }, { transform: "none", opacity: 1 }],
+        Object.assign({ id: "arrive " + keyOf(card) }, ARRIVE)
+      );
+      track(arrive, null);
+    });
+  }
+
+  document.addEventListener("htmx:before:swap", function () {
+    finishAll();
+    before = null;
+    var board = document.getElementById("board");
+    if (!board || !on()) return;
+    before = boxes(board);
+    // a dropped card starts from where it was let go
+    document.querySelectorAll(".drag-ghost[data-landing] [data-motion-for]").forEach(function (copy) {
+      var old = before.get(copy.dataset.motionFor);
+      if (old) old.rect = copy.getBoundingClientRect();
+    });
+  });
+
+  // Right after the DOM changed (before:settle follows each part's swap): the animations start
+  // in the frame that first draws the answer, so no frame shows a card at its new place still.
+  document.addEventListener("htmx:before:settle", function () {
+    if (!before || scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(function () {
+      scheduled = false;
+      var was = before;
+      before = null;
+      play(was, false);
+    });
+  });
+
+  // For static/js/seahaven.js: the cards named in `from` (key -> DOMRect) travel from there to
+  // where they are now (a drag let go outside any place returns).
+  window.cardMotion = {
+    on: on,
+    slide: function (from) {
+      if (!on()) return;
+      var was = new Map();
+      from.forEach(function (rect, key) {
+        was.set(key, { rect: rect, el: null });
+      });
+      play(was, true);
+    },
+  };
+})();
