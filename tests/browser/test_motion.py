@@ -329,6 +329,42 @@ def test_a_win_cascades_then_shows_the_summary_with_the_focus_on_its_heading(wat
     assert_accessible(page, f"Half Moon, won ({size})")
 
 
+SUMMARY_TITLES = {"en": "You won!", "tr": "Kazandınız!", "bg": "Победа!"}
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_win_and_the_stats_page_in_each_language_fit_and_are_accessible(watched, size, lang):
+    """The win mid-celebration, its summary and /stats in English, Turkish and Bulgarian (the
+    browser's language chooses): no sideways scroll, the summary's text inside the board's
+    width and the viewport, nothing untranslated, axe clean."""
+    viewport = DESKTOP if size == "desktop" else PHONE
+    page = watched(viewport=viewport, locale={"en": "en-US", "tr": "tr-TR", "bg": "bg-BG"}[lang])
+    _win_half_moon(page)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.wait_for_timeout(700)
+    still(page, f"win-{lang}-{size}-celebrating")
+    expect(board(page)).to_have_class("board half-moon", timeout=6000)
+    expect(page.locator("#summary-title")).to_have_text(SUMMARY_TITLES[lang])
+    expect(page.locator("#bests li")).to_have_count(1)
+    screenshot(page, f"win-{lang}-{size}-summary")
+    width = viewport["width"]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    box = page.locator("#summary").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    for part in ("#summary-title", "#summary .figures", "#bests", "#ending-again", "#ending-new"):
+        inner = page.locator(part).bounding_box()
+        assert inner is not None, part
+        assert box["x"] <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"]
+    assert_accessible(page, f"Half Moon, won ({lang}, {size})")
+    page.goto("/stats")
+    expect(page.locator('#totals tr[data-kind="HM"] [data-field="won"]')).to_have_text("1")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    screenshot(page, f"stats-{lang}-{size}")
+    assert_accessible(page, f"/stats ({lang}, {size})")
+
+
 def test_a_won_game_opened_again_does_not_celebrate_again(watched):
     page = watched()
     _win_half_moon(page)
