@@ -19,8 +19,9 @@ of the two that player's board can show (card selected or not), hands the player
   ``POST /_bench/floor/{game}``: the same form fields parsed the same way, the same cookie,
   the same middleware, answering the bytes of a real tap answer. Without and with gzip
   (``Accept-Encoding: gzip``; wrk alone sends none);
-- p50 / p99 latency at 32 connections, and p99 at a fixed lower offered load (each
-  connection waits between taps so the offered rate is about half the measured capacity);
+- p50 / p99 latency at 32 connections, and p50 / p99 of taps and floor at fixed lower offered
+  loads (``--loads``, fractions of the measured capacity: each connection waits an exponential
+  think time between requests, so the connections do not fall into step);
 - bytes of one tap answer, raw and gzipped, per game;
 - store scaling: tap latency with 1 versus 100,000 stored games (SQLite), bytes per stored
   game; the server's memory after 10,000 sessions.
@@ -306,11 +307,11 @@ class Measurement:
     taps: Load
     floor_gzip: Load
     taps_gzip: Load
-    steady: Load
-    """Taps at a fixed offered load (about half the capacity measured without gzip)."""
-    offered: float
     answer_raw: int
     answer_gzip: int
+    fixed: tuple[tuple[float, Load, Load], ...] = ()
+    """At fixed offered loads (fractions of the tap capacity measured without gzip): the
+    offered rate, the floor and the taps."""
 
     def lines(self) -> str:
         def part(name: str, floor: Load, taps: Load) -> str:
@@ -327,8 +328,12 @@ class Measurement:
                 f" {self.answer_gzip} B gzip",
                 part("no gzip", self.floor, self.taps),
                 part("gzip", self.floor_gzip, self.taps_gzip),
-                f"  fixed load ~{self.offered:.0f} req/s offered: taps {self.steady.rps:.0f} req/s,"
-                f" p50 {self.steady.p50_ms:.1f} ms, p99 {self.steady.p99_ms:.1f} ms",
+                *(
+                    f"  fixed load ~{offered:.0f} req/s offered: taps {taps.rps:.0f} req/s,"
+                    f" p50 {taps.p50_ms:.1f} ms, p99 {taps.p99_ms:.1f} ms | floor"
+                    f" p50 {floor.p50_ms:.1f} ms, p99 {floor.p99_ms:.1f} ms"
+                    for offered, floor, taps in self.fixed
+                ),
             ]
         )
 
@@ -341,6 +346,7 @@ def measure_game(
     connections: int,
     threads: int,
     floors: Path,
+    loads: tuple[float, ...] = (0.5,),
 ) -> Measurement:
     # one player per connection, or a pool of twice as many when threads share connections
     pool = connections if threads == connections else 2 * connections
@@ -359,8 +365,8 @@ def measure_game(
         run = script(players, threads, floor=False, gzip=compress, delay_ms=delay_ms)
         return wrk(server, run, seconds, connections, threads)
 
-    def floor(seconds: int, *, compress: bool = False) -> Load:
-        run = script(players, threads, floor=True, gzip=compress)
+    def floor(seconds: int, *, compress: bool = False, delay_ms: int = 0) -> Load:
+        run = script(players, threads, floor=True, gzip=compress, delay_ms=delay_ms)
         return wrk(server, run, seconds, connections, threads)
 
     taps(2)  # warm up
@@ -372,9 +378,12 @@ def measure_game(
         rounds["floor_gz"].append(floor(seconds, compress=True))
         rounds["taps_gz"].append(taps(seconds, compress=True))
     best = {name: _median(loads) for name, loads in rounds.items()}
-    offered = best["taps"].rps / 2
-    delay = max(1, round(connections / offered * 1000))
-    steady = taps(seconds, delay_ms=delay)
+    fixed = []
+    for fraction in loads:
+        # each connection waits an exponential think time of this mean before each tap
+        delay = max(1, round(connections / (best["taps"].rps * fraction) * 1000))
+        offered = connections / delay * 1000
+        fixed.append((offered, floor(seconds, delay_ms=delay), taps(seconds, delay_ms=delay)))
     return Measurement(
         label,
         game,
@@ -382,10 +391,9 @@ def measure_game(
         best["taps"],
         best["floor_gz"],
         best["taps_gz"],
-        steady,
-        connections / delay * 1000,
         raw,
         gz,
+        tuple(fixed),
     )
 
 
@@ -416,6 +424,7 @@ def measure(
     threads: int,
     work: Path,
     workers: int,
+    loads: tuple[float, ...],
 ) -> list[Measurement]:
     floors = work / "floors"
     floors.mkdir(exist_ok=True)
@@ -423,7 +432,8 @@ def measure(
     server = start_server(store, work, name=label, workers=workers)
     try:
         return [
-            measure_game(server, label, g, seconds, connections, threads, floors) for g in GAMES
+            measure_game(server, label, g, seconds, connections, threads, floors, loads)
+            for g in GAMES
         ]
     finally:
         server.stop()
@@ -461,6 +471,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--threads", type=int, default=0, help="wrk threads (default: one per connection)"
     )
+    parser.add_argument(
+        "--loads",
+        default="0.5",
+        help="fixed offered loads, fractions of the tap capacity (comma-separated)",
+    )
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--skip-redis", action="store_true")
@@ -470,7 +485,8 @@ def main(argv: list[str] | None = None) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     db = work / "games.db"
     threads = args.threads or args.connections
-    run = (args.seconds, args.connections, threads, work, args.workers)
+    loads = tuple(float(x) for x in args.loads.split(","))
+    run = (args.seconds, args.connections, threads, work, args.workers, loads)
     results = measure(str(db), "sqlite", *run)
     if not args.skip_redis:
         from tests.store.redis_server import start_redis_server
