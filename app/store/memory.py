@@ -35,8 +35,9 @@ class MemoryStore(Store):
         self._stats: dict[str, tuple[dict[str, Any], int]] = {}
         """Each player's statistics document, and when it was last written."""
         self._deals: dict[str, tuple[dict[str, int], int]] = {}
-        self._links: dict[str, str] = {}
-        """Device links: the secret's hash → the player."""
+        self._links: dict[str, tuple[str, int]] = {}
+        """Device links: the secret's hash → the player and when the link was made (swept as
+        an expired game is, as the SQLite store does)."""
 
     def load(
         self, sid: str, code: str | None = None
@@ -87,21 +88,22 @@ class MemoryStore(Store):
 
     def save_link(self, sid: str, digest: str) -> None:
         with self._lock:
-            for old in [d for d, s in self._links.items() if s == sid]:
+            for old in [d for d, (s, _) in self._links.items() if s == sid]:
                 del self._links[old]
-            self._links[digest] = sid
+            self._links[digest] = (sid, now_ms())
 
     def link_owner(self, digest: str) -> str | None:
         with self._lock:
-            return self._links.get(digest)
+            owner = self._links.get(digest)
+            return None if owner is None else owner[0]
 
     def has_link(self, sid: str) -> bool:
         with self._lock:
-            return sid in self._links.values()
+            return any(s == sid for s, _ in self._links.values())
 
     def drop_link(self, sid: str) -> bool:
         with self._lock:
-            mine = [d for d, s in self._links.items() if s == sid]
+            mine = [d for d, (s, _) in self._links.items() if s == sid]
             for digest in mine:
                 del self._links[digest]
             return bool(mine)
@@ -165,4 +167,6 @@ class MemoryStore(Store):
                 del self._stats[sid]
             for code in [c for c, (_, t) in self._deals.items() if t < cutoff_ms]:
                 del self._deals[code]
+            for digest in [d for d, (_, t) in self._links.items() if t < cutoff_ms]:
+                del self._links[digest]  # a device link lives as long as an untouched game
         return deleted

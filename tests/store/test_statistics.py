@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from app.clock import now_ms
 from app.engine.codes import encode_number
 from app.store import MemoryStore, SessionData, Store, StoredGame
 from app.store.counting import count, kind_of
@@ -311,6 +312,18 @@ def test_a_device_link_names_one_player_until_revoked(store: Store) -> None:
     assert store.drop_link("p") is True
     assert store.link_owner("hash-2") is None
     assert store.drop_link("p") is False
+
+
+def test_a_device_link_is_swept_like_an_expired_game(tmp_path: Path) -> None:
+    """A link lives as long as a game untouched since it was made (Redis: the same TTL)."""
+    for store in (MemoryStore(), SQLiteStore(str(tmp_path / "s.db"))):
+        store.save_link("p", "hash-1")
+        made = now_ms()
+        store.sweep(made - 60_000)  # younger than the cutoff: kept
+        assert store.link_owner("hash-1") == "p" and store.has_link("p")
+        store.sweep(made + 60_000)
+        assert store.link_owner("hash-1") is None and not store.has_link("p")
+        store.close()
 
 
 def test_sessions_are_untouched_by_counting(store: Store) -> None:
