@@ -4,9 +4,11 @@
 //   card by its name: Seahaven's by its id (one deck), Half Moon's by data-motion (its place
 //   and its depth there: two decks hold two of each card);
 // - in the frame that first draws the answer, a card whose box changed is animated from the
-//   old box to the new one (`translate`, which adds to the card's own transform); a Half Moon
-//   card that is gone leaves visibly (a copy where it was rises and fades), the card under it
-//   arrives; a Seahaven card that a move covers stays drawn under the card sliding onto it;
+//   old box to the new one (`translate`, which adds to the card's own transform); a card coming
+//   from another place takes no presses on its way (they reach the card laid out under them);
+//   a Half Moon card that is gone leaves visibly (a copy where it was rises and fades), the card
+//   under it arrives; a Seahaven card that a move covers stays drawn under the card sliding
+//   onto it;
 // - static/js/seahaven.js hands over a dropped card's box where it was let go (the drag's
 //   copy, [data-motion-for]), so a drop travels from the drop point to wherever the server put
 //   it: its destination, or back to its place when the move was refused.
@@ -53,11 +55,16 @@
     return seen;
   }
 
-  function track(animation, card) {
+  // A card on its way is drawn over the others; one that travels from another place takes no
+  // presses until it lands (.flying), so a press lands on the card laid out under the pointer,
+  // never on a card passing over it.
+  function track(animation, card, far) {
     running.push(animation);
-    if (card) card.classList.add("moving");
+    if (!card) return animation;
+    card.classList.add("moving");
+    if (far) card.classList.add("flying");
     animation.onfinish = animation.oncancel = function () {
-      if (card) card.classList.remove("moving");
+      card.classList.remove("moving", "flying");
     };
     return animation;
   }
@@ -101,7 +108,10 @@
       var now = card.getBoundingClientRect();
       var dx = old.rect.left - now.left;
       var dy = old.rect.top - now.top;
-      if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) moved.push([card, dx, dy, key]);
+      if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) {
+        var far = Math.abs(dx) > now.width / 2 || Math.abs(dy) > now.height / 2;
+        moved.push([card, dx, dy, key, far]);
+      }
     });
     if (!only) {
       was.forEach(function (old, key) {
@@ -133,14 +143,14 @@
         [{ translate: from }, { translate: "0px 0px" }],
         Object.assign({ id: "slide " + m[3] }, SLIDE)
       );
-      track(slide, m[0]);
+      track(slide, m[0], m[4]);
     });
     arrived.forEach(function (card) {
       var arrive = card.animate(
         [{ transform: "scale(0.9)", opacity: 0 }, { transform: "none", opacity: 1 }],
         Object.assign({ id: "arrive " + keyOf(card) }, ARRIVE)
       );
-      track(arrive, null);
+      track(arrive, null, false);
     });
   }
 

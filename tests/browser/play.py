@@ -127,8 +127,16 @@ def target_of(page: Page, place: str) -> Locator:
     return page.locator(f"[data-place={place}] button").last
 
 
+STILL = "(el) => Promise.all(el.getAnimations().map((a) => a.finished.catch(() => null)))"
+"""Until the element has stopped moving (a card still sliding to where an answer put it,
+issue 16): a player aims at a card where it is, as Playwright's own click waits for it."""
+
+
 def drag(page: Page, source: Locator, target: Locator) -> None:
-    """Press on the source card's strip, move in steps, release over the target."""
+    """Press on the source card's strip, move in steps, release over the target (each aimed
+    at once it stands still)."""
+    source.evaluate(STILL)
+    target.evaluate(STILL)
     x, y = strip_point(source)
     box = target.bounding_box()
     assert box is not None

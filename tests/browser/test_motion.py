@@ -9,6 +9,7 @@ stretch the animations (``slow``), for the tests that tap while cards still move
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -260,6 +261,27 @@ def test_a_tap_during_a_removal_animation_is_posted_and_drawn_at_once(watched):
         entry = next(p for p in shown["places"] if p[0] == hm_place(place))
         assert entry[1] == str(position.count(place))
         assert entry[2] == ([] if top is None else [str(top)])
+
+
+def test_a_card_on_its_way_takes_no_press_the_card_under_it_does(watched):
+    page = watched()
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    _slow(page)
+    press(page, "#card-AD")  # home with one tap: a 4 s slide over the board
+    expect(page.locator("[data-place=foundation-D] [data-card=AD]")).to_have_count(1)
+    assert running(page)
+    flying = page.locator("#card-AD")
+    expect(flying).to_have_class(re.compile(r"\bflying\b"))
+    box = flying.bounding_box()
+    assert box is not None
+    under = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('#card-AD') === null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert under  # where it is drawn, a press reaches what is laid out there
+    settled(page)
+    expect(page.locator(".card.moving, .card.flying")).to_have_count(0)
 
 
 def test_a_seahaven_double_tap_during_an_animation_stays_a_double_tap(watched):

@@ -178,7 +178,7 @@ def test_finished_games_lists_ended_games_newest_first_with_their_time_and_extra
     assert [g.code for g in store.finished_games("s1", limit=1)] == ["L"]
     assert store.finished_games("s1", limit=0) == []
     assert store.finished_games("nobody") == []
-    assert asyncio.run(store.finished_games_async("s1", limit=2)) == store.finished_games("s1")[:2]
+    assert run_loop(store.finished_games_async("s1", limit=2)) == store.finished_games("s1")[:2]
 
 
 def test_finished_games_look_only_among_the_most_recently_changed(store: Store) -> None:
