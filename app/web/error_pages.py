@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -14,23 +13,12 @@ from app.i18n import N_
 from app.store import SessionData, Store, StoreError
 from app.web.codes import Redirect
 from app.web.context import PageBase
-from app.web.errors import (
-    CARD_HELP,
-    PLACE_HELP,
-    PlayerError,
-    Text,
-    invalid_field,
-    missing_field,
-    unknown_field,
-)
+from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
 from app.web.htmx import is_htmx, vary_on_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, page_session
 
 log = logging.getLogger(__name__)
-
-FIELD_HELP: Final = {"place": PLACE_HELP, "card": CARD_HELP}
-"""What each form field accepts, said after a refusal."""
 
 
 async def render_error(
@@ -100,8 +88,9 @@ def _validation_problems(error: RequestValidationError) -> list[Text]:
             problems.append(missing_field(name))
         elif kind == "extra_forbidden":
             problems.append(unknown_field(name))
-        else:
-            problems.append(invalid_field(name, FIELD_HELP.get(name)))
+        else:  # a parsed field's error says what it accepts (app.web.actions.parsed)
+            accepted = item.get("msg") if kind == "not_accepted" else None
+            problems.append(invalid_field(name, accepted))
     return problems or [invalid_field("?", None)]
 
 

@@ -23,7 +23,6 @@ def _text(message: str, **values: object) -> Text:
     return lambda t: t.gettext(message) % values if values else t.gettext(message)
 
 
-PLACE_HELP = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
 CARD_HELP = N_("A card is written rank then suit: AS, 10D, JC (suits S, H, D, C).")
 
 

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Final
-
-from fastapi import Request
-from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Annotated, Any, ClassVar, Final
 
 from app.engine.cards import Card
 from app.engine.game import ActionResult, Outcome
-from app.engine.games import AnyGame
 from app.engine.halfmoon import (
     PILES,
     HalfMoon,
@@ -30,7 +25,7 @@ from app.i18n import (
     translations,
 )
 from app.store import SessionData
-from app.web.actions import Action, act, acting, read_form
+from app.web.actions import Action, ActionForm, CardField, action_route, parsed
 from app.web.board import (
     CODE,
     INTERACTIVE,
@@ -157,34 +152,24 @@ SCREEN = HalfMoonScreen()
 router = game_router(SCREEN)
 
 
-class TapForm(BaseModel):
+PLACE_HELP: Final = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
+
+
+class TapForm(ActionForm):
     """``POST /half-moon/{code}/tap``: the card the player saw at a place."""
 
-    model_config = ConfigDict(extra="forbid")
-    place: str = Field(max_length=16)
-    card: str = Field(max_length=8)
-    token: str = Field(max_length=64)
-
-    @field_validator("place")
-    @classmethod
-    def _place(cls, value: str) -> str:
-        return place_name(parse_place(value))
-
-    @field_validator("card")
-    @classmethod
-    def _card(cls, value: str) -> str:
-        return str(Card.parse(value))
+    place: Annotated[int, parsed(lambda text, _code: parse_place(text), PLACE_HELP)]
+    card: CardField
 
 
-def _tap(form: TapForm) -> Action:
-    """The tap the form names, its values parsed once (the form's validators checked them)."""
-    place, card = parse_place(form.place), Card.parse(form.card)
+@action_route(router, SCREEN, "tap", TapForm)
+def tap(form: TapForm) -> Action:
+    """The tap the form names: the card must still be there (else the tap is stale)."""
 
-    def action(game: AnyGame, session: SessionData, now: int) -> Said:
-        assert isinstance(game, HalfMoon)
-        if game.position.top(place) != card:
+    def action(game: HalfMoon, session: SessionData, now: int) -> Said:
+        if game.position.top(form.place) != form.card:
             return Said(STALE, "stale")
-        return said_for(game.tap(place, card, now), card, session)
+        return said_for(game.tap(form.place, form.card, now), form.card, session)
 
     return action
 
@@ -211,10 +196,3 @@ def said_for(result: ActionResult[Removal], card: Card, session: SessionData) ->
     }
     message = messages[outcome]
     return Said(lambda t: t.gettext(message) % {"card": card_name(card, t)})
-
-
-@router.post("/{code}/tap")
-async def tap(code: str, request: Request) -> Response:
-    form = await read_form(request, TapForm)
-    renderer, store, player = acting(request)
-    return await act(request, renderer, store, player, SCREEN, code, form.token, _tap(form))
