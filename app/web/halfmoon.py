@@ -26,18 +26,7 @@ from app.i18n import (
 )
 from app.store import SessionData
 from app.web.actions import Action, ActionForm, CardField, action_route, parsed
-from app.web.board import (
-    CODE,
-    INTERACTIVE,
-    QUEUE,
-    TOKEN_FIELD,
-    BoardFacts,
-    attr,
-    colour,
-    face_html,
-    hidden,
-    label_html,
-)
+from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
 from app.web.game_routes import game_router
 from app.web.notices import STALE, Said, notice, refused
 from app.web.screen import Screen
@@ -58,41 +47,20 @@ class HalfMoonScreen(Screen[HalfMoon]):
     end_actions: ClassVar = ("undo",)
     own_notices: ClassVar = frozenset({"cleared"})
 
-    def facts(
-        self,
-        game: HalfMoon,
-        session: SessionData,
-        state: str | None = None,
-        asking: str | None = None,
-    ) -> BoardFacts:
-        position = game.position
-        state = state or game.status().value
-        help_on = session.placement_help
-        dimmed = game.dimmed() if help_on and game.selection else frozenset()
+    def places(self, game: HalfMoon, helping: bool) -> tuple[tuple[Any, ...], ...]:
+        dimmed = game.dimmed() if helping and game.selection else frozenset()
         selection = game.selection
-        piles, reserve = position.piles, position.reserve
-        places = tuple(
+        piles, reserve = game.position.piles, game.position.reserve
+        return tuple(
             (i, len(pile), pile[-1] if pile else None, i in selection, i in dimmed)
             for i, pile in enumerate(piles)
         ) + tuple(
             (PILES + i, 0 if card is None else 1, card, PILES + i in selection, PILES + i in dimmed)
             for i, card in enumerate(reserve)
         )
-        score = game.score
-        return BoardFacts(
-            state,
-            score,
-            game.move_count,
-            places,
-            self.ending_facts(game, state, score, asking),
-            "with-help" if help_on else "",
-        )
 
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
         return place_html(lang, *place)
-
-    def place_id(self, place: tuple[Any, ...]) -> str:
-        return f"place-{place_name(place[0])}"
 
 
 TABINDEX: Final = ' tabindex="-1"'
@@ -129,13 +97,12 @@ def place_html(
         face = face_html(card, rank_letter(card, t))
         pressed = "true" if selected else "false"
         if interactive:
-            inner = (
-                f'<form method="post" action="/half-moon/{CODE}/tap"'
-                f' hx-post="/half-moon/{CODE}/tap" hx-swap="none" hx-sync="{QUEUE}">'
-                f"{hidden('place', name)}{hidden('card', code)}{TOKEN_FIELD}"
+            button = (
                 f'<button{ident} class="card {colour(card)}" data-card="{code}"'
-                f' aria-pressed="{pressed}" aria-label="{spoken}">{face}</button></form>'
+                f' aria-pressed="{pressed}" aria-label="{spoken}">{face}</button>'
             )
+            fields = hidden("place", name) + hidden("card", code)
+            inner = action_form("half-moon", "tap", "", fields, button)
         else:
             inner = (
                 f'<div class="card {colour(card)}" data-card="{code}" role="img"'

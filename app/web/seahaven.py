@@ -34,18 +34,7 @@ from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.actions import Action, ActionForm, CardField, action_route, parsed
-from app.web.board import (
-    CODE,
-    INTERACTIVE,
-    QUEUE,
-    TOKEN_FIELD,
-    BoardFacts,
-    attr,
-    colour,
-    face_html,
-    hidden,
-    label_html,
-)
+from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
 from app.web.errors import PlayerError, invalid_field, unknown_field
 from app.web.game_routes import game_router
 from app.web.htmx import NO_STORE, vary_on_htmx
@@ -172,18 +161,10 @@ class SeahavenScreen(Screen[Seahaven]):
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         return f"/seahaven?last={game.cell_count}"
 
-    def facts(
-        self,
-        game: Seahaven,
-        session: SessionData,
-        state: str | None = None,
-        asking: str | None = None,
-    ) -> BoardFacts:
+    def places(self, game: Seahaven, helping: bool) -> tuple[tuple[Any, ...], ...]:
         position = game.position
-        state = state or game.status().value
         chosen = game.selection
         at, card = chosen if chosen is not None else (-1, None)
-        helping = session.placement_help
         # *Placement help*: where each movable card may go, and where the selection may go
         targets = destinations(game) if helping else {}
         wanted = targets.get((at, len(game.selected_cards())), ()) if chosen is not None else ()
@@ -211,23 +192,12 @@ class SeahavenScreen(Screen[Seahaven]):
             places.append(
                 (index, count, column, movable_from, selected_from, index in wanted, goes_from)
             )
-        score = position.score
-        return BoardFacts(
-            state,
-            score,
-            game.move_count,
-            tuple(places),
-            self.ending_facts(game, state, score, asking),
-            "with-help" if helping else "",
-        )
+        return tuple(places)
 
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
         if place[0] in COLUMNS:
             return column_html(lang, *place)
         return slot_html(lang, *place)
-
-    def place_id(self, place: tuple[Any, ...]) -> str:
-        return f"place-{place_name(place[0])}"
 
     def layout(self, places: list[str], interactive: bool = True) -> str:
         cells = len(places) - len(COLUMNS) - len(SUITS)
@@ -239,18 +209,16 @@ class SeahavenScreen(Screen[Seahaven]):
         )
 
 
-def _gesture_form(ident: str, verb: str, fields: str) -> str:
-    return (
-        f'<form id="{ident}" hidden method="post" action="/seahaven/{CODE}/{verb}"'
-        f' hx-post="/seahaven/{CODE}/{verb}" hx-swap="none" hx-sync="{QUEUE}">'
-        f"{fields}{TOKEN_FIELD}</form>"
-    )
-
-
-GESTURES: Final = _gesture_form(
-    "gesture-double", "auto", hidden("place", "") + hidden("card", "") + hidden("double", "1")
-) + _gesture_form(
-    "gesture-drop", "move", hidden("from", "") + hidden("card", "") + hidden("to", "")
+GESTURES: Final = action_form(
+    "seahaven",
+    "auto",
+    ' id="gesture-double" hidden',
+    hidden("place", "") + hidden("card", "") + hidden("double", "1"),
+) + action_form(
+    "seahaven",
+    "move",
+    ' id="gesture-drop" hidden',
+    hidden("from", "") + hidden("card", "") + hidden("to", ""),
 )
 """What the script submits for gestures a plain form has no button for: the second click of a
 double tap (it fills ``place`` and ``card``; ``double=1``) and a drop (``from``, ``card``,
@@ -337,12 +305,8 @@ def _place_html(
         return (
             f'<div class="{classes}" data-place="{name}" data-count="{count}">{inner}{label}</div>'
         )
-    return (
-        f'<form id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
-        f' method="post" action="/seahaven/{CODE}/tap" hx-post="/seahaven/{CODE}/tap"'
-        f' hx-swap="none" hx-sync="{QUEUE}">{hidden("place", name)}{TOKEN_FIELD}'
-        f"{inner}{label}</form>"
-    )
+    attrs = f' id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
+    return action_form("seahaven", "tap", attrs, hidden("place", name), inner + label)
 
 
 def _empty_html(name: str, label: str, interactive: bool, extra: str = "", suit: str = "") -> str:
