@@ -407,7 +407,7 @@ class ActionForm(BaseModel):
 
 
 FormModel = TypeVar("FormModel", bound=BaseModel)
-Form = TypeVar("Form", bound=ActionForm)
+FormT = TypeVar("FormT", bound=ActionForm)
 
 
 async def read_form(
@@ -463,14 +463,14 @@ CardField = Annotated[Card, parsed(lambda text, _code: Card.parse(text), CARD_HE
 
 
 def action_route(
-    router: APIRouter, screen: AnyScreen, verb: str, model: type[Form]
-) -> Callable[[Callable[[Form], Action]], Callable[[Form], Action]]:
+    router: APIRouter, screen: AnyScreen, verb: str, model: type[FormT]
+) -> Callable[[Callable[[FormT], Action]], Callable[[FormT], Action]]:
     """Register ``POST /{game}/{code}/{verb}`` for the decorated function, which turns the
     validated form into the :data:`Action` to apply. The route checks the request
     (:func:`app.dependencies.guard_write`), parses the deal code, validates the form once
     against that deal, and hands the action to :func:`act`."""
 
-    def register(make: Callable[[Form], Action]) -> Callable[[Form], Action]:
+    def register(make: Callable[[FormT], Action]) -> Callable[[FormT], Action]:
         async def endpoint(code: str, request: Request) -> Response:
             await guard_write(request)  # same origin, and the write rate limit
             deal = parse_code(screen, code, action=True)
