@@ -49,17 +49,8 @@ async def render_error(
 
 async def render_crash(request: Request) -> Response:
     """The 500 page (:class:`app.web.middleware.CrashGuard` answers it)."""
-    return await render_error(
-        request,
-        PlayerError(
-            500,
-            lambda t: t.gettext(N_("Something went wrong")),
-            lambda t: t.gettext(
-                N_("The server failed to answer; your game was not changed. Try again.")
-            ),
-            [("/", lambda t: t.gettext(N_("Home")))],
-        ),
-    )
+    detail = N_("The server failed to answer; your game was not changed. Try again.")
+    return await render_error(request, PlayerError.fixed(500, N_("Something went wrong"), detail))
 
 
 async def _session(request: Request, player: Player) -> SessionData | None:
@@ -121,12 +112,5 @@ def install(app: FastAPI) -> None:
             return await render_error(request, PlayerError.method_not_allowed(allowed))
         if error.status_code == 404:
             return await render_error(request, PlayerError.not_found())
-        return await render_error(
-            request,
-            PlayerError(
-                error.status_code,
-                lambda t: t.gettext(N_("Request refused")),
-                lambda t: t.gettext(N_("The request could not be handled.")),
-                [("/", lambda t: t.gettext(N_("Home")))],
-            ),
-        )
+        refused = (N_("Request refused"), N_("The request could not be handled."))
+        return await render_error(request, PlayerError.fixed(error.status_code, *refused))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from babel.support import NullTranslations
 
@@ -23,6 +24,8 @@ def _text(message: str, **values: object) -> Text:
     return lambda t: t.gettext(message) % values if values else t.gettext(message)
 
 
+HOME: Final[tuple[str, Text]] = ("/", _text(N_("Home")))
+"""The way on most error pages offer: back to the home page."""
 CARD_HELP = N_("A card is written rank then suit: AS, 10D, JC (suits S, H, D, C).")
 
 
@@ -38,13 +41,22 @@ class PlayerError(Exception):
     headers: dict[str, str] = field(default_factory=dict)
 
     @classmethod
+    def fixed(
+        cls,
+        status: int,
+        title: str,
+        detail: str,
+        way: tuple[str, str] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> PlayerError:
+        """A refusal whose texts (catalog texts) take no values, with one way on (URL, label:
+        home unless given) and ``headers``."""
+        ways = [(way[0], _text(way[1]))] if way else [HOME]
+        return cls(status, _text(title), _text(detail), ways, headers or {})
+
+    @classmethod
     def not_found(cls) -> PlayerError:
-        return cls(
-            404,
-            _text(N_("Page not found")),
-            _text(N_("There is nothing at this address.")),
-            [("/", _text(N_("Home")))],
-        )
+        return cls.fixed(404, N_("Page not found"), N_("There is nothing at this address."))
 
     @classmethod
     def invalid_code(cls, text: str, new_game_url: str) -> PlayerError:
@@ -56,7 +68,7 @@ class PlayerError(Exception):
                 + " "
                 + t.gettext(FORMAT_HELP)
             ),
-            [(new_game_url, _text(N_("New game"))), ("/", _text(N_("Home")))],
+            [(new_game_url, _text(N_("New game"))), HOME],
         )
 
     @classmethod
@@ -65,30 +77,25 @@ class PlayerError(Exception):
             422,
             _text(N_("That request was not understood")),
             lambda t: " ".join(problem(t) for problem in problems),
-            [("/", _text(N_("Home")))],
+            [HOME],
         )
 
     @classmethod
     def forbidden_origin(cls) -> PlayerError:
-        return cls(
-            403,
-            _text(N_("Move refused")),
-            _text(N_("Moves can only be made from this site’s own pages.")),
-            [("/", _text(N_("Home")))],
+        return cls.fixed(
+            403, N_("Move refused"), N_("Moves can only be made from this site’s own pages.")
         )
 
     @classmethod
     def expired_form(cls, page_url: str) -> PlayerError:
-        return cls(
+        return cls.fixed(
             403,
-            _text(N_("This page has expired")),
-            _text(
-                N_(
-                    "The form was made for another session (perhaps an old tab). "
-                    "Reload the page and play on."
-                )
+            N_("This page has expired"),
+            N_(
+                "The form was made for another session (perhaps an old tab). "
+                "Reload the page and play on."
             ),
-            [(page_url, _text(N_("Reload")))],
+            (page_url, N_("Reload")),
         )
 
     @classmethod
@@ -99,19 +106,18 @@ class PlayerError(Exception):
             lambda t: (
                 t.gettext(N_("This address accepts only %(methods)s.")) % {"methods": allowed}
             ),
-            [("/", _text(N_("Home")))],
+            [HOME],
             {"Allow": allowed},
         )
 
     @classmethod
     def store_unavailable(cls) -> PlayerError:
         """The store failed (busy past its deadline, or down): nothing was changed."""
-        return cls(
+        return cls.fixed(
             503,
-            _text(N_("Busy for a moment")),
-            _text(N_("Your move was not made: the game could not be saved just now. Try again.")),
-            [("/", _text(N_("Home")))],
-            {"Retry-After": "1"},
+            N_("Busy for a moment"),
+            N_("Your move was not made: the game could not be saved just now. Try again."),
+            headers={"Retry-After": "1"},
         )
 
     @classmethod
@@ -133,7 +139,7 @@ class PlayerError(Exception):
                 )
                 % {"seconds": seconds}
             ),
-            [*way_back, ("/", _text(N_("Home")))],
+            [*way_back, HOME],
             {"Retry-After": str(seconds)},
         )
 
@@ -148,7 +154,7 @@ class PlayerError(Exception):
                 t.gettext(N_("%(code)s is a %(game)s deal: its moves are made on its own page."))
                 % {"code": code, "game": t.gettext(game_name)}
             ),
-            [(game_url, _text(N_("Open the deal"))), ("/", _text(N_("Home")))],
+            [(game_url, _text(N_("Open the deal"))), HOME],
         )
 
     @classmethod
@@ -166,7 +172,7 @@ class PlayerError(Exception):
                 )
                 % {"moves": limit}
             ),
-            [(page_url, _text(N_("Back to the game"))), ("/", _text(N_("Home")))],
+            [(page_url, _text(N_("Back to the game"))), HOME],
         )
 
     @classmethod
@@ -182,7 +188,7 @@ class PlayerError(Exception):
                     " browser that has your games."
                 )
             ),
-            [("/stats", _text(N_("Statistics"))), ("/", _text(N_("Home")))],
+            [("/stats", _text(N_("Statistics"))), HOME],
         )
 
     @classmethod
@@ -202,7 +208,7 @@ class PlayerError(Exception):
                 )
                 % {"seconds": seconds}
             ),
-            [("/", _text(N_("Home")))],
+            [HOME],
             {"Retry-After": str(seconds)},
         )
 
@@ -214,7 +220,7 @@ class PlayerError(Exception):
             lambda t: (
                 t.gettext(N_("A request may carry at most %(bytes)s bytes.")) % {"bytes": limit}
             ),
-            [("/", _text(N_("Home")))],
+            [HOME],
         )
 
 

@@ -153,10 +153,6 @@ class SeahavenScreen(Screen[Seahaven]):
         )
         return vary_on_htmx(response)
 
-    @property
-    def new_game_url(self) -> str:
-        return "/seahaven"
-
     def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         return f"/seahaven?last={game.cell_count}"
