@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, quote
 
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
@@ -48,7 +48,7 @@ from app.web.board import (
 from app.web.codes import parse_code
 from app.web.context import asked, info_view, language
 from app.web.errors import CARD_HELP, PlayerError
-from app.web.htmx import NO_STORE, is_htmx, vary_on_htmx
+from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
 from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token
@@ -336,7 +336,7 @@ async def act(
     html = fill(board, session.token, code_str) + status_html(message, True, spoken)
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
     _keep(cache, player.sid, code_str, acted)
-    return vary_on_htmx(HTMLResponse(html, headers=headers))
+    return html_answer(html, headers=headers)
 
 
 def _keep(cache: GameCache, sid: str, code: str, acted: Acted) -> None:
@@ -451,7 +451,7 @@ def parsed(parse: Callable[[str, DealCode | None], T], accepted: str) -> PlainVa
         try:
             if isinstance(value, str):
                 return parse(value, code)
-        except ValueError:
+        except (ValueError, LookupError):
             pass
         raise PydanticCustomError("not_accepted", accepted)
 

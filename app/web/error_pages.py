@@ -6,7 +6,7 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.i18n import N_
@@ -14,7 +14,7 @@ from app.store import SessionData, Store, StoreError
 from app.web.codes import Redirect
 from app.web.context import PageBase
 from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
-from app.web.htmx import is_htmx, vary_on_htmx
+from app.web.htmx import html_answer, is_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, page_session
 
@@ -44,7 +44,7 @@ async def render_error(
         context["oob"] = False
         html = renderer.page("pages/error.html", context, t)
     headers = {"Cache-Control": "no-store", **error.headers}
-    return vary_on_htmx(HTMLResponse(html, error.status, headers=headers))
+    return html_answer(html, error.status, headers)
 
 
 async def render_crash(request: Request) -> Response:

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Final
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 
 from app.dependencies import guard_write
 from app.engine.codes import DealCode
 from app.web.actions import ActionForm, read_form
 from app.web.halfmoon import TapForm
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.htmx import html_answer
 from app.web.seahaven import PlaceForm
 from app.web.sessions import Player
 
@@ -52,4 +52,4 @@ async def floor(game: str, request: Request) -> Response:
     form = await read_form(request, *GAMES[game])
     if not form.token or not Player.from_request(request).sid:
         return Response(status_code=404)
-    return vary_on_htmx(HTMLResponse(_answer(game), headers=NO_STORE))
+    return html_answer(_answer(game))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
 from app.dependencies import (
@@ -30,7 +30,7 @@ from app.web.board import (
 )
 from app.web.codes import parse_code
 from app.web.context import asked, language, page_context
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.htmx import html_answer
 from app.web.notices import NOTHING_TO_REDO, NOTHING_TO_UNDO, QUESTIONS, UNREADABLE, Said
 from app.web.render import Renderer
 from app.web.screen import SCREENS, AnyScreen
@@ -76,8 +76,7 @@ async def show_page(
     context["board_html"] = Markup(fill(board, token, code_text))
     context["info_html"] = Markup(fill(info, token, code_text))
     context["status_html"] = Markup(status_html(context["message"], False, question))
-    response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
-    return vary_on_htmx(response)
+    return html_answer(renderer.page(screen.template, context, t))
 
 
 class TokenForm(ActionForm):

@@ -10,7 +10,7 @@ from typing import Annotated, Any, ClassVar, Final
 
 from babel.support import NullTranslations
 from fastapi import Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from pydantic import ConfigDict, Field
 
 from app.dependencies import get_page
@@ -37,7 +37,7 @@ from app.web.actions import Action, ActionForm, CardField, action_route, parsed
 from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
 from app.web.errors import PlayerError, invalid_field, unknown_field
 from app.web.game_routes import game_router
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.htmx import NO_STORE, html_answer
 from app.web.notices import REFUSED, STALE, Said, refused
 from app.web.render import Renderer
 from app.web.screen import Screen
@@ -148,10 +148,7 @@ class SeahavenScreen(Screen[Seahaven]):
             levels=[(cells, t.gettext(name)) for cells, name in LEVELS],
             chosen=last or LEVELS[0][0],
         )
-        response = HTMLResponse(
-            renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
-        )
-        return vary_on_htmx(response)
+        return html_answer(renderer.page("pages/new_seahaven.html", context, t))
 
     def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""

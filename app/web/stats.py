@@ -39,7 +39,7 @@ from app.store import Store
 from app.store.counting import normal
 from app.web.actions import ActionForm, FormT, read_form
 from app.web.errors import PlayerError, invalid_field
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.htmx import NO_STORE, html_answer
 from app.web.render import Renderer
 from app.web.sessions import Player, check_token
 
@@ -103,8 +103,7 @@ async def _page(
         link=link,
         has_link=has_link,
     )
-    response = HTMLResponse(renderer.page("pages/stats.html", context, t), headers=NO_STORE)
-    return vary_on_htmx(response)
+    return html_answer(renderer.page("pages/stats.html", context, t))
 
 
 @router.get("/stats", name="stats")
