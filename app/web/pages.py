@@ -20,8 +20,9 @@ from starlette.concurrency import run_in_threadpool
 
 from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode
-from app.engine.halfmoon import HalfMoon
+from app.engine.halfmoon import HalfMoon, parse_place
 from app.engine.seahaven import Seahaven
+from app.engine.seahaven import parse_place as sh_place
 from app.i18n import N_, card_letters, translations
 from app.store import Store
 from app.web import diagrams, examples, winnability
@@ -279,8 +280,6 @@ def _removed_view(r: examples.Removed, t: NullTranslations) -> dict[str, str]:
 
 
 def _place_card(game: HalfMoon, name: str, t: NullTranslations) -> dict[str, str]:
-    from app.engine.halfmoon import parse_place
-
     card = game.position.top(parse_place(name))
     assert card is not None
     return {"card": card_letters(card, t), "place": _place_text(name, t)}
@@ -325,19 +324,15 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
             "limit_into_empty": case.limit_into_empty,
             "refused_card": card_letters(refused_card, t),
             "refused_size": refused_size,
-            "refused_source": _sh_place(refused_source, t),
-            "refused_target": _sh_place(refused_target, t),
+            "refused_source": place_text(sh_place(refused_source), t),
+            "refused_target": place_text(sh_place(refused_target), t),
             "reason": case.refusal.refusal.explain(t) if case.refusal.refusal else "",
             "allowed_card": card_letters(allowed_card, t),
             "allowed_size": allowed_size,
-            "allowed_source": _sh_place(allowed_source, t),
-            "allowed_target": _sh_place(allowed_target, t),
+            "allowed_source": place_text(sh_place(allowed_source), t),
+            "allowed_target": place_text(sh_place(allowed_target), t),
         },
     }
-
-
-def _sh_place(name: str, t: NullTranslations) -> str:
-    return t.gettext("column %(number)s") % {"number": name.split("-")[1]}
 
 
 ExampleView = Callable[[int, str], dict[str, Any]]
