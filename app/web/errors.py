@@ -24,8 +24,9 @@ def _text(message: str, **values: object) -> Text:
     return lambda t: t.gettext(message) % values if values else t.gettext(message)
 
 
-HOME: Final[tuple[str, Text]] = ("/", _text(N_("Home")))
-"""The way on most error pages offer: back to the home page."""
+HOME_LINK: Final = ("/", N_("Home"))
+"""The way on most error pages offer: (URL, label), a catalog text."""
+HOME: Final[tuple[str, Text]] = ("/", _text(HOME_LINK[1]))
 CARD_HELP = N_("A card is written rank then suit: AS, 10D, JC (suits S, H, D, C).")
 
 
@@ -46,13 +47,14 @@ class PlayerError(Exception):
         status: int,
         title: str,
         detail: str,
-        way: tuple[str, str] | None = None,
+        *ways: tuple[str, str],
         headers: dict[str, str] | None = None,
+        **values: object,
     ) -> PlayerError:
-        """A refusal whose texts (catalog texts) take no values, with one way on (URL, label:
-        home unless given) and ``headers``."""
-        ways = [(way[0], _text(way[1]))] if way else [HOME]
-        return cls(status, _text(title), _text(detail), ways, headers or {})
+        """A refusal from catalog texts: the title, the detail (``values`` fill it in), the ways
+        on (URL, label: :data:`HOME_LINK` when none is given) and the answer's ``headers``."""
+        links = [(url, _text(label)) for url, label in ways or (HOME_LINK,)]
+        return cls(status, _text(title), _text(detail, **values), links, headers or {})
 
     @classmethod
     def not_found(cls) -> PlayerError:
@@ -100,14 +102,9 @@ class PlayerError(Exception):
 
     @classmethod
     def method_not_allowed(cls, allowed: str) -> PlayerError:
-        return cls(
-            405,
-            _text(N_("Method not allowed")),
-            lambda t: (
-                t.gettext(N_("This address accepts only %(methods)s.")) % {"methods": allowed}
-            ),
-            [HOME],
-            {"Allow": allowed},
+        detail = N_("This address accepts only %(methods)s.")
+        return cls.fixed(
+            405, N_("Method not allowed"), detail, headers={"Allow": allowed}, methods=allowed
         )
 
     @classmethod
@@ -160,35 +157,31 @@ class PlayerError(Exception):
     @classmethod
     def game_too_long(cls, limit: int, page_url: str) -> PlayerError:
         """A move past the most a game record keeps (``409``): nothing was changed."""
-        return cls(
+        return cls.fixed(
             409,
-            _text(N_("This game is full")),
-            lambda t: (
-                t.gettext(
-                    N_(
-                        "A game keeps at most %(moves)s moves, and this one has them all: "
-                        "the move was not made. Undo, restart the deal or start a new game."
-                    )
-                )
-                % {"moves": limit}
+            N_("This game is full"),
+            N_(
+                "A game keeps at most %(moves)s moves, and this one has them all: "
+                "the move was not made. Undo, restart the deal or start a new game."
             ),
-            [(page_url, _text(N_("Back to the game"))), HOME],
+            (page_url, N_("Back to the game")),
+            HOME_LINK,
+            moves=limit,
         )
 
     @classmethod
     def unknown_link(cls) -> PlayerError:
         """A device link that names nobody: never made, revoked, or mistyped (``404``)."""
-        return cls(
+        return cls.fixed(
             404,
-            _text(N_("This device link does not work")),
-            _text(
-                N_(
-                    "The link is not known here: it was revoked, replaced by a newer link, or"
-                    " copied incompletely. Ask for a new link on the statistics page of the"
-                    " browser that has your games."
-                )
+            N_("This device link does not work"),
+            N_(
+                "The link is not known here: it was revoked, replaced by a newer link, or"
+                " copied incompletely. Ask for a new link on the statistics page of the"
+                " browser that has your games."
             ),
-            [("/stats", _text(N_("Statistics"))), HOME],
+            ("/stats", N_("Statistics")),
+            HOME_LINK,
         )
 
     @classmethod
@@ -214,14 +207,8 @@ class PlayerError(Exception):
 
     @classmethod
     def too_large(cls, limit: int) -> PlayerError:
-        return cls(
-            413,
-            _text(N_("Request too large")),
-            lambda t: (
-                t.gettext(N_("A request may carry at most %(bytes)s bytes.")) % {"bytes": limit}
-            ),
-            [HOME],
-        )
+        detail = N_("A request may carry at most %(bytes)s bytes.")
+        return cls.fixed(413, N_("Request too large"), detail, bytes=limit)
 
 
 def unknown_field(name: str) -> Text:

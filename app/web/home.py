@@ -57,14 +57,10 @@ async def home(
 @router.get("/play", name="play-code")
 async def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response:
     """The home page's code box: the deal's canonical URL, or a page that says what is wrong."""
-    try:
-        parsed = DealCode.parse(code)
-    except DealCodeError:
-        raise PlayerError.invalid_code(code, "/") from None
-    screen = _screen_for(str(parsed))
+    screen = _screen_for(code)
     if screen is None:
         raise PlayerError.invalid_code(code, "/")
-    return RedirectResponse(screen.url(parsed), 303)
+    return RedirectResponse(screen.url(DealCode.parse(code)), 303)
 
 
 def _screen_for(code: str) -> AnyScreen | None:
