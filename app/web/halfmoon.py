@@ -36,10 +36,7 @@ CLEARED = notice("cleared", N_("Selection cleared."))
 
 
 class HalfMoonScreen(Screen[HalfMoon]):
-    slug: ClassVar = "half-moon"
     game: ClassVar = HalfMoon
-    template: ClassVar = "pages/half_moon.html"
-    name: ClassVar = N_("Half Moon")
     defeat: ClassVar = N_(
         "No moves left: no pair sums to 11 and there is no jack–queen–king triple "
         "to remove. Undo, or start a new game."

@@ -43,11 +43,17 @@ G = TypeVar("G", bound=AnyGame)
 class Screen(ABC, Generic[G]):
     """One game's pages: its engine class, template and board view."""
 
-    slug: ClassVar[str]
     game: ClassVar[type[AnyGame]]
-    template: ClassVar[str]
+    slug: ClassVar[str]
     name: ClassVar[str]
     """The game's name, a catalog text."""
+    template: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The engine's game names its screen: the slug, the name and the page's template."""
+        super().__init_subclass__(**kwargs)
+        cls.slug, cls.name = cls.game.slug, cls.game.title
+        cls.template = f"pages/{cls.slug.replace('-', '_')}.html"
     own_notices: ClassVar[frozenset[str]] = frozenset()
     """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use
     must be here or in :data:`COMMON_NOTICES`, or its no-JavaScript redirect drops it)."""

@@ -87,10 +87,7 @@ def fan_class(count: int) -> str:
 
 
 class SeahavenScreen(Screen[Seahaven]):
-    slug: ClassVar = "seahaven"
     game: ClassVar = Seahaven
-    template: ClassVar = "pages/seahaven.html"
-    name: ClassVar = N_("Seahaven Towers")
     defeat: ClassVar = N_(
         "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
     )
