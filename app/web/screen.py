@@ -54,6 +54,7 @@ class Screen(ABC, Generic[G]):
         super().__init_subclass__(**kwargs)
         cls.slug, cls.name = cls.game.slug, cls.game.title
         cls.template = f"pages/{cls.slug.replace('-', '_')}.html"
+
     own_notices: ClassVar[frozenset[str]] = frozenset()
     """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use
     must be here or in :data:`COMMON_NOTICES`, or its no-JavaScript redirect drops it)."""
