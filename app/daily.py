@@ -72,6 +72,7 @@ def today(now: datetime.datetime | None = None) -> str:
     return (now or datetime.datetime.now(datetime.UTC)).astimezone(datetime.UTC).date().isoformat()
 
 
+@functools.lru_cache(maxsize=16)
 def yesterday_of(day: str) -> str:
     return (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
 
@@ -101,6 +102,15 @@ async def day_of(code: str, now: datetime.datetime | None = None) -> str | None:
     before midnight and finished after still counts for its day), else ``None``."""
     day = today(now)
     for which in (day, yesterday_of(day)):
-        if code in {str(c) for c in (await daily_codes(which)).values()}:
+        known = _TEXTS.get(which)
+        if known is None:
+            known = _TEXTS[which] = frozenset(str(c) for c in (await daily_codes(which)).values())
+            if len(_TEXTS) > 8:
+                _TEXTS.clear()
+        if code in known:
             return which
     return None
+
+
+_TEXTS: dict[str, frozenset[str]] = {}
+"""The codes of the days already asked about, as text: every action asks."""

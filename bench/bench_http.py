@@ -1,13 +1,17 @@
 """HTTP speed, side by side in one run: taps against an honest floor, both games, per store.
 
-Run: ``.venv/bin/python -m bench.bench_http [--seconds 8] [--connections 32] [--workers 1]``
+Run: ``.venv/bin/python -m bench.bench_http [--seconds 8] [--connections 32] [--workers 1]
+[--threads N]``
 
 For each store (SQLite with synchronous=FULL, then Redis) it starts a real uvicorn on a free
 loopback port with the floor route mounted (``app/web/floor.py``), opens one player session
 per connection and per game, and drives it with ``wrk`` (installed from the system packages
 when missing), one wrk thread per connection so each connection is one player whose page
 follows its own board version (read from the answer's ``X-Board-Version`` header) exactly as
-htmx does:
+htmx does. With ``--threads N`` (fewer threads than connections, as in the issue's original
+measurement: ``wrk -t2 -c32``, 2 workers) each thread drives a pool of twice as many players as
+it has connections: a request takes an idle player, and the answer's board version, which is one
+of the two that player's board can show (card selected or not), hands the player back:
 
 - tap throughput — ``POST /half-moon/{code}/tap`` selecting and deselecting a card,
   ``POST /seahaven/{code}/tap`` the same on a column's top card: every request a full
@@ -15,8 +19,9 @@ htmx does:
   ``POST /_bench/floor/{game}``: the same form fields parsed the same way, the same cookie,
   the same middleware, answering the bytes of a real tap answer. Without and with gzip
   (``Accept-Encoding: gzip``; wrk alone sends none);
-- p50 / p99 latency at 32 connections, and p99 at a fixed lower offered load (each
-  connection waits between taps so the offered rate is about half the measured capacity);
+- p50 / p99 latency at 32 connections, and p50 / p99 of taps and floor at fixed lower offered
+  loads (``--loads``, fractions of the measured capacity: each connection waits an exponential
+  think time between requests, so the connections do not fall into step);
 - bytes of one tap answer, raw and gzipped, per game;
 - store scaling: tap latency with 1 versus 100,000 stored games (SQLite), bytes per stored
   game; the server's memory after 10,000 sessions.
@@ -84,16 +89,26 @@ def open_sessions(server: Server, game: str, count: int) -> list[dict[str, str]]
             version = re.search(r'X-Board-Version":"(\w+)"', page.text)
             assert token, page.text[:300]
             assert version, page.text[:300]
-            players.append(
-                {
-                    "game": game,
-                    "path": f"/{game}/{code}/tap",
-                    "body": f"{fields}&token={token.group(1)}",
-                    "cookie": f"sid={client.cookies['sid']}",
-                    "version": version.group(1),
-                }
-            )
+            player = {
+                "game": game,
+                "path": f"/{game}/{code}/tap",
+                "body": f"{fields}&token={token.group(1)}",
+                "cookie": f"sid={client.cookies['sid']}",
+                "version": version.group(1),
+            }
+            # the two versions this board shows: a tap selects the card, the next deselects it
+            selected = _tap(client, server, player)
+            assert _tap(client, server, {**player, "version": selected}) == player["version"]
+            players.append({**player, "shows": f"{player['version']} {selected}"})
     return players
+
+
+def _tap(client: httpx.Client, server: Server, player: dict[str, str]) -> str:
+    """One tap from the player's page; the board version of its answer."""
+    headers = {**HTMX, "Content-Type": FORM, "X-Board-Version": player["version"]}
+    answer = client.post(server.url + player["path"], content=player["body"], headers=headers)
+    assert answer.status_code == 200, answer.text[:300]
+    return answer.headers["x-board-version"]
 
 
 @dataclass(frozen=True)
@@ -104,21 +119,18 @@ class Load:
     errors: int
     whole: int = 0
     """Answers that were the whole board (a page behind the server): should be 0."""
+    starved: int = 0
+    """Requests that found no idle player in their thread's pool, and answers whose version
+    named no player: should be 0."""
 
 
-def wrk(
-    server: Server,
-    script: str,
-    seconds: int,
-    connections: int,
-    players: list[dict[str, str]] | None = None,
-) -> Load:
-    """Run wrk; ``players`` get the board versions their pages ended with."""
+def wrk(server: Server, script: str, seconds: int, connections: int, threads: int) -> Load:
+    """Run wrk with ``threads`` threads over ``connections`` connections."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     command = [
         "wrk",
-        f"-t{connections}",  # one thread per connection: each connection is one player
+        f"-t{threads}",
         f"-c{connections}",
         f"-d{seconds}s",
         "--latency",
@@ -136,36 +148,49 @@ def wrk(
         latency[pct] = float(found.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[found.group(2)]
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     whole = re.search(r"whole boards: (\d+)", out)
-    for number, version in re.findall(r"version (\d+) (\w+)", out):
-        if players is not None:
-            players[int(number) - 1]["version"] = version
+    starved = re.search(r"starved: (\d+)", out)
     return Load(
         float(rps.group(1)),
         latency["50"],
         latency["99"],
         int(errors.group(1)) if errors else 0,
         int(whole.group(1)) if whole else 0,
+        int(starved.group(1)) if starved else 0,
     )
 
 
-def script(players: list[dict[str, str]], *, floor: bool, gzip: bool, delay_ms: int = 0) -> str:
-    """One player per wrk thread (its only connection): it sends the board version its last
-    answer gave, as the page's htmx would."""
+def script(
+    players: list[dict[str, str]], threads: int, *, floor: bool, gzip: bool, delay_ms: int = 0
+) -> str:
+    """Thread ``t`` (1-based) drives players ``t, t + threads, …``; each request takes the
+    thread's longest-idle player, with the board version its last answer gave, as the page's
+    htmx would. The answer's version names the player (each player's board shows one of two
+    versions, ``shows``), which goes back to the idle queue. The floor's answers
+    carry no version: floor requests take the players in turn."""
     entries = ",\n".join(
-        '{{path="{}", body="{}", cookie="{}", version="{}"}}'.format(
+        '{{path="{}", body="{}", cookie="{}", version="{}", shows={{"{}", "{}"}}}}'.format(
             f"/_bench/floor/{p['game']}" if floor else p["path"],
             p["body"],
             p["cookie"],
             p["version"],
+            *p["shows"].split(),
         )
         for p in players
     )
     encoding = '["Accept-Encoding"] = "gzip",' if gzip else ""
-    delay = f"delay = function() return {delay_ms} end" if delay_ms else ""
+    # exponential think times: each connection's taps are a Poisson stream, so the connections
+    # do not fall into step and arrive as one burst of 32
+    delay = (
+        f"delay = function() return math.floor(-math.log(1 - math.random()) * {delay_ms}) end"
+        if delay_ms
+        else ""
+    )
+    follow = "false" if floor else "true"
     return f"""
 local players = {{
 {entries}
 }}
+local follow = {follow}
 local threads = {{}}
 local counter = 0
 function setup(thread)
@@ -173,12 +198,33 @@ function setup(thread)
   thread:set("id", counter)
   table.insert(threads, thread)
 end
-local me
-whole = 0  -- globals: done() reads them with thread:get
+local idle, byversion = {{}}, {{}}
+local turn = 0
+-- globals: done() reads them with thread:get
+whole = 0
+starved = 0
+lost = 0
 function init(args)
-  me = players[id]
+  for i, p in ipairs(players) do
+    if (i - 1) % {threads} == id - 1 then
+      table.insert(idle, p)
+      byversion[p.shows[1]] = p
+      byversion[p.shows[2]] = p
+    end
+  end
 end
 function request()
+  local me
+  if follow then
+    me = table.remove(idle, 1)
+    if me == nil then
+      starved = starved + 1
+      me = byversion[next(byversion)]
+    end
+  else
+    turn = turn % #idle + 1
+    me = idle[turn]
+  end
   return wrk.format("POST", me.path, {{
     ["Content-Type"] = "{FORM}",
     ["HX-Request"] = "true",
@@ -188,24 +234,29 @@ function request()
   }}, me.body)
 end
 function response(status, headers, body)
-  local version = headers["x-board-version"] or headers["X-Board-Version"]
-  if version then
-    me.version = version
-    latest = version
-  end
   if string.find(body, 'id="board" hx-swap-oob="true"', 1, true) then
     whole = whole + 1
+  end
+  if follow then
+    local version = headers["x-board-version"] or headers["X-Board-Version"]
+    local p = version and byversion[version]
+    if p then
+      p.version = version
+      table.insert(idle, p)
+    else
+      lost = lost + 1
+    end
   end
 end
 {delay}
 function done(summary, latency, requests)
-  local total = 0
+  local total, hungry = 0, 0
   for _, thread in ipairs(threads) do
     total = total + (thread:get("whole") or 0)
-    local version = thread:get("latest")
-    if version then io.write("version " .. thread:get("id") .. " " .. version .. "\\n") end
+    hungry = hungry + (thread:get("starved") or 0) + (thread:get("lost") or 0)
   end
   io.write("whole boards: " .. total .. "\\n")
+  io.write("starved: " .. hungry .. "\\n")
 end
 """
 
@@ -256,11 +307,11 @@ class Measurement:
     taps: Load
     floor_gzip: Load
     taps_gzip: Load
-    steady: Load
-    """Taps at a fixed offered load (about half the capacity measured without gzip)."""
-    offered: float
     answer_raw: int
     answer_gzip: int
+    fixed: tuple[tuple[float, Load, Load], ...] = ()
+    """At fixed offered loads (fractions of the tap capacity measured without gzip): the
+    offered rate, the floor and the taps."""
 
     def lines(self) -> str:
         def part(name: str, floor: Load, taps: Load) -> str:
@@ -268,7 +319,7 @@ class Measurement:
                 f"  {name:8} floor {floor.rps:7.0f} req/s | taps {taps.rps:7.0f} req/s"
                 f" (ratio {taps.rps / floor.rps:.2f}), p50 {taps.p50_ms:.1f} ms,"
                 f" p99 {taps.p99_ms:.1f} ms (floor p99 {floor.p99_ms:.1f}),"
-                f" non-2xx {taps.errors}, whole boards {taps.whole}"
+                f" non-2xx {taps.errors}, whole boards {taps.whole}, starved {taps.starved}"
             )
 
         return "\n".join(
@@ -277,16 +328,29 @@ class Measurement:
                 f" {self.answer_gzip} B gzip",
                 part("no gzip", self.floor, self.taps),
                 part("gzip", self.floor_gzip, self.taps_gzip),
-                f"  fixed load ~{self.offered:.0f} req/s offered: taps {self.steady.rps:.0f} req/s,"
-                f" p50 {self.steady.p50_ms:.1f} ms, p99 {self.steady.p99_ms:.1f} ms",
+                *(
+                    f"  fixed load ~{offered:.0f} req/s offered: taps {taps.rps:.0f} req/s,"
+                    f" p50 {taps.p50_ms:.1f} ms, p99 {taps.p99_ms:.1f} ms | floor"
+                    f" p50 {floor.p50_ms:.1f} ms, p99 {floor.p99_ms:.1f} ms"
+                    for offered, floor, taps in self.fixed
+                ),
             ]
         )
 
 
 def measure_game(
-    server: Server, label: str, game: str, seconds: int, connections: int, floors: Path
+    server: Server,
+    label: str,
+    game: str,
+    seconds: int,
+    connections: int,
+    threads: int,
+    floors: Path,
+    loads: tuple[float, ...] = (0.5,),
 ) -> Measurement:
-    players = open_sessions(server, game, connections + 1)
+    # one player per connection, or a pool of twice as many when threads share connections
+    pool = connections if threads == connections else 2 * connections
+    players = open_sessions(server, game, pool + 1)
     probe = players.pop()
     raw, gz = answer_bytes(server, probe)
     # the floor answers the bytes of a real tap answer of this game
@@ -298,11 +362,12 @@ def measure_game(
 
     def taps(seconds: int, *, compress: bool = False, delay_ms: int = 0) -> Load:
         refresh_versions(server, players)
-        run = script(players, floor=False, gzip=compress, delay_ms=delay_ms)
-        return wrk(server, run, seconds, connections, players)
+        run = script(players, threads, floor=False, gzip=compress, delay_ms=delay_ms)
+        return wrk(server, run, seconds, connections, threads)
 
-    def floor(seconds: int, *, compress: bool = False) -> Load:
-        return wrk(server, script(players, floor=True, gzip=compress), seconds, connections)
+    def floor(seconds: int, *, compress: bool = False, delay_ms: int = 0) -> Load:
+        run = script(players, threads, floor=True, gzip=compress, delay_ms=delay_ms)
+        return wrk(server, run, seconds, connections, threads)
 
     taps(2)  # warm up
     floor(1)
@@ -313,9 +378,12 @@ def measure_game(
         rounds["floor_gz"].append(floor(seconds, compress=True))
         rounds["taps_gz"].append(taps(seconds, compress=True))
     best = {name: _median(loads) for name, loads in rounds.items()}
-    offered = best["taps"].rps / 2
-    delay = max(1, round(connections / offered * 1000))
-    steady = taps(seconds, delay_ms=delay)
+    fixed = []
+    for fraction in loads:
+        # each connection waits an exponential think time of this mean before each tap
+        delay = max(1, round(connections / (best["taps"].rps * fraction) * 1000))
+        offered = connections / delay * 1000
+        fixed.append((offered, floor(seconds, delay_ms=delay), taps(seconds, delay_ms=delay)))
     return Measurement(
         label,
         game,
@@ -323,10 +391,9 @@ def measure_game(
         best["taps"],
         best["floor_gz"],
         best["taps_gz"],
-        steady,
-        connections / delay * 1000,
         raw,
         gz,
+        tuple(fixed),
     )
 
 
@@ -341,6 +408,7 @@ def _median(loads: list[Load]) -> Load:
         statistics.median(load.p99_ms for load in loads),
         sum(load.errors for load in loads),
         sum(load.whole for load in loads),
+        sum(load.starved for load in loads),
     )
 
 
@@ -349,14 +417,24 @@ WORKERS = 1
 
 
 def measure(
-    store: str, label: str, seconds: int, connections: int, work: Path, workers: int
+    store: str,
+    label: str,
+    seconds: int,
+    connections: int,
+    threads: int,
+    work: Path,
+    workers: int,
+    loads: tuple[float, ...],
 ) -> list[Measurement]:
     floors = work / "floors"
     floors.mkdir(exist_ok=True)
     os.environ["SOLITAIRE_BENCH_FLOOR"] = str(floors)
     server = start_server(store, work, name=label, workers=workers)
     try:
-        return [measure_game(server, label, g, seconds, connections, floors) for g in GAMES]
+        return [
+            measure_game(server, label, g, seconds, connections, threads, floors, loads)
+            for g in GAMES
+        ]
     finally:
         server.stop()
         del os.environ["SOLITAIRE_BENCH_FLOOR"]
@@ -390,6 +468,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--workers", type=int, default=WORKERS)
+    parser.add_argument(
+        "--threads", type=int, default=0, help="wrk threads (default: one per connection)"
+    )
+    parser.add_argument(
+        "--loads",
+        default="0.5",
+        help="fixed offered loads, fractions of the tap capacity (comma-separated)",
+    )
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--skip-redis", action="store_true")
@@ -398,7 +484,9 @@ def main(argv: list[str] | None = None) -> None:
     ensure_wrk()
     work = Path(tempfile.mkdtemp(prefix="bench-http-"))
     db = work / "games.db"
-    run = (args.seconds, args.connections, work, args.workers)
+    threads = args.threads or args.connections
+    loads = tuple(float(x) for x in args.loads.split(","))
+    run = (args.seconds, args.connections, threads, work, args.workers, loads)
     results = measure(str(db), "sqlite", *run)
     if not args.skip_redis:
         from tests.store.redis_server import start_redis_server

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import logging
 import math
@@ -102,6 +103,7 @@ def _item(text: str) -> limits.RateLimitItem | None:
         ) from None
 
 
+@functools.lru_cache(maxsize=4096)
 def client_key(host: str | None) -> str:
     """The address a limit counts: IPv4 as it is, IPv6 by its /64 (one subscriber's network:
     an IPv6 client can pick any address within it).

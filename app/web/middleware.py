@@ -42,9 +42,8 @@ HSTS: Final = (b"strict-transport-security", b"max-age=31536000")
 subdomain of the operator's domain too, which this application cannot know about."""
 
 
-class SecurityHeaders:
-    """The headers of :data:`SECURITY_HEADERS` on every response, and :data:`HSTS` on those
-    served over HTTPS (see :func:`app.web.sessions.is_https`)."""
+class _ResponseHeaders:
+    """Pure ASGI middleware that edits a response's headers as the response starts."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -53,45 +52,43 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        from app.web.sessions import is_https
 
-        headers = SECURITY_HEADERS + ([HSTS] if is_https(HTTPConnection(scope)) else [])
-
-        async def send_with_headers(message: Message) -> None:
+        async def send_edited(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(n, v) for n, v in headers if n not in names]
-                message["headers"] = [*message.get("headers", []), *extra]
+                message["headers"] = self.edit(scope, [*message.get("headers", [])])
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        await self.app(scope, receive, send_edited)
+
+    def edit(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        raise NotImplementedError
 
 
-class SessionCookie:
+class SecurityHeaders(_ResponseHeaders):
+    """The headers of :data:`SECURITY_HEADERS` on every response, and :data:`HSTS` on those
+    served over HTTPS (see :func:`app.web.sessions.is_https`); a header the response set
+    itself is kept."""
+
+    def edit(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        from app.web.sessions import is_https
+
+        ours = SECURITY_HEADERS + ([HSTS] if is_https(HTTPConnection(scope)) else [])
+        names = {name.lower() for name, _ in headers}
+        return [*headers, *((n, v) for n, v in ours if n not in names)]
+
+
+class SessionCookie(_ResponseHeaders):
     """Send the session cookie, with a fresh ``Max-Age``, on every response to a request that
     used the player (pages, actions, error pages; not static files or ``/health``)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    def edit(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
         from app.web.sessions import Player, cookie_headers, is_https
 
-        async def send_with_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                player = scope.get("state", {}).get("player")
-                if isinstance(player, Player):
-                    cookies = cookie_headers(player, is_https(HTTPConnection(scope)))
-                    message["headers"] = [
-                        *message.get("headers", []),
-                        *((b"set-cookie", value) for value in cookies),
-                    ]
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookie)
+        player = scope.get("state", {}).get("player")
+        if not isinstance(player, Player):
+            return headers
+        cookies = cookie_headers(player, is_https(HTTPConnection(scope)))
+        return [*headers, *((b"set-cookie", value) for value in cookies)]
 
 
 class HeadAsGet:

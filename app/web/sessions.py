@@ -18,6 +18,7 @@ arriving with the old plain ``sid`` keeps their id, moved to the new name.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import re
@@ -48,6 +49,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+@functools.lru_cache(maxsize=4096)
 def form_token(sid: str) -> str:
     """The form token of a session that has none stored yet: SHA-256 of the id (in a context
     of its own), 192 bits, URL-safe.
@@ -67,7 +69,7 @@ def form_token(sid: str) -> str:
 def is_https(connection: HTTPConnection) -> bool:
     """Served over HTTPS: the scheme uvicorn saw (``--proxy-headers`` from a trusted proxy
     gives the client's), or a configured ``https://`` public origin."""
-    if connection.url.scheme in ("https", "wss"):
+    if connection.scope.get("scheme") in ("https", "wss"):  # no URL object built
         return True
     config = getattr(connection.app.state, "config", None)
     return bool(getattr(config, "https", False))
@@ -95,12 +97,14 @@ class Player:
         if isinstance(known, Player):
             return known
         name = cookie_name(connection)
-        player = cls(new_sid(), fresh=True)
+        player = None
         for candidate in dict.fromkeys((name, COOKIE)):
             sid = connection.cookies.get(candidate, "")
             if _SID.fullmatch(sid):
                 player = cls(sid, fresh=False, moved=candidate != name)
                 break
+        if player is None:  # random bits only for a request that brought no valid id
+            player = cls(new_sid(), fresh=True)
         connection.state.player = player
         return player
 
@@ -116,7 +120,9 @@ def cookie_headers(player: Player, https: bool) -> list[bytes]:
     return values
 
 
+@functools.lru_cache(maxsize=4096)
 def _cookie(name: str, value: str, max_age: int, secure: bool) -> bytes:
+    """One ``Set-Cookie`` value (cached: a player's every answer sends the same one)."""
     cookie: SimpleCookie = SimpleCookie()
     cookie[name] = value
     morsel = cookie[name]
