@@ -52,10 +52,7 @@ from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
 from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token
-from app.web.views import (
-    info_changes,
-    status_html,
-)
+from app.web.views import info_changes, oob, status_html
 
 
 def rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
@@ -390,12 +387,6 @@ def _changes(
     if after.ending != before.ending:
         out.append(oob(screen.ending_html(after, lang)))
     return "".join(out)
-
-
-def oob(html: str) -> str:
-    """The element ``html`` (one element) marked for an out-of-band swap by its id."""
-    cut = html.index(" ")
-    return f'{html[:cut]} hx-swap-oob="true"{html[cut:]}'
 
 
 class ActionForm(BaseModel):

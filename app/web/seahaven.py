@@ -53,6 +53,21 @@ PLACE_HELP: Final = N_(
 )
 
 
+def cells_query(request: Request, names: tuple[str, ...]) -> dict[str, str]:
+    """The query's cell counts (``4``, ``2`` or ``1``, once each) under ``names``, the only
+    fields it may have; anything else is the 422 page that says what is accepted."""
+    query = request.query_params
+    problems = [unknown_field(name) for name in query if name not in names]
+    problems += [
+        invalid_field(name, CELLS_HELP)
+        for name in names
+        if name in query and (query[name] not in ("4", "2", "1") or len(query.getlist(name)) > 1)
+    ]
+    if problems:
+        raise PlayerError.bad_input(problems)
+    return {name: query[name] for name in names if name in query}
+
+
 def place_text(place: int, t: NullTranslations) -> str:
     """A place in a sentence: "column 3", "cell 1", "foundation ♥"."""
     if place in COLUMNS:
@@ -125,17 +140,8 @@ class SeahavenScreen(Screen[Seahaven]):
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
-        query = request.query_params
-        cells, last = query.get("cells"), query.get("last")
-        problems = [unknown_field(name) for name in query if name not in ("cells", "last")]
-        problems += [
-            invalid_field(name, CELLS_HELP)
-            for name in ("cells", "last")
-            if name in query
-            and (query.get(name) not in ("4", "2", "1") or len(query.getlist(name)) > 1)
-        ]
-        if problems:
-            raise PlayerError.bad_input(problems)
+        chosen = cells_query(request, ("cells", "last"))
+        cells, last = chosen.get("cells"), chosen.get("last")
         if cells is not None:
             code = await playable_deal(request, f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)

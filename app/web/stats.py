@@ -38,9 +38,10 @@ from app.stats import (
 from app.store import Store
 from app.store.counting import normal
 from app.web.actions import ActionForm, FormT, read_form
-from app.web.errors import PlayerError, invalid_field
+from app.web.errors import PlayerError
 from app.web.htmx import NO_STORE, html_answer
 from app.web.render import Renderer
+from app.web.seahaven import cells_query
 from app.web.sessions import Player, check_token
 
 router = APIRouter()
@@ -193,8 +194,6 @@ async def daily_half_moon(player: PlayerDep) -> Response:
 
 @router.get("/daily/seahaven", name="daily-seahaven")
 async def daily_seahaven(request: Request, player: PlayerDep) -> Response:
-    cells = request.query_params.get("cells", "4")
-    if cells not in ("4", "2", "1") or set(request.query_params) - {"cells"}:
-        raise PlayerError.bad_input([invalid_field("cells", N_("Accepted: 4, 2 or 1 cells."))])
+    cells = cells_query(request, ("cells",)).get("cells", "4")
     codes = await daily.daily_codes(daily.today())
     return RedirectResponse(f"/seahaven/{codes['C' + cells]}", 303, headers=NO_STORE)
