@@ -31,15 +31,10 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from app.engine.cards import Card
@@ -48,7 +43,7 @@ from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import CELLS, COLUMNS, FOUNDATIONS, Seahaven
 from app.engine.seahaven import place_name as sh_place
 from tests.browser.play import HM, SH, hm_line, moving_card, sh_line
-from tests.system.servers import free_port
+from tests.system.servers import Server, start_server
 
 ARM = """() => {
   window.__paint = new Promise((resolve) => {
@@ -73,37 +68,9 @@ ARM = """() => {
 WAIT = "() => window.__paint"
 
 
-@dataclass
-class Server:
-    url: str
-    process: subprocess.Popen[bytes]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
-
-
 def start(root: Path, work: Path, name: str) -> Server:
     """uvicorn serving the checkout at ``root``, with its own SQLite file."""
-    port = free_port()
-    env = {**os.environ, "SOLITAIRE_STORE": str(work / f"{name}.db"), "PYTHONUNBUFFERED": "1"}
-    log = (work / f"{name}.log").open("wb")
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--no-access-log"]
-    process = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
-    server = Server(f"http://127.0.0.1:{port}", process)
-    for _ in range(300):
-        try:
-            if httpx.get(server.url + "/health", timeout=2).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    server.stop()
-    raise RuntimeError(f"{name} did not start: see {work / (name + '.log')}")
+    return start_server(str(work / f"{name}.db"), work, name=name, root=root)
 
 
 def chromium() -> str:

@@ -84,6 +84,17 @@ def hidden(name: str, value: str) -> str:
 TOKEN_FIELD: Final = hidden("token", TOKEN)
 
 
+def action_form(slug: str, verb: str, attrs: str, fields: str, inner: str = "") -> str:
+    """A game action's form, ``POST /{slug}/{code}/{verb}``: htmx posts it, queued behind
+    earlier actions, the browser without JavaScript. ``attrs``: the form's own attributes
+    (each with its leading space); ``fields`` go before the token, ``inner`` after it."""
+    url = f"/{slug}/{CODE}/{verb}"
+    return (
+        f'<form{attrs} method="post" action="{url}" hx-post="{url}" hx-swap="none"'
+        f' hx-sync="{QUEUE}">{fields}{TOKEN_FIELD}{inner}</form>'
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class BoardFacts:
     """Everything the board shows, as plain hashable data (no language, no token).
