@@ -26,11 +26,8 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import multiprocessing.queues
-import os
 import re
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -195,33 +192,6 @@ def phase(server: Server, seconds: float, deals: list[str] | None) -> dict[str, 
     return results
 
 
-def start_checkout(root: Path, store: str, log_dir: Path, workers: int) -> Server:
-    """A server of another checkout of this code (``--baseline``), with its own ``.venv``."""
-    from tests.system.servers import free_port
-
-    port = free_port()
-    log = log_dir / f"baseline-{port}.log"
-    python = root / ".venv" / "bin" / "python"
-    env = {**os.environ, "SOLITAIRE_STORE": store, "PYTHONUNBUFFERED": "1"}
-    command = [str(python if python.exists() else sys.executable), "-m", "uvicorn"]
-    command += ["app.main:app", "--host", "127.0.0.1", "--port", str(port)]
-    command += ["--workers", str(workers), "--no-access-log"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(server.url + "/health", timeout=2).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    server.stop()
-    raise RuntimeError(f"the baseline server did not start: {log.read_text()[-2000:]}")
-
-
 def run(
     name: str, start: Callable[[str, Path], Server], seconds: float, deals: list[str]
 ) -> tuple[dict[str, list[float]], dict[str, list[float]], int]:
@@ -272,7 +242,9 @@ def main(argv: list[str] | None = None) -> None:
         runs.append(
             (
                 "baseline",
-                lambda store, folder: start_checkout(root, store, folder, args.workers),
+                lambda store, folder: start_server(
+                    store, folder, workers=args.workers, name="baseline", root=root
+                ),
             )
         )
     for name, start in runs:

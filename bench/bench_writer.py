@@ -24,12 +24,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from app.engine.codes import DealCode
-from app.engine.halfmoon import deal
-from app.engine.seahaven import COLUMNS, deal_position
 from app.main import create_app
 from app.store import open_store
 from app.store import sqlite as sqlite_store
+from bench.bench_http import _tap_fields
 from bench.bench_tap import Client, _page_token
 
 STAGES: dict[str, int] = defaultdict(int)
@@ -63,16 +61,6 @@ def instrument() -> None:
     sqlite_store.dumps = _timed("write (JSON)", dumps)  # type: ignore[assignment]
 
 
-def _fields(game: str, number: int) -> tuple[DealCode, str]:
-    if game == "half-moon":
-        code = DealCode("HM", 1, "N", 1000 + number)
-        return code, f"place=pile-1&card={deal(code).top(0)}"
-    code = DealCode("SH", 1, "C4", 1000 + number)
-    position = deal_position(code)
-    index = next(i for i in COLUMNS if position.columns[i][-1].rank > 2)
-    return code, f"place=column-{index + 1}&card={position.columns[index][-1]}"
-
-
 async def _round(game: str, players: int, taps: int, path: str) -> dict[str, float]:
     app = create_app(store=open_store(path))
     async with app.router.lifespan_context(app):
@@ -80,7 +68,7 @@ async def _round(game: str, players: int, taps: int, path: str) -> dict[str, flo
         clients = []
         for number in range(players):
             client = Client(app)
-            code, fields = _fields(game, number)
+            code, fields = _tap_fields(game, number)
             page = await client.call("GET", f"/{game}/{code}")
             body = f"{fields}&token={_page_token(page)}".encode()
             clients.append((client, f"/{game}/{code}/tap", body))

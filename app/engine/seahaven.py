@@ -263,8 +263,9 @@ class Seahaven(Game[Position, Move]):
             return count if count <= position.run_length(place) else None
         return 1 if position.top(place) == card else None
 
-    def _place(self, name: str) -> Place:
-        return parse_place(name, self.cell_count)
+    def _place(self, place: str | Place) -> Place:
+        """A place on this board, by name or by the index a caller already parsed."""
+        return parse_place(place if isinstance(place, str) else place_name(place), self.cell_count)
 
     def _play(self, move: Move, now: int | None) -> ActionResult[Move]:
         """Make a move this action has just checked (the rules are asked once per action)."""
@@ -272,7 +273,7 @@ class Seahaven(Game[Position, Move]):
         return ActionResult(Outcome.MOVED, move)
 
     def move(
-        self, source: str, card: Card | None, target: str, now: int | None = None
+        self, source: str | Place, card: Card | None, target: str | Place, now: int | None = None
     ) -> ActionResult[Move]:
         """Move ``card`` (the bottom of the run to move; a foundation's top card) from ``source``
         to ``target`` — a drag, or a selection followed by a destination.
@@ -298,7 +299,9 @@ class Seahaven(Game[Position, Move]):
             return ActionResult(Outcome.REFUSED, refusal=refusal)
         return self._play(move, now)
 
-    def tap(self, place: str, card: Card | None, now: int | None = None) -> ActionResult[Move]:
+    def tap(
+        self, place: str | Place, card: Card | None, now: int | None = None
+    ) -> ActionResult[Move]:
         """A single tap on ``card`` at ``place`` (``card=None`` for an empty place).
 
         With no selection: the card goes to its foundation when it is the top card of its
@@ -344,7 +347,9 @@ class Seahaven(Game[Position, Move]):
             self._tick(now_ms() if now is None else now)
         return result
 
-    def auto(self, place: str, card: Card | None, now: int | None = None) -> ActionResult[Move]:
+    def auto(
+        self, place: str | Place, card: Card | None, now: int | None = None
+    ) -> ActionResult[Move]:
         """A double tap: the card (with its run) goes to its foundation, else onto the longest
         column that accepts it, else (a king) to an empty column, else to an empty cell.
 
@@ -352,7 +357,7 @@ class Seahaven(Game[Position, Move]):
         """
         return self._ticked(self._auto(place, card, now), now)
 
-    def _auto(self, place: str, card: Card | None, now: int | None) -> ActionResult[Move]:
+    def _auto(self, place: str | Place, card: Card | None, now: int | None) -> ActionResult[Move]:
         source = self._place(place)
         if card is None:
             return ActionResult(Outcome.IGNORED)
@@ -374,7 +379,7 @@ class Seahaven(Game[Position, Move]):
         return ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.NO_DESTINATION))
 
     def finish_double_tap(
-        self, place: str, card: Card | None, now: int | None = None
+        self, place: str | Place, card: Card | None, now: int | None = None
     ) -> ActionResult[Move]:
         """The second click of a double tap whose first click was already played as a
         :meth:`tap` (the page sends every click at once and never waits to see whether a second

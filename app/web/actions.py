@@ -1,9 +1,11 @@
 """The action pipeline every game route shares: read the form once, rebuild the saved game,
 apply one engine action atomically in the store, prove verdicts off the request path, answer.
 
-A game route does three things: parse its form (:func:`read_form`), call :func:`act` with a
-function that applies one engine action, and let :func:`act` answer — the changed parts of the
-board plus the info bar and live region out of band for htmx, a 303 back to the page without it.
+A game's action is a function from its validated form (an :class:`ActionForm` whose fields
+are already the engine's values) to the :data:`Action` that calls the engine; registered with
+:func:`action_route`, the route checks the request, parses the deal code and the form once, and
+lets :func:`act` answer — the changed parts of the board plus the info bar and live region out
+of band for htmx, a 303 back to the page without it.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qsl, quote
 
-from fastapi import Request
+from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, ValidationError
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, ValidationInfo
+from pydantic_core import PydanticCustomError
 
 from app import daily
 from app.clock import now_ms
@@ -26,6 +29,7 @@ from app.dependencies import (
     limit,
     may_create,
 )
+from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.game import MAX_RECORD_MOVES, RecordError
 from app.engine.games import AnyGame
@@ -43,17 +47,13 @@ from app.web.board import (
 )
 from app.web.codes import parse_code
 from app.web.context import asked, info_view, language
-from app.web.errors import PlayerError
-from app.web.htmx import NO_STORE, is_htmx, vary_on_htmx
+from app.web.errors import CARD_HELP, PlayerError
+from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
-from app.web.render import Renderer
 from app.web.replay import carried
 from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token
-from app.web.views import (
-    info_changes,
-    status_html,
-)
+from app.web.views import info_changes, oob, status_html
 
 
 def rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
@@ -120,7 +120,9 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
         game.clock.stop(ended)
 
 
-Action = Callable[[AnyGame, SessionData, int], Said]
+Action = Callable[[Any, SessionData, int], Said]
+"""One engine action, its form's values already bound: given the game of the route's screen
+(its own class: a Half Moon route's action takes a ``HalfMoon``), the session and the time."""
 
 
 def _mark(game: AnyGame) -> tuple[Any, ...]:
@@ -221,15 +223,7 @@ def game_cache(request: Request) -> GameCache:
 
 
 async def act(
-    request: Request,
-    renderer: Renderer,
-    store: Store,
-    player: Player,
-    screen: AnyScreen,
-    code_text: str,
-    token: str,
-    action: Action,
-    code: DealCode | None = None,
+    request: Request, screen: AnyScreen, code: DealCode, token: str, action: Action
 ) -> Response:
     """Apply one action to the player's game atomically, then answer htmx or the plain form.
 
@@ -243,7 +237,8 @@ async def act(
     when it is spent the action is refused (429) and nothing is written. A move past
     :data:`MAX_RECORD_MOVES` is refused too, so every record written can be read back.
     """
-    code = code or parse_code(screen, code_text, action=True)
+    store: Store = request.app.state.store
+    player = Player.from_request(request)
     code_str = str(code)
     page_url = screen.url(code_str)
     creating = await may_create(request)
@@ -342,7 +337,7 @@ async def act(
     html = fill(board, session.token, code_str) + status_html(message, True, spoken)
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
     _keep(cache, player.sid, code_str, acted)
-    return vary_on_htmx(HTMLResponse(html, headers=headers))
+    return html_answer(html, headers=headers)
 
 
 def _keep(cache: GameCache, sid: str, code: str, acted: Acted) -> None:
@@ -398,26 +393,32 @@ def _changes(
     return "".join(out)
 
 
-def oob(html: str) -> str:
-    """The element ``html`` (one element) marked for an out-of-band swap by its id."""
-    cut = html.index(" ")
-    return f'{html[:cut]} hx-swap-oob="true"{html[cut:]}'
+class ActionForm(BaseModel):
+    """What every action's form has: the form token (:func:`check_token`), and no field the
+    route does not name."""
+
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=64)
 
 
 FormModel = TypeVar("FormModel", bound=BaseModel)
+FormT = TypeVar("FormT", bound=ActionForm)
 
 
-async def read_form(request: Request, model: type[FormModel]) -> FormModel:
-    """An action's form, its body parsed once and checked by the route's pydantic model.
+async def read_form(
+    request: Request, model: type[FormModel], code: DealCode | None = None
+) -> FormModel:
+    """A POST's form, its body parsed once and validated once by the route's pydantic model,
+    whose fields are the values the engine takes (:func:`parsed`); ``code``, the deal the form
+    acts on, is the validation context (a Seahaven place depends on the deal's cells).
 
-    Every POST route's guard first (:func:`app.dependencies.guard_write`). Browsers and htmx
+    The route has passed :func:`app.dependencies.guard_write` first. Browsers and htmx
     send ``application/x-www-form-urlencoded``: one ``parse_qsl``, instead of
     FastAPI's ``Form()`` machinery and a dependency per shared object (about 0.15 ms a tap,
     measured with py-spy). Multipart bodies still work. As with ``Form()``, an empty value
     counts as missing, and bad input raises the same ``RequestValidationError``, so the 422
     page is unchanged.
     """
-    await guard_write(request)  # same origin, and the write rate limit
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
         form = await request.form()
         data = {name: value for name, value in form.multi_items() if isinstance(value, str)}
@@ -426,16 +427,56 @@ async def read_form(request: Request, model: type[FormModel]) -> FormModel:
         body = await request.body()
         data = dict(parse_qsl(body.decode("utf-8", "replace")))
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context={"code": code})
     except ValidationError as error:
         problems = [{**problem, "loc": ("body", *problem["loc"])} for problem in error.errors()]
         raise RequestValidationError(problems) from None
 
 
-def acting(request: Request) -> tuple[Renderer, Store, Player]:
-    """What an action needs from the application, without a dependency per object."""
-    state = request.app.state
-    return state.renderer, state.store, Player.from_request(request)
+T = TypeVar("T")
+
+
+def parsed(parse: Callable[[str, DealCode | None], T], accepted: str) -> PlainValidator:
+    """A form field whose value the engine's own parser reads (given the form's deal, when
+    the route has one); a value it refuses is a ``not_accepted`` error whose message is
+    ``accepted`` (a catalog text), which the 422 page says after naming the field."""
+
+    def validate(value: object, info: ValidationInfo) -> T:
+        code = info.context["code"] if info.context else None
+        try:
+            if isinstance(value, str):
+                return parse(value, code)
+        except (ValueError, LookupError):
+            pass
+        raise PydanticCustomError("not_accepted", accepted)
+
+    return PlainValidator(validate)
+
+
+CardField = Annotated[Card, parsed(lambda text, _code: Card.parse(text), CARD_HELP)]
+"""A card a form names (``AS``, ``10D``)."""
+
+
+def action_route(
+    router: APIRouter, screen: AnyScreen, verb: str, model: type[FormT]
+) -> Callable[[Callable[[FormT], Action]], Callable[[FormT], Action]]:
+    """Register ``POST /{game}/{code}/{verb}`` for the decorated function, which turns the
+    validated form into the :data:`Action` to apply. The route checks the request
+    (:func:`app.dependencies.guard_write`), parses the deal code, validates the form once
+    against that deal, and hands the action to :func:`act`."""
+
+    def register(make: Callable[[FormT], Action]) -> Callable[[FormT], Action]:
+        async def endpoint(code: str, request: Request) -> Response:
+            await guard_write(request)  # same origin, and the write rate limit
+            deal = parse_code(screen, code, action=True)
+            form = await read_form(request, model, deal)
+            return await act(request, screen, deal, form.token, make(form))
+
+        name = f"{screen.slug}-{verb}"
+        router.add_api_route(f"/{{code}}/{verb}", endpoint, methods=["POST"], name=name)
+        return make
+
+    return register
 
 
 async def game_result(store: Store, sid: str, code: str) -> tuple[Any, ...] | None:

@@ -84,6 +84,17 @@ def hidden(name: str, value: str) -> str:
 TOKEN_FIELD: Final = hidden("token", TOKEN)
 
 
+def action_form(slug: str, verb: str, attrs: str, fields: str, inner: str = "") -> str:
+    """A game action's form, ``POST /{slug}/{code}/{verb}``: htmx posts it, queued behind
+    earlier actions, the browser without JavaScript. ``attrs``: the form's own attributes
+    (each with its leading space); ``fields`` go before the token, ``inner`` after it."""
+    url = f"/{slug}/{CODE}/{verb}"
+    return (
+        f'<form{attrs} method="post" action="{url}" hx-post="{url}" hx-swap="none"'
+        f' hx-sync="{QUEUE}">{fields}{TOKEN_FIELD}{inner}</form>'
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class BoardFacts:
     """Everything the board shows, as plain hashable data (no language, no token).
@@ -199,14 +210,13 @@ def summary_box(
     )
     slug, label = again
     url, new_label = new_game
+    again_button = f'{hidden("confirm", "yes")}<button id="ending-again">{attr(label)}</button>'
     return (
         f'<div class="cascade" aria-hidden="true">{cards}</div>'
         '<section class="ending won summary" id="summary" aria-labelledby="summary-title">'
         f'<h2 id="summary-title" tabindex="-1" autofocus>{attr(title)}</h2>'
         f'<dl class="figures">{numbers}</dl>{extra}<div class="ending-actions">'
-        f'<form method="post" action="/{slug}/{CODE}/restart" hx-post="/{slug}/{CODE}/restart"'
-        f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}{hidden("confirm", "yes")}'
-        f'<button id="ending-again">{attr(label)}</button></form>'
+        f"{action_form(slug, 'restart', '', '', again_button)}"
         f'<a class="button" id="ending-new" href="{attr(url)}">{attr(new_label)}</a>'
         "</div></section>"
     )

@@ -3,34 +3,22 @@
 from __future__ import annotations
 
 import logging
-from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.i18n import N_
 from app.store import SessionData, Store, StoreError
 from app.web.codes import Redirect
 from app.web.context import PageBase
-from app.web.errors import (
-    CARD_HELP,
-    PLACE_HELP,
-    PlayerError,
-    Text,
-    invalid_field,
-    missing_field,
-    unknown_field,
-)
-from app.web.htmx import is_htmx, vary_on_htmx
+from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
+from app.web.htmx import html_answer, is_htmx
 from app.web.render import Renderer
 from app.web.sessions import Player, page_session
 
 log = logging.getLogger(__name__)
-
-FIELD_HELP: Final = {"place": PLACE_HELP, "card": CARD_HELP}
-"""What each form field accepts, said after a refusal."""
 
 
 async def render_error(
@@ -56,22 +44,13 @@ async def render_error(
         context["oob"] = False
         html = renderer.page("pages/error.html", context, t)
     headers = {"Cache-Control": "no-store", **error.headers}
-    return vary_on_htmx(HTMLResponse(html, error.status, headers=headers))
+    return html_answer(html, error.status, headers)
 
 
 async def render_crash(request: Request) -> Response:
     """The 500 page (:class:`app.web.middleware.CrashGuard` answers it)."""
-    return await render_error(
-        request,
-        PlayerError(
-            500,
-            lambda t: t.gettext(N_("Something went wrong")),
-            lambda t: t.gettext(
-                N_("The server failed to answer; your game was not changed. Try again.")
-            ),
-            [("/", lambda t: t.gettext(N_("Home")))],
-        ),
-    )
+    detail = N_("The server failed to answer; your game was not changed. Try again.")
+    return await render_error(request, PlayerError.fixed(500, N_("Something went wrong"), detail))
 
 
 async def _session(request: Request, player: Player) -> SessionData | None:
@@ -100,8 +79,9 @@ def _validation_problems(error: RequestValidationError) -> list[Text]:
             problems.append(missing_field(name))
         elif kind == "extra_forbidden":
             problems.append(unknown_field(name))
-        else:
-            problems.append(invalid_field(name, FIELD_HELP.get(name)))
+        else:  # a parsed field's error says what it accepts (app.web.actions.parsed)
+            accepted = item.get("msg") if kind == "not_accepted" else None
+            problems.append(invalid_field(name, accepted))
     return problems or [invalid_field("?", None)]
 
 
@@ -132,12 +112,5 @@ def install(app: FastAPI) -> None:
             return await render_error(request, PlayerError.method_not_allowed(allowed))
         if error.status_code == 404:
             return await render_error(request, PlayerError.not_found())
-        return await render_error(
-            request,
-            PlayerError(
-                error.status_code,
-                lambda t: t.gettext(N_("Request refused")),
-                lambda t: t.gettext(N_("The request could not be handled.")),
-                [("/", lambda t: t.gettext(N_("Home")))],
-            ),
-        )
+        refused = (N_("Request refused"), N_("The request could not be handled."))
+        return await render_error(request, PlayerError.fixed(error.status_code, *refused))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from babel.support import NullTranslations
 
@@ -23,7 +24,9 @@ def _text(message: str, **values: object) -> Text:
     return lambda t: t.gettext(message) % values if values else t.gettext(message)
 
 
-PLACE_HELP = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
+HOME_LINK: Final = ("/", N_("Home"))
+"""The way on most error pages offer: (URL, label), a catalog text."""
+HOME: Final[tuple[str, Text]] = ("/", _text(HOME_LINK[1]))
 CARD_HELP = N_("A card is written rank then suit: AS, 10D, JC (suits S, H, D, C).")
 
 
@@ -39,13 +42,23 @@ class PlayerError(Exception):
     headers: dict[str, str] = field(default_factory=dict)
 
     @classmethod
+    def fixed(
+        cls,
+        status: int,
+        title: str,
+        detail: str,
+        *ways: tuple[str, str],
+        headers: dict[str, str] | None = None,
+        **values: object,
+    ) -> PlayerError:
+        """A refusal from catalog texts: the title, the detail (``values`` fill it in), the ways
+        on (URL, label: :data:`HOME_LINK` when none is given) and the answer's ``headers``."""
+        links = [(url, _text(label)) for url, label in ways or (HOME_LINK,)]
+        return cls(status, _text(title), _text(detail, **values), links, headers or {})
+
+    @classmethod
     def not_found(cls) -> PlayerError:
-        return cls(
-            404,
-            _text(N_("Page not found")),
-            _text(N_("There is nothing at this address.")),
-            [("/", _text(N_("Home")))],
-        )
+        return cls.fixed(404, N_("Page not found"), N_("There is nothing at this address."))
 
     @classmethod
     def invalid_code(cls, text: str, new_game_url: str) -> PlayerError:
@@ -57,7 +70,7 @@ class PlayerError(Exception):
                 + " "
                 + t.gettext(FORMAT_HELP)
             ),
-            [(new_game_url, _text(N_("New game"))), ("/", _text(N_("Home")))],
+            [(new_game_url, _text(N_("New game"))), HOME],
         )
 
     @classmethod
@@ -66,53 +79,42 @@ class PlayerError(Exception):
             422,
             _text(N_("That request was not understood")),
             lambda t: " ".join(problem(t) for problem in problems),
-            [("/", _text(N_("Home")))],
+            [HOME],
         )
 
     @classmethod
     def forbidden_origin(cls) -> PlayerError:
-        return cls(
-            403,
-            _text(N_("Move refused")),
-            _text(N_("Moves can only be made from this site’s own pages.")),
-            [("/", _text(N_("Home")))],
+        return cls.fixed(
+            403, N_("Move refused"), N_("Moves can only be made from this site’s own pages.")
         )
 
     @classmethod
     def expired_form(cls, page_url: str) -> PlayerError:
-        return cls(
+        return cls.fixed(
             403,
-            _text(N_("This page has expired")),
-            _text(
-                N_(
-                    "The form was made for another session (perhaps an old tab). "
-                    "Reload the page and play on."
-                )
+            N_("This page has expired"),
+            N_(
+                "The form was made for another session (perhaps an old tab). "
+                "Reload the page and play on."
             ),
-            [(page_url, _text(N_("Reload")))],
+            (page_url, N_("Reload")),
         )
 
     @classmethod
     def method_not_allowed(cls, allowed: str) -> PlayerError:
-        return cls(
-            405,
-            _text(N_("Method not allowed")),
-            lambda t: (
-                t.gettext(N_("This address accepts only %(methods)s.")) % {"methods": allowed}
-            ),
-            [("/", _text(N_("Home")))],
-            {"Allow": allowed},
+        detail = N_("This address accepts only %(methods)s.")
+        return cls.fixed(
+            405, N_("Method not allowed"), detail, headers={"Allow": allowed}, methods=allowed
         )
 
     @classmethod
     def store_unavailable(cls) -> PlayerError:
         """The store failed (busy past its deadline, or down): nothing was changed."""
-        return cls(
+        return cls.fixed(
             503,
-            _text(N_("Busy for a moment")),
-            _text(N_("Your move was not made: the game could not be saved just now. Try again.")),
-            [("/", _text(N_("Home")))],
-            {"Retry-After": "1"},
+            N_("Busy for a moment"),
+            N_("Your move was not made: the game could not be saved just now. Try again."),
+            headers={"Retry-After": "1"},
         )
 
     @classmethod
@@ -134,7 +136,7 @@ class PlayerError(Exception):
                 )
                 % {"seconds": seconds}
             ),
-            [*way_back, ("/", _text(N_("Home")))],
+            [*way_back, HOME],
             {"Retry-After": str(seconds)},
         )
 
@@ -149,41 +151,37 @@ class PlayerError(Exception):
                 t.gettext(N_("%(code)s is a %(game)s deal: its moves are made on its own page."))
                 % {"code": code, "game": t.gettext(game_name)}
             ),
-            [(game_url, _text(N_("Open the deal"))), ("/", _text(N_("Home")))],
+            [(game_url, _text(N_("Open the deal"))), HOME],
         )
 
     @classmethod
     def game_too_long(cls, limit: int, page_url: str) -> PlayerError:
         """A move past the most a game record keeps (``409``): nothing was changed."""
-        return cls(
+        return cls.fixed(
             409,
-            _text(N_("This game is full")),
-            lambda t: (
-                t.gettext(
-                    N_(
-                        "A game keeps at most %(moves)s moves, and this one has them all: "
-                        "the move was not made. Undo, restart the deal or start a new game."
-                    )
-                )
-                % {"moves": limit}
+            N_("This game is full"),
+            N_(
+                "A game keeps at most %(moves)s moves, and this one has them all: "
+                "the move was not made. Undo, restart the deal or start a new game."
             ),
-            [(page_url, _text(N_("Back to the game"))), ("/", _text(N_("Home")))],
+            (page_url, N_("Back to the game")),
+            HOME_LINK,
+            moves=limit,
         )
 
     @classmethod
     def unknown_link(cls) -> PlayerError:
         """A device link that names nobody: never made, revoked, or mistyped (``404``)."""
-        return cls(
+        return cls.fixed(
             404,
-            _text(N_("This device link does not work")),
-            _text(
-                N_(
-                    "The link is not known here: it was revoked, replaced by a newer link, or"
-                    " copied incompletely. Ask for a new link on the statistics page of the"
-                    " browser that has your games."
-                )
+            N_("This device link does not work"),
+            N_(
+                "The link is not known here: it was revoked, replaced by a newer link, or"
+                " copied incompletely. Ask for a new link on the statistics page of the"
+                " browser that has your games."
             ),
-            [("/stats", _text(N_("Statistics"))), ("/", _text(N_("Home")))],
+            ("/stats", N_("Statistics")),
+            HOME_LINK,
         )
 
     @classmethod
@@ -203,20 +201,14 @@ class PlayerError(Exception):
                 )
                 % {"seconds": seconds}
             ),
-            [("/", _text(N_("Home")))],
+            [HOME],
             {"Retry-After": str(seconds)},
         )
 
     @classmethod
     def too_large(cls, limit: int) -> PlayerError:
-        return cls(
-            413,
-            _text(N_("Request too large")),
-            lambda t: (
-                t.gettext(N_("A request may carry at most %(bytes)s bytes.")) % {"bytes": limit}
-            ),
-            [("/", _text(N_("Home")))],
-        )
+        detail = N_("A request may carry at most %(bytes)s bytes.")
+        return cls.fixed(413, N_("Request too large"), detail, bytes=limit)
 
 
 def unknown_field(name: str) -> Text:

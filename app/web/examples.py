@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.game import Outcome
-from app.engine.halfmoon import PILES, HalfMoon, Removal, place_name
+from app.engine.halfmoon import HalfMoon, Removal, parse_place, place_name
 from app.engine.seahaven import (
     ActionResult,
     Move,
@@ -24,7 +24,8 @@ from app.engine.seahaven import (
     Seahaven,
     max_group,
 )
-from app.engine.seahaven import place_name as sh_place_name
+
+G = TypeVar("G", HalfMoon, Seahaven)
 
 HALF_MOON_DEAL: Final = DealCode.parse("HM1-N-AAAAAAI")
 """Half Moon deal 8: its first move is a pair between two piles that uncovers a jack, which the
@@ -154,7 +155,7 @@ def _replay_half_moon(game: HalfMoon, line: str) -> Removal:
     places = line.split()
     result = None
     for name in places:
-        card = game.position.top(_index(name))
+        card = game.position.top(parse_place(name))
         if card is None:
             raise ExampleError(f"{name} is empty at move {game.move_count + 1}")
         result = game.tap(name, card, now=0)
@@ -163,13 +164,9 @@ def _replay_half_moon(game: HalfMoon, line: str) -> Removal:
     return result.move
 
 
-def _index(name: str) -> int:
-    kind, _, number = name.partition("-")
-    return int(number) - 1 + (0 if kind == "pile" else PILES)
-
-
-def _copy(game: HalfMoon) -> HalfMoon:
-    return HalfMoon.from_record(game.to_record())
+def _copy(game: G) -> G:
+    """An independent copy of a game (a step keeps its own)."""
+    return type(game).from_record(game.to_record())
 
 
 @functools.cache
@@ -223,11 +220,6 @@ class GroupCase:
     """Source, bottom card, target and size of the refused move."""
     refusal: ActionResult[Move]
     allowed: tuple[str, Card, str, int]
-    allowed_result: ActionResult[Move]
-
-
-def _copy_seahaven(game: Seahaven) -> Seahaven:
-    return Seahaven.from_record(game.to_record())
 
 
 def _run_size(position: Position, source: str, card: Card) -> int:
@@ -239,17 +231,17 @@ def _run_size(position: Position, source: str, card: Card) -> int:
 def seahaven_steps() -> tuple[tuple[SeahavenStep, ...], GroupCase]:
     """From the deal to the case (29 moves), then the allowed move (step 30)."""
     game = Seahaven(SEAHAVEN_DEAL)
-    steps = [SeahavenStep(0, _copy_seahaven(game), None, None)]
+    steps = [SeahavenStep(0, _copy(game), None, None)]
     for number, text in enumerate(SEAHAVEN_LINE, 1):
         before = game.position
         move = Move.parse(text)
         game.play(move, now=0)
-        steps.append(SeahavenStep(number, _copy_seahaven(game), move, before))
+        steps.append(SeahavenStep(number, _copy(game), move, before))
     case_step = len(steps) - 1
     position = game.position
     source, card_text, target = SEAHAVEN_REFUSED
     refused_card = Card.parse(card_text)
-    trial = _copy_seahaven(game)
+    trial = _copy(game)
     refusal = trial.move(source, refused_card, target, now=0)
     if refusal.outcome is not Outcome.REFUSED or trial.position != position:
         raise ExampleError(f"the refused move was not refused: {refusal}")
@@ -259,7 +251,7 @@ def seahaven_steps() -> tuple[tuple[SeahavenStep, ...], GroupCase]:
     allowed = game.move(a_source, allowed_card, a_target, now=0)
     if allowed.outcome is not Outcome.MOVED or allowed.move is None:
         raise ExampleError(f"the allowed move was refused: {allowed}")
-    steps.append(SeahavenStep(len(steps), _copy_seahaven(game), allowed.move, before))
+    steps.append(SeahavenStep(len(steps), _copy(game), allowed.move, before))
     case = GroupCase(
         step=case_step,
         free_cells=position.free_cells,
@@ -269,7 +261,6 @@ def seahaven_steps() -> tuple[tuple[SeahavenStep, ...], GroupCase]:
         refused=(source, refused_card, target, _run_size(position, source, refused_card)),
         refusal=refusal,
         allowed=(a_source, allowed_card, a_target, _run_size(position, a_source, allowed_card)),
-        allowed_result=allowed,
     )
     return tuple(steps), case
 
@@ -284,7 +275,3 @@ def moved_cards(step: SeahavenStep) -> Sequence[Card]:
         return position.columns[source][-count:]
     top = position.top(source)
     return (top,) if top is not None else ()
-
-
-def seahaven_place(place: int) -> str:
-    return sh_place_name(place)

@@ -1,9 +1,10 @@
 """The honest floor for ``bench/bench_http.py``: a tap's work minus the game.
 
-``POST /_bench/floor`` reads the same form fields (one ``parse_qsl``, the same pydantic model
-and origin check as a Half Moon tap) and the same cookie, and answers a static fragment — the
-bytes of a real tap answer, read once from the file ``SOLITAIRE_BENCH_FLOOR`` names — through
-the same middleware. Mounted only when that variable is set: never in a deployment.
+``POST /_bench/floor/{game}`` reads the same form fields (the origin check, one ``parse_qsl``,
+the game's own tap form parsed into the engine's values, as a tap does) and the same cookie,
+and answers a static fragment — the bytes of a real tap answer, read once from the file
+``SOLITAIRE_BENCH_FLOOR`` names — through the same middleware. Mounted only when that
+variable is set: never in a deployment.
 
 ``SOLITAIRE_BENCH_FLOOR`` names a directory holding ``half-moon.html`` and ``seahaven.html``.
 """
@@ -16,11 +17,14 @@ from pathlib import Path
 from typing import Final
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 
-from app.web.actions import read_form
-from app.web.htmx import NO_STORE, vary_on_htmx
-from app.web.seahaven import PlaceForm as FloorForm
+from app.dependencies import guard_write
+from app.engine.codes import DealCode
+from app.web.actions import ActionForm, read_form
+from app.web.halfmoon import TapForm
+from app.web.htmx import html_answer
+from app.web.seahaven import PlaceForm
 from app.web.sessions import Player
 
 ENV: Final = "SOLITAIRE_BENCH_FLOOR"
@@ -28,7 +32,11 @@ ENV: Final = "SOLITAIRE_BENCH_FLOOR"
 router = APIRouter()
 
 
-GAMES: Final = ("half-moon", "seahaven")
+GAMES: Final[dict[str, tuple[type[ActionForm], DealCode]]] = {
+    "half-moon": (TapForm, DealCode("HM", 1, "N", 0)),
+    "seahaven": (PlaceForm, DealCode("SH", 1, "C4", 0)),
+}
+"""Each game's tap form, and a deal to validate it against."""
 
 
 @functools.cache
@@ -38,8 +46,10 @@ def _answer(game: str) -> str:
 
 @router.post("/_bench/floor/{game}")
 async def floor(game: str, request: Request) -> Response:
-    form = await read_form(request, FloorForm)
-    player = Player.from_request(request)
-    if game not in GAMES or not form.token or not player.sid:
+    await guard_write(request)
+    if game not in GAMES:
         return Response(status_code=404)
-    return vary_on_htmx(HTMLResponse(_answer(game), headers=NO_STORE))
+    form = await read_form(request, *GAMES[game])
+    if not form.token or not Player.from_request(request).sid:
+        return Response(status_code=404)
+    return html_answer(_answer(game))

@@ -3,13 +3,11 @@ Redo / Restart."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
-from pydantic import BaseModel, ConfigDict, Field
 
 from app.dependencies import (
     PlayerDep,
@@ -20,11 +18,9 @@ from app.engine.games import AnyGame
 from app.i18n import N_, translations
 from app.store import SessionData, Store
 from app.web.actions import (
-    Action,
-    act,
-    acting,
+    ActionForm,
+    action_route,
     game_result,
-    read_form,
     rebuild,
     settle_verdict,
     with_result,
@@ -34,7 +30,7 @@ from app.web.board import (
 )
 from app.web.codes import parse_code
 from app.web.context import asked, language, page_context
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.htmx import html_answer
 from app.web.notices import NOTHING_TO_REDO, NOTHING_TO_UNDO, QUESTIONS, UNREADABLE, Said
 from app.web.render import Renderer
 from app.web.screen import SCREENS, AnyScreen
@@ -80,15 +76,12 @@ async def show_page(
     context["board_html"] = Markup(fill(board, token, code_text))
     context["info_html"] = Markup(fill(info, token, code_text))
     context["status_html"] = Markup(status_html(context["message"], False, question))
-    response = HTMLResponse(renderer.page(screen.template, context, t), headers=NO_STORE)
-    return vary_on_htmx(response)
+    return html_answer(renderer.page(screen.template, context, t))
 
 
-class TokenForm(BaseModel):
+class TokenForm(ActionForm):
     """Undo, Redo, Restart: the form token; Restart's confirmation (``confirm=yes``)."""
 
-    model_config = ConfigDict(extra="forbid")
-    token: str = Field(max_length=64)
     confirm: Literal["", "yes"] = ""
 
 
@@ -121,19 +114,6 @@ def _ask_restart(game: AnyGame, session: SessionData, now: int) -> Said:
     return Said(ask="restart")
 
 
-def _history_route(screen: AnyScreen, action: Action) -> Callable[..., Awaitable[Response]]:
-    """The endpoint of one history verb; ``action`` is bound here, so it is no parameter of
-    the route (a default argument would be read from the query string)."""
-
-    async def history(code: str, request: Request) -> Response:
-        form = await read_form(request, TokenForm)
-        renderer, store, player = acting(request)
-        chosen = _ask_restart if action is _restart and form.confirm != "yes" else action
-        return await act(request, renderer, store, player, screen, code, form.token, chosen)
-
-    return history
-
-
 def game_router(screen: AnyScreen) -> APIRouter:
     """``GET /{game}`` (a fresh deal), the game page, and Undo / Redo / Restart."""
     SCREENS[screen.slug] = screen
@@ -151,6 +131,9 @@ def game_router(screen: AnyScreen) -> APIRouter:
     ) -> Response:
         return await show_page(screen, code, request, renderer, store, player)
 
-    for verb, action in (("undo", _undo), ("redo", _redo), ("restart", _restart)):
-        router.add_api_route(f"/{{code}}/{verb}", _history_route(screen, action), methods=["POST"])
+    action_route(router, screen, "undo", TokenForm)(lambda form: _undo)
+    action_route(router, screen, "redo", TokenForm)(lambda form: _redo)
+    action_route(router, screen, "restart", TokenForm)(
+        lambda form: _restart if form.confirm == "yes" else _ask_restart
+    )
     return router

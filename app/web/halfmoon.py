@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Final
-
-from fastapi import Request
-from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Annotated, Any, ClassVar, Final
 
 from app.engine.cards import Card
 from app.engine.game import ActionResult, Outcome
-from app.engine.games import AnyGame
 from app.engine.halfmoon import (
     PILES,
     HalfMoon,
@@ -30,19 +25,8 @@ from app.i18n import (
     translations,
 )
 from app.store import SessionData
-from app.web.actions import Action, act, acting, read_form
-from app.web.board import (
-    CODE,
-    INTERACTIVE,
-    QUEUE,
-    TOKEN_FIELD,
-    BoardFacts,
-    attr,
-    colour,
-    face_html,
-    hidden,
-    label_html,
-)
+from app.web.actions import Action, ActionForm, CardField, action_route, parsed
+from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
 from app.web.game_routes import game_router
 from app.web.notices import STALE, Said, notice, refused
 from app.web.screen import Screen
@@ -52,10 +36,7 @@ CLEARED = notice("cleared", N_("Selection cleared."))
 
 
 class HalfMoonScreen(Screen[HalfMoon]):
-    slug: ClassVar = "half-moon"
     game: ClassVar = HalfMoon
-    template: ClassVar = "pages/half_moon.html"
-    name: ClassVar = N_("Half Moon")
     defeat: ClassVar = N_(
         "No moves left: no pair sums to 11 and there is no jack–queen–king triple "
         "to remove. Undo, or start a new game."
@@ -63,41 +44,20 @@ class HalfMoonScreen(Screen[HalfMoon]):
     end_actions: ClassVar = ("undo",)
     own_notices: ClassVar = frozenset({"cleared"})
 
-    def facts(
-        self,
-        game: HalfMoon,
-        session: SessionData,
-        state: str | None = None,
-        asking: str | None = None,
-    ) -> BoardFacts:
-        position = game.position
-        state = state or game.status().value
-        help_on = session.placement_help
-        dimmed = game.dimmed() if help_on and game.selection else frozenset()
+    def places(self, game: HalfMoon, helping: bool) -> tuple[tuple[Any, ...], ...]:
+        dimmed = game.dimmed() if helping and game.selection else frozenset()
         selection = game.selection
-        piles, reserve = position.piles, position.reserve
-        places = tuple(
+        piles, reserve = game.position.piles, game.position.reserve
+        return tuple(
             (i, len(pile), pile[-1] if pile else None, i in selection, i in dimmed)
             for i, pile in enumerate(piles)
         ) + tuple(
             (PILES + i, 0 if card is None else 1, card, PILES + i in selection, PILES + i in dimmed)
             for i, card in enumerate(reserve)
         )
-        score = game.score
-        return BoardFacts(
-            state,
-            score,
-            game.move_count,
-            places,
-            self.ending_facts(game, state, score, asking),
-            "with-help" if help_on else "",
-        )
 
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
         return place_html(lang, *place)
-
-    def place_id(self, place: tuple[Any, ...]) -> str:
-        return f"place-{place_name(place[0])}"
 
 
 TABINDEX: Final = ' tabindex="-1"'
@@ -137,14 +97,13 @@ def place_html(
         face = face_html(card, rank_letter(card, t))
         pressed = "true" if selected else "false"
         if interactive:
-            inner = (
-                f'<form method="post" action="/half-moon/{CODE}/tap"'
-                f' hx-post="/half-moon/{CODE}/tap" hx-swap="none" hx-sync="{QUEUE}">'
-                f"{hidden('place', name)}{hidden('card', code)}{TOKEN_FIELD}"
+            button = (
                 f'<button{ident} class="card {colour(card)}" data-card="{code}"'
                 f' data-motion="hm-{name}-{count}"'
-                f' aria-pressed="{pressed}" aria-label="{spoken}">{face}</button></form>'
+                f' aria-pressed="{pressed}" aria-label="{spoken}">{face}</button>'
             )
+            fields = hidden("place", name) + hidden("card", code)
+            inner = action_form("half-moon", "tap", "", fields, button)
         else:
             inner = (
                 f'<div class="card {colour(card)}" data-card="{code}" role="img"'
@@ -161,34 +120,24 @@ SCREEN = HalfMoonScreen()
 router = game_router(SCREEN)
 
 
-class TapForm(BaseModel):
+PLACE_HELP: Final = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
+
+
+class TapForm(ActionForm):
     """``POST /half-moon/{code}/tap``: the card the player saw at a place."""
 
-    model_config = ConfigDict(extra="forbid")
-    place: str = Field(max_length=16)
-    card: str = Field(max_length=8)
-    token: str = Field(max_length=64)
-
-    @field_validator("place")
-    @classmethod
-    def _place(cls, value: str) -> str:
-        return place_name(parse_place(value))
-
-    @field_validator("card")
-    @classmethod
-    def _card(cls, value: str) -> str:
-        return str(Card.parse(value))
+    place: Annotated[int, parsed(lambda text, _code: parse_place(text), PLACE_HELP)]
+    card: CardField
 
 
-def _tap(form: TapForm) -> Action:
-    """The tap the form names, its values parsed once (the form's validators checked them)."""
-    place, card = parse_place(form.place), Card.parse(form.card)
+@action_route(router, SCREEN, "tap", TapForm)
+def tap(form: TapForm) -> Action:
+    """The tap the form names: the card must still be there (else the tap is stale)."""
 
-    def action(game: AnyGame, session: SessionData, now: int) -> Said:
-        assert isinstance(game, HalfMoon)
-        if game.position.top(place) != card:
+    def action(game: HalfMoon, session: SessionData, now: int) -> Said:
+        if game.position.top(form.place) != form.card:
             return Said(STALE, "stale")
-        return said_for(game.tap(place, card, now), card, session)
+        return said_for(game.tap(form.place, form.card, now), form.card, session)
 
     return action
 
@@ -215,10 +164,3 @@ def said_for(result: ActionResult[Removal], card: Card, session: SessionData) ->
     }
     message = messages[outcome]
     return Said(lambda t: t.gettext(message) % {"card": card_name(card, t)})
-
-
-@router.post("/{code}/tap")
-async def tap(code: str, request: Request) -> Response:
-    form = await read_form(request, TapForm)
-    renderer, store, player = acting(request)
-    return await act(request, renderer, store, player, SCREEN, code, form.token, _tap(form))

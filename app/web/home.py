@@ -6,7 +6,7 @@ from typing import Annotated, Any, Final
 
 from babel.support import NullTranslations
 from fastapi import APIRouter, Query
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 
 from app import daily
 from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
@@ -18,7 +18,7 @@ from app.store import GameSummary, Store
 from app.store.counting import clock_ms, kind_of, normal
 from app.store.jsondata import int_or_zero
 from app.web.errors import PlayerError
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.htmx import html_answer
 from app.web.replay import EARLIER_WIN
 from app.web.screen import SCREENS, AnyScreen
 from app.web.views import clock_text
@@ -45,21 +45,16 @@ async def home(
         problem=None,
         **await daily_block(store, player.sid, t),
     )
-    response = HTMLResponse(renderer.page("pages/home.html", context, t), headers=NO_STORE)
-    return vary_on_htmx(response)
+    return html_answer(renderer.page("pages/home.html", context, t))
 
 
 @router.get("/play", name="play-code")
 async def play_code(code: Annotated[str, Query(max_length=64)] = "") -> Response:
     """The home page's code box: the deal's canonical URL, or a page that says what is wrong."""
-    try:
-        parsed = DealCode.parse(code)
-    except DealCodeError:
-        raise PlayerError.invalid_code(code, "/") from None
-    screen = _screen_for(str(parsed))
+    screen = _screen_for(code)
     if screen is None:
         raise PlayerError.invalid_code(code, "/")
-    return RedirectResponse(screen.url(parsed), 303)
+    return RedirectResponse(screen.url(DealCode.parse(code)), 303)
 
 
 FINISHED_SHOWN: Final = 5

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import HTMLResponse, Response
 
 HX_REQUEST: Final = "HX-Request"
 
@@ -23,3 +23,8 @@ def vary_on_htmx(response: Response) -> Response:
     existing = response.headers.get("Vary")
     response.headers["Vary"] = f"{existing}, {HX_REQUEST}" if existing else HX_REQUEST
     return response
+
+
+def html_answer(html: str, status: int = 200, headers: dict[str, str] = NO_STORE) -> Response:
+    """A page or fragment of a player's own: never cached, keyed on ``HX-Request``."""
+    return vary_on_htmx(HTMLResponse(html, status, headers=headers))

@@ -42,17 +42,26 @@ HSTS: Final = (b"strict-transport-security", b"max-age=31536000")
 subdomain of the operator's domain too, which this application cannot know about."""
 
 
-class _ResponseHeaders:
-    """Pure ASGI middleware that edits a response's headers as the response starts."""
+class _HttpMiddleware:
+    """Pure ASGI middleware for HTTP requests: anything else (the lifespan) passes through."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "http":
+            await self.http(scope, receive, send)
+        else:
             await self.app(scope, receive, send)
-            return
 
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class _ResponseHeaders(_HttpMiddleware):
+    """Edits a response's headers as the response starts."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_edited(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = self.edit(scope, [*message.get("headers", [])])
@@ -91,15 +100,12 @@ class SessionCookie(_ResponseHeaders):
         return [*headers, *((b"set-cookie", value) for value in cookies)]
 
 
-class HeadAsGet:
+class HeadAsGet(_HttpMiddleware):
     """``HEAD`` answered by the ``GET`` route, headers only (RFC 9110 §9.3.2: every resource
     that answers GET answers HEAD). GET handlers never write, so running one is safe."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "HEAD":
             await self.app(scope, receive, send)
             return
 
@@ -116,18 +122,15 @@ class BodyTooLarge(Exception):  # noqa: N818
     """Raised from ``receive`` once a body passes the limit."""
 
 
-class BodyLimit:
+class BodyLimit(_HttpMiddleware):
     """Refuse bodies over ``limit`` bytes with 413, by header or while streaming (a chunked
     body has no length: it is counted as it arrives)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
+        super().__init__(app)
         self.limit = limit
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         length = Request(scope).headers.get("content-length", "0")
         if not (length.isascii() and length.isdigit()) or int(length) > self.limit:
             await self._refuse(scope, receive, send)
@@ -170,19 +173,13 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-class CrashGuard:
+class CrashGuard(_HttpMiddleware):
     """The 500 page for an unexpected exception, answered here, inside the security-header
     middleware, and not raised further: Starlette's outermost error middleware would answer
     without those headers and re-raise, and uvicorn then drops the connection, so a client's
     next keep-alive request on it fails."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
 
         async def watch(message: Message) -> None:

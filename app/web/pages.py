@@ -9,24 +9,28 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
 from babel.support import NullTranslations
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.dependencies import PlayerDep, RendererDep, StoreDep, get_page
+from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode
-from app.engine.halfmoon import HalfMoon
+from app.engine.halfmoon import HalfMoon, parse_place
 from app.engine.seahaven import Seahaven
+from app.engine.seahaven import parse_place as sh_place
 from app.i18n import N_, card_letters, translations
 from app.store import Store
 from app.web import diagrams, examples, winnability
+from app.web.context import PageBase
 from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
 from app.web.htmx import NO_STORE
+from app.web.render import Renderer
 from app.web.screen import AnyScreen
 from app.web.seahaven import SCREEN as SEAHAVEN
 from app.web.seahaven import place_text
@@ -92,24 +96,35 @@ def _meta(key: str, t: NullTranslations) -> PageMeta:
     return PageMeta(path, t.gettext(title), t.gettext(description))
 
 
-async def _page(
-    key: str,
-    template: str,
-    request: Request,
-    renderer: Any,
-    store: Store,
-    player: Player,
-    extra: Any,
-) -> Response:
-    """Render a reading page with the header's session (token, settings, language)."""
-    base = await get_page(request, store, player)  # a GET never writes
-    if request.url.query:
-        base = dataclasses.replace(base, here=f"{base.here}?{request.url.query}")
-    lang, t = base.lang, base.t
-    data = await run_in_threadpool(extra, lang, t)  # replays and renders off the event loop
-    context = base.context(page=_meta(key, t), **data)
-    html = await run_in_threadpool(renderer.page, template, context, t)
-    return HTMLResponse(html, headers=NO_STORE)
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a reading page renders with: the request, the header's session (token, settings,
+    language) and the renderer."""
+
+    request: Request
+    base: PageBase
+    renderer: Renderer
+
+    async def render(self, key: str, template: str, extra: Extra) -> Response:
+        """The page ``key`` of :data:`PAGES`; ``extra`` gives its own context values."""
+        base, query = self.base, self.request.url.query
+        if query:
+            base = dataclasses.replace(base, here=f"{base.here}?{query}")
+        data = await run_in_threadpool(extra, base.lang, base.t)  # replays off the event loop
+        context = base.context(page=_meta(key, base.t), **data)
+        html = await run_in_threadpool(self.renderer.page, template, context, base.t)
+        return HTMLResponse(html, headers=NO_STORE)
+
+
+Extra = Callable[[str, NullTranslations], dict[str, Any]]
+"""A page's own context values, given its language (run in the thread pool)."""
+
+
+async def _reading(request: Request, base: PageDep, renderer: RendererDep) -> Reading:
+    return Reading(request, base, renderer)  # a GET never writes
+
+
+ReadingDep = Annotated[Reading, Depends(_reading)]
 
 
 # --- the rules ---------------------------------------------------------------------------------
@@ -141,9 +156,7 @@ async def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bo
 
 
 @router.get("/rules/{slug}", name="rules")
-async def rules(
-    slug: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
-) -> Response:
+async def rules(slug: str, page: ReadingDep, store: StoreDep, player: PlayerDep) -> Response:
     if slug not in _RULES_GAMES:
         raise PlayerError.not_found()
     game_url, resumes = await back_to_game(store, player, slug)
@@ -155,17 +168,14 @@ async def rules(
             "diagrams": [(str(code), diagram(code, lang)) for code in DIAGRAM_DEALS[slug]],
         }
 
-    template = f"pages/rules_{slug.replace('-', '_')}.html"
-    return await _page(f"rules-{slug}", template, request, renderer, store, player, extra)
+    return await page.render(f"rules-{slug}", f"pages/rules_{slug.replace('-', '_')}.html", extra)
 
 
 # --- examples ----------------------------------------------------------------------------------
 
 
 @router.get("/examples", name="examples")
-async def examples_index(
-    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
-) -> Response:
+async def examples_index(page: ReadingDep) -> Response:
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
         return {
             "hm_code": str(examples.HALF_MOON_DEAL),
@@ -173,7 +183,7 @@ async def examples_index(
             "case_step": examples.seahaven_steps()[1].step,
         }
 
-    return await _page("examples", "pages/examples.html", request, renderer, store, player, extra)
+    return await page.render("examples", "pages/examples.html", extra)
 
 
 StepQuery = Annotated[str, Query()]
@@ -270,35 +280,9 @@ def _removed_view(r: examples.Removed, t: NullTranslations) -> dict[str, str]:
 
 
 def _place_card(game: HalfMoon, name: str, t: NullTranslations) -> dict[str, str]:
-    from app.engine.halfmoon import parse_place
-
     card = game.position.top(parse_place(name))
     assert card is not None
     return {"card": card_letters(card, t), "place": _place_text(name, t)}
-
-
-@router.get("/examples/half-moon", name="example-half-moon")
-async def example_half_moon(
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-    step: StepQuery = "0",
-) -> Response:
-    last = len(examples.half_moon_steps()) - 1
-    number = _step(step, last)
-
-    def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
-        return {
-            "code": str(examples.HALF_MOON_DEAL),
-            "pager": Pager(number, last, "/examples/half-moon"),
-            "view": half_moon_step_view(number, lang),
-            "opening": opening(lang),
-        }
-
-    return await _page(
-        "examples", "pages/example_half_moon.html", request, renderer, store, player, extra
-    )
 
 
 @functools.cache
@@ -340,64 +324,62 @@ def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
             "limit_into_empty": case.limit_into_empty,
             "refused_card": card_letters(refused_card, t),
             "refused_size": refused_size,
-            "refused_source": _sh_place(refused_source, t),
-            "refused_target": _sh_place(refused_target, t),
+            "refused_source": place_text(sh_place(refused_source), t),
+            "refused_target": place_text(sh_place(refused_target), t),
             "reason": case.refusal.refusal.explain(t) if case.refusal.refusal else "",
             "allowed_card": card_letters(allowed_card, t),
             "allowed_size": allowed_size,
-            "allowed_source": _sh_place(allowed_source, t),
-            "allowed_target": _sh_place(allowed_target, t),
+            "allowed_source": place_text(sh_place(allowed_source), t),
+            "allowed_target": place_text(sh_place(allowed_target), t),
         },
     }
 
 
-def _sh_place(name: str, t: NullTranslations) -> str:
-    return t.gettext("column %(number)s") % {"number": name.split("-")[1]}
+ExampleView = Callable[[int, str], dict[str, Any]]
+"""One step of an example, in a language: the page's own context values."""
+
+EXAMPLES: Final[dict[str, tuple[DealCode, Callable[[], int], ExampleView]]] = {
+    "half-moon": (
+        examples.HALF_MOON_DEAL,
+        lambda: len(examples.half_moon_steps()) - 1,
+        lambda number, lang: {"view": half_moon_step_view(number, lang), "opening": opening(lang)},
+    ),
+    "seahaven": (
+        examples.SEAHAVEN_DEAL,
+        lambda: len(examples.seahaven_steps()[0]) - 1,
+        lambda number, lang: {"view": seahaven_step_view(number, lang)},
+    ),
+}
+"""Each game's example: its deal, its last step, and one step's view (Half Moon's with its
+opening moves told in words)."""
 
 
-@router.get("/examples/seahaven", name="example-seahaven")
-async def example_seahaven(
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-    step: StepQuery = "0",
-) -> Response:
-    steps, _case = examples.seahaven_steps()
-    last = len(steps) - 1
-    number = _step(step, last)
+@router.get("/examples/{slug}", name="example")
+async def example(slug: str, page: ReadingDep, step: StepQuery = "0") -> Response:
+    if slug not in EXAMPLES:
+        raise PlayerError.not_found()
+    deal, last_step, step_view = EXAMPLES[slug]
 
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
-        return {
-            "code": str(examples.SEAHAVEN_DEAL),
-            "pager": Pager(number, last, "/examples/seahaven"),
-            "view": seahaven_step_view(number, lang),
-        }
+        last = last_step()  # a first replay: in the thread pool
+        number = _step(step, last)
+        pager = Pager(number, last, f"/examples/{slug}")
+        return {"code": str(deal), "pager": pager, **step_view(number, lang)}
 
-    return await _page(
-        "examples", "pages/example_seahaven.html", request, renderer, store, player, extra
-    )
+    return await page.render("examples", f"pages/example_{slug.replace('-', '_')}.html", extra)
 
 
 # --- FAQ and winnability -----------------------------------------------------------------------
 
 
 @router.get("/faq", name="faq")
-async def faq(
-    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
-) -> Response:
-    return await _page(
-        "faq", "pages/faq.html", request, renderer, store, player, lambda lang, t: {}
-    )
+async def faq(page: ReadingDep) -> Response:
+    return await page.render("faq", "pages/faq.html", lambda lang, t: {})
 
 
 @router.get("/winnability", name="winnability")
-async def winnability_page(
-    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
-) -> Response:
+async def winnability_page(page: ReadingDep) -> Response:
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
         return {"figures": winnability.figures(lang)}
 
-    return await _page(
-        "winnability", "pages/winnability.html", request, renderer, store, player, extra
-    )
+    return await page.render("winnability", "pages/winnability.html", extra)

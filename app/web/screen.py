@@ -45,11 +45,18 @@ G = TypeVar("G", bound=AnyGame)
 class Screen(ABC, Generic[G]):
     """One game's pages: its engine class, template and board view."""
 
-    slug: ClassVar[str]
     game: ClassVar[type[AnyGame]]
-    template: ClassVar[str]
+    slug: ClassVar[str]
     name: ClassVar[str]
     """The game's name, a catalog text."""
+    template: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The engine's game names its screen: the slug, the name and the page's template."""
+        super().__init_subclass__(**kwargs)
+        cls.slug, cls.name = cls.game.slug, cls.game.title
+        cls.template = f"pages/{cls.slug.replace('-', '_')}.html"
+
     own_notices: ClassVar[frozenset[str]] = frozenset()
     """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use
     must be here or in :data:`COMMON_NOTICES`, or its no-JavaScript redirect drops it)."""
@@ -67,7 +74,6 @@ class Screen(ABC, Generic[G]):
             return refusal.explain
         return None
 
-    @abstractmethod
     def facts(
         self,
         game: G,
@@ -77,14 +83,25 @@ class Screen(ABC, Generic[G]):
     ) -> BoardFacts:
         """Everything the board shows, as plain data; ``state`` when already known; ``asking``
         a question the board shows (``restart``)."""
+        state = state or game.status().value
+        helping, score = session.placement_help, game.score
+        return BoardFacts(
+            state,
+            score,
+            game.move_count,
+            self.places(game, helping),
+            self.ending_facts(game, state, score, asking),
+            "with-help" if helping else "",
+        )
+
+    @abstractmethod
+    def places(self, game: G, helping: bool) -> tuple[tuple[Any, ...], ...]:
+        """Each place's facts in board order, ``(index, count, ...)``: the arguments of
+        :meth:`place_html`; ``helping``: *Placement help* is on."""
 
     @abstractmethod
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
         """One place's interactive markup (cached; token and code are placeholders)."""
-
-    @abstractmethod
-    def place_id(self, place: tuple[Any, ...]) -> str:
-        """The element id an answer swaps the place by."""
 
     def layout(self, places: list[str], interactive: bool = True) -> str:
         """The places' markup in the board's structure (Half Moon: a flat grid); a diagram

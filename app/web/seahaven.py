@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar, Final
+from typing import Annotated, Any, ClassVar, Final
 
 from babel.support import NullTranslations
 from fastapi import Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.responses import RedirectResponse, Response
+from pydantic import ConfigDict, Field
 
 from app.dependencies import get_page
-from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, CardParseError, Suit
+from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, Suit
 from app.engine.codes import DealCode
-from app.engine.game import Outcome, UnknownPlaceError
-from app.engine.games import AnyGame
+from app.engine.game import Outcome
 from app.engine.seahaven import (
     CELLS,
     COLUMNS,
     FOUNDATIONS,
+    MAX_CELLS,
     ActionResult,
     Move,
     Position,
@@ -34,23 +33,11 @@ from app.engine.seahaven import (
 from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
-from app.web.actions import Action, act, acting, read_form
-from app.web.board import (
-    CODE,
-    INTERACTIVE,
-    QUEUE,
-    TOKEN_FIELD,
-    BoardFacts,
-    attr,
-    colour,
-    face_html,
-    hidden,
-    label_html,
-)
-from app.web.codes import parse_code
-from app.web.errors import CARD_HELP, PlayerError, invalid_field, unknown_field
+from app.web.actions import Action, ActionForm, CardField, action_route, parsed
+from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
+from app.web.errors import PlayerError, invalid_field, unknown_field
 from app.web.game_routes import game_router
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.htmx import NO_STORE, html_answer
 from app.web.notices import REFUSED, STALE, Said, refused
 from app.web.render import Renderer
 from app.web.screen import Screen
@@ -64,7 +51,21 @@ PLACE_HELP: Final = N_(
     "A Seahaven place is column-1 … column-10, cell-1 … cell-4 (as many as the deal has) "
     "or foundation-S, foundation-H, foundation-D, foundation-C."
 )
-_PLACE_SHAPE: Final = re.compile(r"column-(10|[1-9])|cell-[1-4]|foundation-[SHDC]")
+
+
+def cells_query(request: Request, names: tuple[str, ...]) -> dict[str, str]:
+    """The query's cell counts (``4``, ``2`` or ``1``, once each) under ``names``, the only
+    fields it may have; anything else is the 422 page that says what is accepted."""
+    query = request.query_params
+    problems = [unknown_field(name) for name in query if name not in names]
+    problems += [
+        invalid_field(name, CELLS_HELP)
+        for name in names
+        if name in query and (query[name] not in ("4", "2", "1") or len(query.getlist(name)) > 1)
+    ]
+    if problems:
+        raise PlayerError.bad_input(problems)
+    return {name: query[name] for name in names if name in query}
 
 
 def place_text(place: int, t: NullTranslations) -> str:
@@ -101,10 +102,7 @@ def fan_class(count: int) -> str:
 
 
 class SeahavenScreen(Screen[Seahaven]):
-    slug: ClassVar = "seahaven"
     game: ClassVar = Seahaven
-    template: ClassVar = "pages/seahaven.html"
-    name: ClassVar = N_("Seahaven Towers")
     defeat: ClassVar = N_(
         "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
     )
@@ -142,17 +140,8 @@ class SeahavenScreen(Screen[Seahaven]):
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
-        query = request.query_params
-        cells, last = query.get("cells"), query.get("last")
-        problems = [unknown_field(name) for name in query if name not in ("cells", "last")]
-        problems += [
-            invalid_field(name, CELLS_HELP)
-            for name in ("cells", "last")
-            if name in query
-            and (query.get(name) not in ("4", "2", "1") or len(query.getlist(name)) > 1)
-        ]
-        if problems:
-            raise PlayerError.bad_input(problems)
+        chosen = cells_query(request, ("cells", "last"))
+        cells, last = chosen.get("cells"), chosen.get("last")
         if cells is not None:
             code = await playable_deal(request, f"C{cells}")
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
@@ -162,31 +151,16 @@ class SeahavenScreen(Screen[Seahaven]):
             levels=[(cells, t.gettext(name)) for cells, name in LEVELS],
             chosen=last or LEVELS[0][0],
         )
-        response = HTMLResponse(
-            renderer.page("pages/new_seahaven.html", context, t), headers=NO_STORE
-        )
-        return vary_on_htmx(response)
-
-    @property
-    def new_game_url(self) -> str:
-        return "/seahaven"
+        return html_answer(renderer.page("pages/new_seahaven.html", context, t))
 
     def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         return f"/seahaven?last={game.cell_count}"
 
-    def facts(
-        self,
-        game: Seahaven,
-        session: SessionData,
-        state: str | None = None,
-        asking: str | None = None,
-    ) -> BoardFacts:
+    def places(self, game: Seahaven, helping: bool) -> tuple[tuple[Any, ...], ...]:
         position = game.position
-        state = state or game.status().value
         chosen = game.selection
         at, card = chosen if chosen is not None else (-1, None)
-        helping = session.placement_help
         # *Placement help*: where each movable card may go, and where the selection may go
         targets = destinations(game) if helping else {}
         wanted = targets.get((at, len(game.selected_cards())), ()) if chosen is not None else ()
@@ -214,23 +188,12 @@ class SeahavenScreen(Screen[Seahaven]):
             places.append(
                 (index, count, column, movable_from, selected_from, index in wanted, goes_from)
             )
-        score = position.score
-        return BoardFacts(
-            state,
-            score,
-            game.move_count,
-            tuple(places),
-            self.ending_facts(game, state, score, asking),
-            "with-help" if helping else "",
-        )
+        return tuple(places)
 
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
         if place[0] in COLUMNS:
             return column_html(lang, *place)
         return slot_html(lang, *place)
-
-    def place_id(self, place: tuple[Any, ...]) -> str:
-        return f"place-{place_name(place[0])}"
 
     def layout(self, places: list[str], interactive: bool = True) -> str:
         cells = len(places) - len(COLUMNS) - len(SUITS)
@@ -242,18 +205,16 @@ class SeahavenScreen(Screen[Seahaven]):
         )
 
 
-def _gesture_form(ident: str, verb: str, fields: str) -> str:
-    return (
-        f'<form id="{ident}" hidden method="post" action="/seahaven/{CODE}/{verb}"'
-        f' hx-post="/seahaven/{CODE}/{verb}" hx-swap="none" hx-sync="{QUEUE}">'
-        f"{fields}{TOKEN_FIELD}</form>"
-    )
-
-
-GESTURES: Final = _gesture_form(
-    "gesture-double", "auto", hidden("place", "") + hidden("card", "") + hidden("double", "1")
-) + _gesture_form(
-    "gesture-drop", "move", hidden("from", "") + hidden("card", "") + hidden("to", "")
+GESTURES: Final = action_form(
+    "seahaven",
+    "auto",
+    ' id="gesture-double" hidden',
+    hidden("place", "") + hidden("card", "") + hidden("double", "1"),
+) + action_form(
+    "seahaven",
+    "move",
+    ' id="gesture-drop" hidden',
+    hidden("from", "") + hidden("card", "") + hidden("to", ""),
 )
 """What the script submits for gestures a plain form has no button for: the second click of a
 double tap (it fills ``place`` and ``card``; ``double=1``) and a drop (``from``, ``card``,
@@ -340,12 +301,8 @@ def _place_html(
         return (
             f'<div class="{classes}" data-place="{name}" data-count="{count}">{inner}{label}</div>'
         )
-    return (
-        f'<form id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
-        f' method="post" action="/seahaven/{CODE}/tap" hx-post="/seahaven/{CODE}/tap"'
-        f' hx-swap="none" hx-sync="{QUEUE}">{hidden("place", name)}{TOKEN_FIELD}'
-        f"{inner}{label}</form>"
-    )
+    attrs = f' id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
+    return action_form("seahaven", "tap", attrs, hidden("place", name), inner + label)
 
 
 def _empty_html(name: str, label: str, interactive: bool, extra: str = "", suit: str = "") -> str:
@@ -444,13 +401,19 @@ router = game_router(SCREEN)
 # --- forms ---------------------------------------------------------------------------------------
 
 
-class PlaceForm(BaseModel):
-    """``tap`` and ``auto``: the card the player saw at a place ("" for an empty place)."""
+def _on_board(text: str, code: DealCode | None) -> int:
+    """A place on the form's deal (a cell its variant removed is no place)."""
+    return parse_place(text, code.cells if code else MAX_CELLS)
 
-    model_config = ConfigDict(extra="forbid")
-    place: str = Field(max_length=16)
-    card: str = Field(default="", max_length=8)
-    token: str = Field(max_length=64)
+
+SeahavenPlace = Annotated[int, parsed(_on_board, PLACE_HELP)]
+
+
+class PlaceForm(ActionForm):
+    """``tap`` and ``auto``: the card the player saw at a place (none for an empty place)."""
+
+    place: SeahavenPlace
+    card: CardField | None = None
 
 
 class AutoForm(PlaceForm):
@@ -459,37 +422,13 @@ class AutoForm(PlaceForm):
     double: bool = False
 
 
-class MoveForm(BaseModel):
+class MoveForm(ActionForm):
     """``move`` (a drag): the bottom card of the run, where it was, where it goes."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    source: str = Field(alias="from", max_length=16)
-    card: str = Field(max_length=8)
-    to: str = Field(max_length=16)
-    token: str = Field(max_length=64)
-
-
-def _place(field: str, value: str, code: DealCode) -> str:
-    """A place on this deal's board (a cell the variant removed is no place)."""
-    try:
-        if not _PLACE_SHAPE.fullmatch(value):
-            raise UnknownPlaceError(value)
-        return place_name(parse_place(value, code.cells))
-    except UnknownPlaceError:
-        raise PlayerError.bad_input([invalid_field(field, PLACE_HELP)]) from None
-
-
-def _card(value: str, *, required: bool = False) -> Card | None:
-    if value == "" and not required:
-        return None
-    try:
-        return Card.parse(value)
-    except CardParseError:
-        raise PlayerError.bad_input([invalid_field("card", CARD_HELP)]) from None
-
-
-def _code(text: str) -> DealCode:
-    return parse_code(SCREEN, text)
+    model_config = ConfigDict(populate_by_name=True)
+    source: SeahavenPlace = Field(alias="from")
+    card: CardField
+    to: SeahavenPlace
 
 
 def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -> Said:
@@ -534,50 +473,27 @@ def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -
     return Said()
 
 
-Play = Callable[[Seahaven, int], ActionResult[Move]]
-"""One of the game's actions, its form's values already bound: given the game and the time."""
+def _played(play: Callable[[Seahaven, int], ActionResult[Move]]) -> Action:
+    """The action that plays ``play`` (one of the game's actions, the form's values bound)."""
+    return lambda game, session, now: said_for(game, play(game, now), session)
 
 
-def _played(play: Play) -> Action:
-    def action(game: AnyGame, session: SessionData, now: int) -> Said:
-        assert isinstance(game, Seahaven)
-        return said_for(game, play(game, now), session)
-
-    return action
-
-
-@router.post("/{code}/tap", name="seahaven-tap")
-async def tap(code: str, request: Request) -> Response:
+@action_route(router, SCREEN, "tap", PlaceForm)
+def tap(form: PlaceForm) -> Action:
     """A single tap: to the foundation when allowed, else select / move here."""
-    form = await read_form(request, PlaceForm)
-    renderer, store, player = acting(request)
-    deal = _code(code)
-    place, card = _place("place", form.place, deal), _card(form.card)
-    action = _played(lambda game, now: game.tap(place, card, now))
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
+    return _played(lambda game, now: game.tap(form.place, form.card, now))
 
 
-@router.post("/{code}/auto", name="seahaven-auto")
-async def auto(code: str, request: Request) -> Response:
+@action_route(router, SCREEN, "auto", AutoForm)
+def auto(form: AutoForm) -> Action:
     """A double tap: the documents' destination order, never also a single tap. With
     ``double=1`` the page already sent its first click as a tap: the engine finishes the double
     tap so the game ends as the double tap alone would leave it (docs/decisions.md)."""
-    form = await read_form(request, AutoForm)
-    renderer, store, player = acting(request)
-    deal = _code(code)
-    place, card = _place("place", form.place, deal), _card(form.card)
     double = Seahaven.finish_double_tap if form.double else Seahaven.auto
-    action = _played(lambda game, now: double(game, place, card, now))
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
+    return _played(lambda game, now: double(game, form.place, form.card, now))
 
 
-@router.post("/{code}/move")
-async def move(code: str, request: Request) -> Response:
+@action_route(router, SCREEN, "move", MoveForm)
+def move(form: MoveForm) -> Action:
     """A drag and drop: ``card`` (with the run above it) from ``from`` to ``to``."""
-    form = await read_form(request, MoveForm)
-    renderer, store, player = acting(request)
-    deal = _code(code)
-    source, target = _place("from", form.source, deal), _place("to", form.to, deal)
-    card = _card(form.card, required=True)
-    action = _played(lambda game, now: game.move(source, card, target, now))
-    return await act(request, renderer, store, player, SCREEN, code, form.token, action, deal)
+    return _played(lambda game, now: game.move(form.source, form.card, form.to, now))

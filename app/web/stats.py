@@ -11,19 +11,18 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from typing import Annotated, Final, Literal
+from typing import Final, Literal
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
 
 from app import daily
 from app.dependencies import (
     PlayerDep,
     RendererDep,
-    SameOrigin,
     StoreDep,
     get_page,
+    guard_write,
     limit,
     public_origin,
 )
@@ -38,9 +37,11 @@ from app.stats import (
 )
 from app.store import Store
 from app.store.counting import normal
-from app.web.errors import PlayerError, invalid_field
-from app.web.htmx import NO_STORE, vary_on_htmx
+from app.web.actions import ActionForm, FormT, read_form
+from app.web.errors import PlayerError
+from app.web.htmx import NO_STORE, html_answer
 from app.web.render import Renderer
+from app.web.seahaven import cells_query
 from app.web.sessions import Player, check_token
 
 router = APIRouter()
@@ -52,15 +53,23 @@ NOTICES: Final = {
 }
 
 
-class StatsForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    token: str = Field(max_length=64)
+class ResetForm(ActionForm):
+    """Reset: the token, and the confirmation (``confirm=yes``)."""
+
     confirm: Literal["", "yes"] = ""
 
 
-class LinkForm(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    token: str = Field(max_length=64)
+async def _checked(
+    request: Request, store: Store, player: Player, model: type[FormT], back: str = "/stats"
+) -> FormT:
+    """A POST's form as the game actions read theirs (:func:`app.web.actions.read_form`),
+    after :func:`app.dependencies.guard_write`, its token checked; ``back`` is the page an
+    expired form offers to reload."""
+    await guard_write(request)
+    form = await read_form(request, model)
+    session, _ = await store.load_async(player.sid)
+    check_token(player, session, form.token, back)
+    return form
 
 
 def digest_of(secret: str) -> str:
@@ -95,8 +104,7 @@ async def _page(
         link=link,
         has_link=has_link,
     )
-    response = HTMLResponse(renderer.page("pages/stats.html", context, t), headers=NO_STORE)
-    return vary_on_htmx(response)
+    return html_answer(renderer.page("pages/stats.html", context, t))
 
 
 @router.get("/stats", name="stats")
@@ -106,46 +114,31 @@ async def stats_page(
     return await _page(request, renderer, store, player)
 
 
-@router.post("/stats/reset", dependencies=[SameOrigin])
-async def reset(
-    form: Annotated[StatsForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/stats/reset")
+async def reset(request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """Without ``confirm=yes`` it asks first (a question on the page, without JavaScript too)."""
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, "/stats")
+    form = await _checked(request, store, player, ResetForm)
     if form.confirm != "yes":
         return RedirectResponse("/stats?ask=reset", 303, headers=NO_STORE)
     await store.reset_stats_async(player.sid)
     return RedirectResponse("/stats?n=reset", 303, headers=NO_STORE)
 
 
-@router.post("/stats/link", dependencies=[SameOrigin])
+@router.post("/stats/link")
 async def make_link(
-    form: Annotated[LinkForm, Form()],
-    request: Request,
-    renderer: RendererDep,
-    store: StoreDep,
-    player: PlayerDep,
+    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     """A new device link (replacing the player's previous one), shown on this answer only."""
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, "/stats")
+    await _checked(request, store, player, ActionForm)
     secret = secrets.token_urlsafe(24)
     await store.save_link_async(player.sid, digest_of(secret))
     link = f"{public_origin(request)}/link/{secret}"
     return await _page(request, renderer, store, player, link=link)
 
 
-@router.post("/stats/link/revoke", dependencies=[SameOrigin])
-async def revoke_link(
-    form: Annotated[LinkForm, Form()], request: Request, store: StoreDep, player: PlayerDep
-) -> Response:
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, "/stats")
+@router.post("/stats/link/revoke")
+async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> Response:
+    await _checked(request, store, player, ActionForm)
     await store.drop_link_async(player.sid)
     return RedirectResponse("/stats?n=revoked", 303, headers=NO_STORE)
 
@@ -181,17 +174,10 @@ async def open_link(
     return response
 
 
-@router.post("/link/{secret}", dependencies=[SameOrigin])
-async def use_link(
-    secret: str,
-    form: Annotated[LinkForm, Form()],
-    request: Request,
-    store: StoreDep,
-    player: PlayerDep,
-) -> Response:
+@router.post("/link/{secret}")
+async def use_link(secret: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """This browser takes the link's player id: from now on both browsers play as one."""
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, f"/link/{secret}")
+    await _checked(request, store, player, ActionForm, f"/link/{secret}")
     owner = await _owner(request, store, secret)
     request.state.player = Player(owner, fresh=False)
     return RedirectResponse("/stats?n=linked", 303, headers=NO_STORE)
@@ -208,8 +194,6 @@ async def daily_half_moon(player: PlayerDep) -> Response:
 
 @router.get("/daily/seahaven", name="daily-seahaven")
 async def daily_seahaven(request: Request, player: PlayerDep) -> Response:
-    cells = request.query_params.get("cells", "4")
-    if cells not in ("4", "2", "1") or set(request.query_params) - {"cells"}:
-        raise PlayerError.bad_input([invalid_field("cells", N_("Accepted: 4, 2 or 1 cells."))])
+    cells = cells_query(request, ("cells",)).get("cells", "4")
     codes = await daily.daily_codes(daily.today())
     return RedirectResponse(f"/seahaven/{codes['C' + cells]}", 303, headers=NO_STORE)

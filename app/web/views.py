@@ -134,19 +134,19 @@ def info_changes(lang: str, screen: ScreenView, info: InfoView) -> str:
     """What an action changes in the info bar, out of band by id: the numbers (``#stats``,
     the deal link included), Undo, Redo and Restart. The rest of the bar never changes on a page."""
     parts = _info_parts(lang, screen.slug, info.code, info.url, screen.new_game_url, "")
-    stats = _stats(lang, info, parts).replace(
-        '<dl class="stats"', '<dl hx-swap-oob="true" class="stats"', 1
-    )
+    stats = oob(_stats(lang, info, parts))
     return (
         f"{stats}{parts[3].partition('</dl>')[0]}</dl>"
-        f"{_oob_button(_control(lang, 'undo', info.can_undo))}"
-        f"{_oob_button(_control(lang, 'redo', info.can_redo))}"
-        f"{_oob_button(_control(lang, 'restart', info.can_restart))}"
+        f"{oob(_control(lang, 'undo', info.can_undo))}"
+        f"{oob(_control(lang, 'redo', info.can_redo))}"
+        f"{oob(_control(lang, 'restart', info.can_restart))}"
     )
 
 
-def _oob_button(html: str) -> str:
-    return html.replace("<button ", '<button hx-swap-oob="true" ', 1)
+def oob(html: str) -> str:
+    """The element ``html`` starts with marked for an out-of-band swap by its id."""
+    cut = html.index(" ")
+    return f'{html[:cut]} hx-swap-oob="true"{html[cut:]}'
 
 
 def status_html(message: str | None, oob: bool, spoken: str | None = None) -> str:

@@ -86,12 +86,27 @@ def test_unknown_places_are_refused(name: str, cells: int):
         parse_place(name, cells)
 
 
+def game_of(code: str) -> Seahaven:
+    return Seahaven(DealCode.parse(code))
+
+
 def test_a_two_cell_game_refuses_cell_3_in_actions():
     game = Seahaven(DealCode.parse("SH1-C2-AAAAAJ2"))
     with pytest.raises(UnknownPlaceError):
         game.tap("cell-3", None)
     with pytest.raises(UnknownPlaceError):
         game.move("column-1", Card.parse("8D"), "cell-3")
+    with pytest.raises(UnknownPlaceError):  # an index the caller parsed is checked too
+        game.tap(parse_place("cell-3"), None)
+
+
+def test_actions_take_places_already_parsed_like_half_moon():
+    by_name, by_index = game_of("SH1-C4-AAAAAJ2"), game_of("SH1-C4-AAAAAJ2")
+    top = by_name.position.columns[0][-1]
+    assert by_index.auto(parse_place("column-1"), top, now=0) == by_name.auto(
+        "column-1", top, now=0
+    )
+    assert by_index.position == by_name.position
 
 
 def test_a_move_to_a_cell_the_variant_removed_is_illegal():

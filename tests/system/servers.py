@@ -50,7 +50,10 @@ def start_server(
     workers: int = 1,
     name: str = "server",
     env: dict[str, str] | None = None,
+    root: Path = ROOT,
 ) -> Server:
+    """uvicorn serving the checkout at ``root`` (another one, for a benchmark's baseline, runs
+    with its own ``.venv`` when it has one) on a free loopback port, once ``/`` answers."""
     port = free_port()
     log = log_dir / f"{name}-{port}.log"
     # Many simulated players share 127.0.0.1 here: the per-address rate limits are off
@@ -63,11 +66,13 @@ def start_server(
         "SOLITAIRE_RATE_NEW": "off",
         **(env or {}),
     }
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
+    python = root / ".venv" / "bin" / "python"
+    python = python if root != ROOT and python.exists() else Path(sys.executable)
+    command = [str(python), "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--workers", str(workers), "--no-access-log"]
     with log.open("wb") as out:
         process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
     server = Server(f"http://127.0.0.1:{port}", process, log)
     deadline = time.monotonic() + 30

@@ -535,3 +535,20 @@ def test_a_failing_store_answers_503_and_says_the_move_was_not_made(htmx):
         else parse(response.text).find(class_="detail").text
     )
     assert "Your move was not made" in said
+
+
+@pytest.mark.parametrize(
+    ("url", "fields"),
+    [
+        ("/half-moon/HM1-X/tap", {"place": "pile-99", "card": "ZZ"}),
+        ("/seahaven/SH1-X/move", {"from": "pile-1", "card": "ZZ", "to": "nowhere"}),
+        ("/half-moon/HM1-X/undo", {"colour": "red"}),
+    ],
+)
+def test_an_action_on_a_bad_code_is_a_404_before_its_form_is_read(client, url, fields):
+    """Every action checks its URL before its form, the same way in both games: the form's
+    values are parsed against the deal the URL names (a Seahaven place needs its cells)."""
+    page = parse(client.get("/").text)
+    response = client.post(url, data={**fields, "token": token_of(page)})
+    assert response.status_code == 404
+    assert parse(response.text).find("h1").text == "No such deal"
