@@ -328,6 +328,10 @@ def _sweep_sessions(
     return deleted, rows
 
 
+CHECKPOINT_SECONDS: Final = 1.0
+"""How often the checkpointer copies the write-ahead log back into the database file."""
+
+
 class SQLiteStore(Store):
     """Sessions and games in the SQLite file at ``path`` (created, with its folders, if missing).
 
@@ -342,6 +346,8 @@ class SQLiteStore(Store):
     def __init__(self, path: str, *, sweep_pause_seconds: float = SWEEP_PAUSE_SECONDS) -> None:
         self._queue: queue.SimpleQueue[_Pending | None] | None = None
         self._writer_thread: threading.Thread | None = None
+        self._checkpointer: threading.Thread | None = None
+        self._stop_checkpoints = threading.Event()
         self.batches = 0
         """Transactions the group-commit writer committed (benchmarks read it)."""
         self.batched_changes = 0
@@ -595,10 +601,36 @@ class SQLiteStore(Store):
                     target=self._write_loop, args=(self._queue,), name="sqlite-writer", daemon=True
                 )
                 self._writer_thread.start()
+                self._checkpointer = threading.Thread(
+                    target=self._checkpoint_loop, name="sqlite-checkpoints", daemon=True
+                )
+                self._checkpointer.start()
             return self._queue
+
+    def _checkpoint_loop(self) -> None:
+        """Copy the log back into the file every :data:`CHECKPOINT_SECONDS`, off the writer.
+
+        The writer's connection does not checkpoint on its own (``wal_autocheckpoint=0``):
+        SQLite's automatic checkpoint runs inside the commit that fills the log past 1,000
+        pages, so every few hundred taps one commit also wrote the pages back and synced the
+        file, and every tap queued behind it waited (``docs/performance.md``, *Checkpoints*).
+        A passive checkpoint never blocks the writer and never waits for readers; a log that
+        a reader still needs is copied on a later round.
+        """
+        try:
+            while not self._stop_checkpoints.wait(CHECKPOINT_SECONDS):
+                with contextlib.suppress(StoreError, sqlite3.Error):
+                    self.connection().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        finally:
+            own: sqlite3.Connection | None = getattr(self._local, "conn", None)
+            if own is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    own.close()
 
     def _write_loop(self, pending: queue.SimpleQueue[_Pending | None]) -> None:
         try:
+            with contextlib.suppress(StoreError, sqlite3.Error):  # the checkpointer's job
+                self.connection().execute("PRAGMA wal_autocheckpoint = 0")
             self._write_batches(pending)
         finally:
             own: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -793,10 +825,14 @@ class SQLiteStore(Store):
         """
         with self._lock:
             writer, self._writer_thread = self._writer_thread, None
+            checkpointer, self._checkpointer = self._checkpointer, None
             if self._queue is not None:
                 self._queue.put(None)
         if writer is not None and writer is not threading.current_thread():
             writer.join(10)
+        self._stop_checkpoints.set()
+        if checkpointer is not None:
+            checkpointer.join(10)
         with self._lock:
             self._closed = True
         own: sqlite3.Connection | None = getattr(self._local, "conn", None)
