@@ -574,12 +574,7 @@ class RedisStore(Store):
         recent_key = self._recent_key(sid)
         for attempt in range(_RECENT_PASSES):
             with self._errors():
-                try:
-                    entries = self._newest(recent_key, limit)
-                except ResponseError as exc:
-                    if str(exc).startswith("WRONGTYPE"):
-                        return []
-                    raise
+                entries = self._newest(recent_key, limit)
                 if not entries:
                     return []
                 codes = [code for code, _ in entries]
@@ -604,12 +599,7 @@ class RedisStore(Store):
         if limit <= 0:
             return []
         with self._errors():
-            try:
-                entries = self._newest(self._all_key(sid), FINISHED_WINDOW)
-            except ResponseError as exc:
-                if str(exc).startswith("WRONGTYPE"):
-                    return []
-                raise
+            entries = self._newest(self._all_key(sid), FINISHED_WINDOW)
             if not entries:
                 return []
             codes = [code for code, _ in entries]
@@ -621,8 +611,13 @@ class RedisStore(Store):
 
         Redis orders equal scores by member, descending in ``ZREVRANGE``: the codes tied
         with the last one are fetched too so the cut falls where SQLite's ``ORDER BY
-        updated_ms DESC, code`` puts it."""
-        entries = _scored(self._redis.zrevrange(recent_key, 0, limit - 1, withscores=True))
+        updated_ms DESC, code`` puts it. A key holding something else (damaged) lists nothing."""
+        try:
+            entries = _scored(self._redis.zrevrange(recent_key, 0, limit - 1, withscores=True))
+        except ResponseError as exc:
+            if str(exc).startswith("WRONGTYPE"):
+                return []
+            raise
         if len(entries) == limit:
             last = entries[-1][1]
             tied = _scored(self._redis.zrangebyscore(recent_key, last, last, withscores=True))
