@@ -428,3 +428,18 @@ def test_a_closed_store_refuses_use(store: RedisStore) -> None:
     ]:
         with pytest.raises(StoreError, match="closed"):
             use()
+
+
+def test_damaged_recent_and_all_games_sets_list_nothing(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    """A key where a sorted set belongs (written by something else) lists no games, for the
+    home page's "Continue playing" and "Recently finished" alike, instead of failing."""
+    put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 0, 1, 500, {}))
+    put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600, {}))
+    assert [g.code for g in store.recent_games("s1")] == ["HM-1"]
+    assert [g.code for g in store.finished_games("s1")] == ["SH-2"]
+    redis_client.set("sol:r:s1", "not a set")
+    redis_client.set("sol:a:s1", "not a set")
+    assert store.recent_games("s1") == []
+    assert store.finished_games("s1") == []
