@@ -108,6 +108,19 @@ def watched(new_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
 # --- cards move --------------------------------------------------------------------------------
 
 
+def two_aces(watched):
+    """A page on the Seahaven deal with two aces on top of their columns, ready to play."""
+    page = watched()
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    return page
+
+
+def expect_home(page, card: str) -> None:
+    """``card`` is drawn on its foundation."""
+    expect(page.locator(f"[data-place=foundation-{card[-1]}] [data-card={card}]")).to_have_count(1)
+
+
 def test_a_removed_half_moon_pair_leaves_visibly_and_the_cards_under_it_arrive(watched):
     page = watched()
     page.goto(f"/half-moon/{HM}")
@@ -136,21 +149,17 @@ def test_a_removed_half_moon_pair_leaves_visibly_and_the_cards_under_it_arrive(w
 
 
 def test_a_seahaven_card_slides_from_its_source_to_its_destination(watched):
-    page = watched()
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    ready(page)
+    page = two_aces(watched)
     reset(page)
     sh_card(page, "AC").click()  # an ace on top of its column goes home
-    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    expect_home(page, "AC")
     settled(page)
     seen = motion(page)
     assert seen["seen"] == [SLIDE_AC]
 
 
 def test_a_refused_drop_travels_back_to_where_it_came_from(watched):
-    page = watched()
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    ready(page)
+    page = two_aces(watched)
     before = snapshot(page)
     game = Seahaven(DealCode.parse(SH_TWO_ACES))
     assert str(game.position.columns[2][-1]) == "AC"
@@ -169,12 +178,10 @@ def test_a_refused_drop_travels_back_to_where_it_came_from(watched):
 
 
 def test_an_accepted_drop_lands_where_it_was_dropped_and_no_ghost_stays(watched):
-    page = watched()
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    ready(page)
+    page = two_aces(watched)
     reset(page)
     drag(page, sh_card(page, "AC"), target_of(page, "foundation-C"))
-    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    expect_home(page, "AC")
     settled(page)
     seen = motion(page)
     assert SLIDE_AC in seen["seen"], seen["seen"]
@@ -194,9 +201,9 @@ def test_nothing_moves_under_reduced_motion(watched):
     page.goto(f"/seahaven/{SH_TWO_ACES}")
     ready(page)
     sh_card(page, "AC").click()
-    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    expect_home(page, "AC")
     drag(page, sh_card(page, "AD"), target_of(page, "foundation-D"))
-    expect(page.locator("[data-place=foundation-D] [data-card=AD]")).to_have_count(1)
+    expect_home(page, "AD")
     page.wait_for_timeout(300)
     seen = motion(page)
     assert (seen["most"], seen["seen"]) == (0, [])
@@ -264,12 +271,10 @@ def test_a_tap_during_a_removal_animation_is_posted_and_drawn_at_once(watched):
 
 
 def test_a_card_on_its_way_takes_no_press_the_card_under_it_does(watched):
-    page = watched()
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    ready(page)
+    page = two_aces(watched)
     _slow(page)
     press(page, "#card-AD")  # home with one tap: a 4 s slide over the board
-    expect(page.locator("[data-place=foundation-D] [data-card=AD]")).to_have_count(1)
+    expect_home(page, "AD")
     assert running(page)
     flying = page.locator("#card-AD")
     expect(flying).to_have_class(re.compile(r"\bflying\b"))
@@ -285,16 +290,14 @@ def test_a_card_on_its_way_takes_no_press_the_card_under_it_does(watched):
 
 
 def test_a_seahaven_double_tap_during_an_animation_stays_a_double_tap(watched):
-    page = watched()
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    ready(page)
+    page = two_aces(watched)
     _slow(page)
     posts = Posts(page)
     press(page, "#card-AD")  # home with one tap: a 4 s slide
-    expect(page.locator("[data-place=foundation-D] [data-card=AD]")).to_have_count(1)
+    expect_home(page, "AD")
     assert running(page)
     press(page, "#card-AC", double=True)  # both clicks while AD still slides
-    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    expect_home(page, "AC")
     posts.wait(page, 3)
     assert posts.sent == ["tap", "tap", "auto"], posts.sent
     assert posts.bodies[2]["double"] == ["1"]
@@ -448,7 +451,7 @@ def test_screenshots_of_cards_in_motion(watched, size):
     ready(page)
     _slow(page)
     press(page, "#card-AC")
-    expect(page.locator("[data-place=foundation-C] [data-card=AC]")).to_have_count(1)
+    expect_home(page, "AC")
     page.wait_for_timeout(1600)
     assert running(page)
     still(page, f"seahaven-{size}-move-in-motion")
