@@ -11,6 +11,8 @@ from typing import Final
 from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.web.sessions import Player, cookie_headers, is_https
+
 log = logging.getLogger(__name__)
 
 CSP: Final = "; ".join(
@@ -79,8 +81,6 @@ class SecurityHeaders(_ResponseHeaders):
     itself is kept."""
 
     def edit(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-        from app.web.sessions import is_https
-
         ours = SECURITY_HEADERS + ([HSTS] if is_https(HTTPConnection(scope)) else [])
         names = {name.lower() for name, _ in headers}
         return [*headers, *((n, v) for n, v in ours if n not in names)]
@@ -91,8 +91,6 @@ class SessionCookie(_ResponseHeaders):
     used the player (pages, actions, error pages; not static files or ``/health``)."""
 
     def edit(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-        from app.web.sessions import Player, cookie_headers, is_https
-
         player = scope.get("state", {}).get("player")
         if not isinstance(player, Player):
             return headers
