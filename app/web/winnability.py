@@ -72,6 +72,11 @@ class Chart:
     most: int | None
     wins: int
 
+    @property
+    def rows(self) -> tuple[tuple[str, int, str], ...]:
+        """The figures of the chart's table: moves, wins, share."""
+        return tuple((bar.label, bar.count, bar.share) for bar in self.bars)
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
