@@ -1,0 +1,188 @@
+"""The Lua scripts of the Redis store: each is one round trip, runs atomically on the node
+that holds its keys, and touches one hash slot (its keys share a hash tag, see
+:mod:`app.store.redis.keys`).
+
+A change is optimistic without ``WATCH``: the store reads the keys a decision depends on,
+decides in Python, and sends the writes with the SHA-1 of every value it read; the script
+compares them with what the keys hold now and writes only when nothing changed (else the
+store reads and decides again). A key missing or holding another type than a string reads
+as missing (``MGET`` gives ``nil`` for both), whose digest is the empty string.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Final
+
+from redis.exceptions import NoScriptError
+
+
+def digest(value: bytes | None) -> str:
+    """What a script compares: the SHA-1 of a value as stored, ``""`` for none.
+
+    >>> digest(None), digest(b"a")
+    ('', '86f7e437faa5a7fce15d1ddcb9eaeaea377667b8')
+    """
+    return "" if value is None else hashlib.sha1(value).hexdigest()
+
+
+_HELPERS: Final = """
+local function digest(key)
+    if redis.call('TYPE', key).ok ~= 'string' then return '' end
+    return redis.sha1hex(redis.call('GET', key))
+end
+local function sorted_set(key)  -- a key of another type (damage) is dropped, never an error
+    local kind = redis.call('TYPE', key).ok
+    if kind ~= 'zset' and kind ~= 'none' then redis.call('DEL', key) end
+end
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A script's text and its SHA-1 (``EVALSHA``; the text is sent when a node lacks it)."""
+
+    name: str
+    text: str
+
+    @property
+    def sha(self) -> str:
+        return hashlib.sha1(self.text.encode("utf-8")).hexdigest()
+
+    async def run(self, client: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run on the node of ``keys`` (a plain or a cluster client): ``EVALSHA``, then
+        ``EVAL`` when the node has not seen the script yet (after a restart). A node that
+        answers ``NOSCRIPT`` ran nothing, so sending the text is no second run."""
+        try:
+            return await client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            return await client.execute_command("EVAL", self.text, len(keys), *keys, *args)
+
+
+WRITE_GAME: Final = Script(
+    "write_game",
+    _HELPERS
+    + """
+-- KEYS: session, game, recent, all, stats, pending (one player's)
+-- ARGV: digests of session, game and stats as read ('-': stats not read for this),
+--       game JSON, code, updated_ms, '1' when playing, ttl, max games, game key prefix,
+--       stats JSON ('' keeps it), result id and JSON ('' when none)
+if digest(KEYS[1]) ~= ARGV[1] or digest(KEYS[2]) ~= ARGV[2] then return {0} end
+if ARGV[3] ~= '-' and digest(KEYS[5]) ~= ARGV[3] then return {0} end
+local ttl, code, at = tonumber(ARGV[8]), ARGV[5], ARGV[6]
+sorted_set(KEYS[3])
+sorted_set(KEYS[4])
+if ARGV[2] == '' then  -- a game the player has not kept: make room under the cap
+    local over = redis.call('ZCARD', KEYS[4]) - tonumber(ARGV[9]) + 1
+    if over > 0 then
+        local gone = redis.call('ZRANGE', KEYS[4], 0, over - 1)
+        for _, old in ipairs(gone) do redis.call('DEL', ARGV[10] .. old) end
+        redis.call('ZREM', KEYS[4], unpack(gone))
+        redis.call('ZREM', KEYS[3], unpack(gone))
+    end
+end
+redis.call('SET', KEYS[2], ARGV[4], 'EX', ttl)
+redis.call('ZADD', KEYS[4], at, code)
+redis.call('EXPIRE', KEYS[4], ttl)
+if ARGV[7] == '1' then
+    redis.call('ZADD', KEYS[3], at, code)
+    redis.call('EXPIRE', KEYS[3], ttl)
+else
+    redis.call('ZREM', KEYS[3], code)
+end
+redis.call('EXPIRE', KEYS[1], ttl)
+if ARGV[11] ~= '' then redis.call('SET', KEYS[5], ARGV[11], 'EX', ttl) end
+local kind = redis.call('TYPE', KEYS[6]).ok
+if kind ~= 'hash' and kind ~= 'none' then redis.call('DEL', KEYS[6]) end
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[6], ARGV[12], ARGV[13]) end
+if redis.call('EXISTS', KEYS[6]) == 0 then return {1} end
+redis.call('EXPIRE', KEYS[6], ttl)
+local reply = redis.call('HGETALL', KEYS[6])
+table.insert(reply, 1, 1)
+return reply
+""",
+)
+"""Write a decided game change: the game, both sets, the statistics document and the deal
+result still to fold. Answers ``{0}`` when a key read changed meanwhile, else ``{1, id,
+result, id, result, …}`` with every result of the player not folded yet."""
+
+
+SAVE_SESSION: Final = Script(
+    "save_session",
+    _HELPERS
+    + """
+-- KEYS: session; ARGV: its digest as read, the JSON, the idle ttl, the store's ttl
+if digest(KEYS[1]) ~= ARGV[1] then return 0 end
+local left = redis.call('TTL', KEYS[1])
+local ttl = math.min(math.max(tonumber(ARGV[3]), left), tonumber(ARGV[4]))
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
+return 1
+""",
+)
+"""Write a session read before (its creation time kept); it lives a day, or as long as a
+game already keeps it."""
+
+
+FOLD_DEAL: Final = Script(
+    "fold_deal",
+    _HELPERS
+    + """
+-- KEYS: the deal's figures and its folded ids; ARGV: the figures' digest as read, the
+-- result id, the new figures' JSON, the ttl
+if redis.call('TYPE', KEYS[2]).ok == 'set' and redis.call('SISMEMBER', KEYS[2], ARGV[2]) == 1 then
+    return 2
+end
+if digest(KEYS[1]) ~= ARGV[1] then return 0 end
+local kind = redis.call('TYPE', KEYS[2]).ok
+if kind ~= 'set' and kind ~= 'none' then redis.call('DEL', KEYS[2]) end
+redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return 1
+""",
+)
+"""Add one result to a deal's figures unless it was added before: ``1`` added, ``2`` added
+before (a retry), ``0`` the figures changed since they were read (read and fold again)."""
+
+
+LIST_GAMES: Final = Script(
+    "list_games",
+    """
+-- KEYS: a sorted set of one player's codes; ARGV: the game key prefix, how many, '1' to
+-- remove codes whose game is gone. Answers code, score, game JSON for the newest entries
+-- (every entry tied with the last one included: the caller orders ties by code).
+if redis.call('TYPE', KEYS[1]).ok ~= 'zset' then return {} end
+local limit, tidy = tonumber(ARGV[2]), ARGV[3] == '1'
+while true do
+    local entries = redis.call('ZREVRANGE', KEYS[1], 0, limit - 1, 'WITHSCORES')
+    if #entries == 2 * limit then
+        local last = entries[#entries]
+        local tied = redis.call('ZRANGEBYSCORE', KEYS[1], last, last)
+        local have = {}
+        for i = 1, #entries, 2 do have[entries[i]] = true end
+        for _, code in ipairs(tied) do
+            if not have[code] then
+                table.insert(entries, code)
+                table.insert(entries, last)
+            end
+        end
+    end
+    local reply, gone = {}, {}
+    for i = 1, #entries, 2 do
+        local key = ARGV[1] .. entries[i]
+        if redis.call('TYPE', key).ok == 'string' then
+            table.insert(reply, entries[i])
+            table.insert(reply, entries[i + 1])
+            table.insert(reply, redis.call('GET', key))
+        else
+            table.insert(gone, entries[i])
+        end
+    end
+    if not tidy or #gone == 0 then return reply end
+    redis.call('ZREM', KEYS[1], unpack(gone))
+    if #entries < 2 * limit then return reply end
+end
+""",
+)
+"""One player's newest games of a set, in one round trip: the home page's lists."""
