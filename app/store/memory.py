@@ -17,6 +17,7 @@ from app.store.base import (
     StoredGame,
     T,
 )
+from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
 
 MAX_VERDICTS: Final = 65_536
 """Verdicts kept in memory; the oldest are forgotten first (they can always be proved again)."""
@@ -38,6 +39,10 @@ class MemoryStore(Store):
         self._links: dict[str, tuple[str, int]] = {}
         """Device links: the secret's hash → the player and when the link was made (swept as
         an expired game is, as the SQLite store does)."""
+
+    def rate_limiter(self, configured: Limits) -> RateLimiter:
+        """Token buckets in this process: the store is this process's too."""
+        return BucketLimiter(configured)
 
     def load(
         self, sid: str, code: str | None = None
