@@ -65,6 +65,7 @@ from app.store.base import (
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, json_or_none
+from app.store.ratelimit import Limits, RateLimiter, redis_limiter
 from app.store.redis import records
 from app.store.redis.clients import (
     Client,
@@ -149,6 +150,10 @@ class RedisStore(SyncFace):
             raise StoreError(f"cannot reach the Redis store {self._where!r}: {exc}") from exc
         with self._errors():
             await migrate(self._client(), self.layout)
+
+    def rate_limiter(self, configured: Limits) -> RateLimiter:
+        """The ``limits`` library's sliding window in this Redis (keys ``{prefix}rl…``)."""
+        return redis_limiter(configured, self.url, f"{self.prefix}rl", self.timeout)
 
     @property
     def conflicts(self) -> int:
