@@ -172,6 +172,14 @@ class Portal:
 
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result()
 
+    def submit(self, make: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Start ``make(*args)`` on the portal's loop and return at once (from any thread)."""
+
+        async def run() -> None:
+            await make(*args)
+
+        asyncio.run_coroutine_threadsafe(run(), self._loop)
+
     def close(self) -> None:
         if self._loop.is_closed():
             return
@@ -218,3 +226,15 @@ async def ping_primaries(client: Any) -> None:
         raise failures[0]
     if failures:
         log.warning("%d of %d Redis primaries do not answer", len(failures), len(answers))
+
+
+async def pipelined(client: Client, commands: list[tuple[Any, ...]]) -> list[Any]:
+    """One pipeline, not a transaction (a cluster's client splits it by node and sends the
+    parts at once); a command's error is answered in its place."""
+    if not commands:
+        return []
+    pipe = client.pipeline(transaction=False)
+    for command in commands:
+        pipe.execute_command(*command)
+    answers: list[Any] = await pipe.execute(raise_on_error=False)
+    return answers

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from redis.exceptions import ResponseError
 
-from app.store.redis.clients import Client
+from app.store.redis.clients import Client, pipelined
 from app.store.redis.keys import LAYOUT, Layout
 from app.store.redis.records import text
 
@@ -58,29 +58,18 @@ async def _move(client: Client, batch: list[tuple[str, str]]) -> int:
     """Copy each old key to its new name, then delete the old ones copied (or already
     there); a key that vanished meanwhile (expired) is skipped."""
     commands = [c for old, _ in batch for c in (("DUMP", old), ("PTTL", old))]
-    dumped = await _pipelined(client, commands)
+    dumped = await pipelined(client, commands)
     restores: list[tuple[Any, ...]] = []
     olds: list[str] = []
     for (old, new), value, ttl in zip(batch, dumped[0::2], dumped[1::2], strict=True):
         if isinstance(value, bytes) and isinstance(ttl, int) and ttl != -2:
             restores.append(("RESTORE", new, max(ttl, 0), value))
             olds.append(old)
-    answers = await _pipelined(client, restores)
+    answers = await pipelined(client, restores)
     done = []
     for old, answer in zip(olds, answers, strict=True):
         if isinstance(answer, ResponseError) and not str(answer).startswith("BUSYKEY"):
             raise answer  # not moved: the old key stays for the next start-up
         done.append(old)
-    await _pipelined(client, [("DEL", old) for old in done])
+    await pipelined(client, [("DEL", old) for old in done])
     return sum(1 for answer in answers if not isinstance(answer, Exception))
-
-
-async def _pipelined(client: Client, commands: list[tuple[Any, ...]]) -> list[Any]:
-    """One pipeline (a cluster's splits it by node), errors answered in place."""
-    if not commands:
-        return []
-    pipe = client.pipeline(transaction=False)
-    for command in commands:
-        pipe.execute_command(*command)
-    answers: list[Any] = await pipe.execute(raise_on_error=False)
-    return answers

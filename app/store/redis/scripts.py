@@ -17,6 +17,8 @@ from typing import Any, Final
 
 from redis.exceptions import NoScriptError
 
+from app.store.redis.clients import pipelined
+
 
 def digest(value: bytes | None) -> str:
     """What a script compares: the SHA-1 of a value as stored, ``""`` for none.
@@ -58,6 +60,25 @@ class Script:
             return await client.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
         except NoScriptError:
             return await client.execute_command("EVAL", self.text, len(keys), *keys, *args)
+
+    async def run_each(self, client: Any, calls: list[tuple[list[str], list[Any]]]) -> list[Any]:
+        """Run once per (keys, args) in one pipeline (on a cluster, each on its own node);
+        the answers in order.
+
+        :raises ResponseError: the first error a call answered.
+        """
+        answers = await pipelined(client, [("EVALSHA", self.sha, len(k), *k, *a) for k, a in calls])
+        missing = [i for i, answer in enumerate(answers) if isinstance(answer, NoScriptError)]
+        again = await pipelined(
+            client,
+            [("EVAL", self.text, len(calls[i][0]), *calls[i][0], *calls[i][1]) for i in missing],
+        )
+        for i, answer in zip(missing, again, strict=True):
+            answers[i] = answer
+        for answer in answers:
+            if isinstance(answer, Exception):
+                raise answer
+        return answers
 
 
 WRITE_GAME: Final = Script(
@@ -144,6 +165,19 @@ return 1
 )
 """Add one result to a deal's figures unless it was added before: ``1`` added, ``2`` added
 before (a retry), ``0`` the figures changed since they were read (read and fold again)."""
+
+
+CHECKED_SET: Final = Script(
+    "checked_set",
+    _HELPERS
+    + """
+-- KEYS: one key; ARGV: its digest as read, the new value, its time to live in milliseconds
+if digest(KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1
+""",
+)
+"""Write one key unless it changed since it was read: a rate limit's bucket."""
 
 
 LIST_GAMES: Final = Script(

@@ -38,19 +38,10 @@ and a set of the wrong type lists nothing and is rebuilt by the next change.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import logging
-import random
-import threading
-import weakref
-from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
 from typing import Any, Final
-
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException, RedisError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.clock import now_ms
 from app.store import counting
@@ -65,21 +56,19 @@ from app.store.base import (
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, json_or_none
-from app.store.ratelimit import Limits, RateLimiter, redis_limiter
+from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
 from app.store.redis import records
-from app.store.redis.clients import (
-    Client,
-    OnLoop,
-    Portal,
-    connector,
-    is_cluster,
-    ping_primaries,
-    without_password,
-)
+from app.store.redis.buckets import RedisBuckets
+from app.store.redis.connection import Connection
 from app.store.redis.keys import Layout, Player
 from app.store.redis.migrate import migrate
-from app.store.redis.scripts import FOLD_DEAL, LIST_GAMES, SAVE_SESSION, WRITE_GAME, digest
-from app.store.redis.sync import SyncFace
+from app.store.redis.scripts import (
+    FOLD_DEAL,
+    LIST_GAMES,
+    SAVE_SESSION,
+    WRITE_GAME,
+    digest,
+)
 
 log = logging.getLogger(__name__)
 
@@ -93,10 +82,8 @@ SOCKET_TIMEOUT_SECONDS: Final = 1.0
 """How long one command (or connecting) may take before the store reports Redis unreachable:
 Redis answers in well under a millisecond, so a second means it is stalled or gone."""
 
-_FAILURES: Final = (RedisError, RedisClusterException)
 
-
-class RedisStore(SyncFace):
+class RedisStore(Connection):
     """Sessions and games in the Redis database ``url`` names (``redis://host:port/db``,
     ``rediss://`` for TLS, ``redis+cluster://host:port,…`` for a cluster; a password goes in
     the URL). Opening it moves keys of the first layout (:mod:`app.store.redis.migrate`).
@@ -116,30 +103,13 @@ class RedisStore(SyncFace):
         if ttl_seconds < 1:
             raise ValueError(f"ttl_seconds must be at least 1, not {ttl_seconds}")
         self.layout: Final = Layout(prefix)
-        self._where = without_password(url)
-        self.url: Final = url
-        """The server's URL (the rate limiter opens its own connections to it)."""
         self.prefix: Final = prefix
         self.ttl_seconds: Final = ttl_seconds
-        self.timeout: Final = socket_timeout
-        """Seconds one command may take (the rate limiter's connections use it too)."""
-        self.cluster: Final = is_cluster(url)
-        try:
-            self._connect = connector(url, socket_timeout)
-        except ValueError as exc:
-            raise StoreError(f"bad Redis store URL {self._where!r}: {exc}") from exc
-        self._closed = False
-        self._conflicts = 0
-        self._conflicts_lock = threading.Lock()
-        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, OnLoop] = (
-            weakref.WeakKeyDictionary()
-        )
-        self._portal = Portal(f"redis-store {self._where}")
+        super().__init__(url, socket_timeout)
         try:
             self._portal.call(self._open)
         except BaseException:
-            self._closed = True
-            self._portal.close()
+            self.close()
             raise
 
     async def _open(self) -> None:
@@ -152,71 +122,9 @@ class RedisStore(SyncFace):
             await migrate(self._client(), self.layout)
 
     def rate_limiter(self, configured: Limits) -> RateLimiter:
-        """The ``limits`` library's sliding window in this Redis (keys ``{prefix}rl…``)."""
-        return redis_limiter(configured, self.url, f"{self.prefix}rl", self.timeout)
-
-    @property
-    def conflicts(self) -> int:
-        """How many changes had to run again because another writer came first (a gauge
-        of contention; the tests read it)."""
-        return self._conflicts
-
-    def __repr__(self) -> str:
-        return f"RedisStore({self._where!r})"
-
-    # --- plumbing ----------------------------------------------------------------------------
-
-    def _on_loop(self) -> OnLoop:
-        """The running loop's client (made on first use: its connections belong to one loop,
-        and tests run several loops one after another)."""
-        if self._closed:
-            raise StoreError(f"Redis store {self._where!r} is closed")
-        loop = asyncio.get_running_loop()
-        held = self._loops.get(loop)
-        if held is None:
-            held = self._loops[loop] = OnLoop(self._connect())
-        return held
-
-    def _client(self) -> Client:
-        return self._on_loop().client
-
-    @contextlib.contextmanager
-    def _errors(self, *, writing: bool = False) -> Iterator[None]:
-        """Redis's failures as :class:`StoreError`; while ``writing``, a lost connection
-        says the write may have happened."""
-        try:
-            yield
-        except (RedisConnectionError, RedisTimeoutError) as exc:
-            if writing:
-                raise StoreError(
-                    f"Redis store {self._where!r}: connection lost during a change, which may"
-                    f" or may not have been applied: {exc}"
-                ) from exc
-            raise StoreError(f"Redis store {self._where!r}: {exc}") from exc
-        except _FAILURES as exc:
-            raise StoreError(f"Redis store {self._where!r}: {exc}") from exc
-
-    def _sync(self, make: Callable[..., Awaitable[T]], *args: Any) -> T:
-        if self._closed:
-            raise StoreError(f"Redis store {self._where!r} is closed")
-        return self._portal.call(make, *args)
-
-    async def _fetch(self, *keys: str) -> list[bytes | None]:
-        """One ``MGET``, the values as stored (a key of another type reads as missing)."""
-        with self._errors():
-            values = await self._client().execute_command("MGET", *keys)
-        return [v if isinstance(v, bytes) else None for v in values]
-
-    async def _read(self, *keys: str) -> list[str | None]:
-        """:meth:`_fetch` as text (bytes that are not UTF-8 are damage: replaced)."""
-        return [records.text(value) for value in await self._fetch(*keys)]
-
-    async def _conflicted(self, attempt: int) -> None:
-        """Count a refused write and pause a little, longer after each (with jitter, so the
-        writers that collided do not collide again)."""
-        with self._conflicts_lock:
-            self._conflicts += 1
-        await asyncio.sleep(random.random() * min(0.02, 0.0002 * 2**attempt))
+        """Token buckets decided in each worker's memory and merged into this Redis right
+        after each spend, off the request's path (:mod:`app.store.redis.buckets`)."""
+        return BucketLimiter(configured, RedisBuckets(self))
 
     # --- sessions and games ------------------------------------------------------------------
 
@@ -275,13 +183,14 @@ class RedisStore(SyncFace):
             new, result = change(records.session_from(records.text(raw_session)), old)
             if new is None:
                 return result
-            new = counting.carry(old, new)
-            doc_digest, doc_json, filed = "-", "", ["", ""]
-            if counting.wants(new):
-                new, doc, deal = counting.count(json_or_none(records.text(raw_doc)), old, new)
-                doc_digest, doc_json = digest(raw_doc), "" if doc is None else dumps(doc)
-                if deal is not None:
-                    filed = [_result_id(sid, new), records.result_json(code, deal)]
+            doc_digest = digest(raw_doc) if counting.wants_counts(old, new) else "-"
+            # the deal's figures: folded after the write, in their own slot (_fold)
+            written = counting.settle(old, new, partial(_counts, raw_doc))
+            new, result_of = written.game, written.result
+            filed = ["", ""]
+            if result_of is not None:
+                filed = [_result_id(sid, new), records.result_json(code, result_of)]
+            doc_json = "" if written.stats is None else dumps(written.stats)
             keys = [*_player_keys(player, code)]
             args = [
                 digest(raw_session),
@@ -428,42 +337,6 @@ class RedisStore(SyncFace):
                 "SET", self.layout.verdict(key), "1" if lost else "0", "EX", self.ttl_seconds
             )
 
-    # --- the server ----------------------------------------------------------------------------
-
-    async def ping(self) -> None:
-        """``PING``; on a cluster, every primary at once, and the store answers while one
-        does (a paused node costs its own players their taps, not every player the site)."""
-        client = self._client()
-        with self._errors():
-            if not self.cluster:
-                await client.execute_command("PING")
-                return
-            await ping_primaries(client)
-
-    async def aclose(self) -> None:
-        """Close the running loop's client, then the store's own (:meth:`close`)."""
-        held = self._loops.pop(asyncio.get_running_loop(), None)
-        if held is not None:
-            with contextlib.suppress(*_FAILURES, OSError):
-                await held.client.aclose()
-        self.close()
-
-    def close(self) -> None:
-        """Disconnect; later use raises :class:`StoreError`."""
-        if self._closed:
-            return
-
-        async def close_own() -> None:
-            held = self._loops.pop(asyncio.get_running_loop(), None)
-            if held is not None:
-                with contextlib.suppress(*_FAILURES, OSError):
-                    await held.client.aclose()
-
-        with contextlib.suppress(RuntimeError):
-            self._portal.call(close_own)
-        self._closed = True
-        self._portal.close()
-
     def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
         """Nothing to do: every key expires ``ttl_seconds`` after its last write, so Redis
         deletes abandoned games and sessions itself (and recent-set entries whose game is
@@ -473,6 +346,11 @@ class RedisStore(SyncFace):
         if self._closed:
             raise StoreError(f"Redis store {self._where!r} is closed")
         return 0
+
+
+def _counts(raw_doc: bytes | None) -> counting.Counts:
+    """The player's statistics document as read (the deal's figures are not read here)."""
+    return json_or_none(records.text(raw_doc)), None
 
 
 def _player_keys(player: Player, code: str) -> tuple[str, ...]:
