@@ -25,8 +25,9 @@ change folds it.
 (tests, tools) run the same coroutines on the store's own loop (:class:`Portal`).
 
 **Expiry.** Every write sets a time to live of ``ttl_seconds`` (default 90 days, the cookie's
-lifetime) on each key it writes; a change of a game also renews its session's key and the
-game sets, so a session lives as long as its newest game. A session saved without a game
+lifetime) on each key it writes (a set's is renewed once it has run down a hundredth, at most
+a day); a change of a game also renews its session's key and the game sets, so a session
+lives as long as its newest game. A session saved without a game
 lives :data:`SESSION_IDLE_SECONDS` (a day) unless a game already keeps it longer. Redis
 deletes the rest itself, which is why :meth:`RedisStore.sweep` has nothing to do.
 
