@@ -189,13 +189,22 @@ def test_a_tap_while_one_primary_is_paused(own_cluster: Cluster, proof_pool: Any
         os.kill(own_cluster.processes[0].pid, signal.SIGSTOP)
         try:
             during = await asyncio.gather(_tap(*paused), _tap(*other), _tap(*other))
+            later = [await _tap(*other) for _ in range(6)]  # after the paused one timed out
+            health = await paused[0].get("/health")
         finally:
             os.kill(own_cluster.processes[0].pid, signal.SIGCONT)
         after = [await _tap(*paused) for _ in range(2)]
         sids = [c.cookies["sid"] for c, _ in (paused, other)]
         for c, _ in (paused, other):
             await c.aclose()
-        return {"first": first, "during": during, "after": after, "sids": sids}
+        return {
+            "first": first,
+            "during": during,
+            "later": later,
+            "health": health,
+            "after": after,
+            "sids": sids,
+        }
 
     try:
         with ThreadPoolExecutor(1) as pool:
@@ -210,6 +219,10 @@ def test_a_tap_while_one_primary_is_paused(own_cluster: Cluster, proof_pool: Any
     assert stalled_s < TIMEOUT + 0.5
     assert (one.status_code, two.status_code) == (200, 200)
     assert max(one_s, two_s) < TIMEOUT  # not held up by the paused node
+    assert [a.status_code for a, _ in seen["later"]] == [200] * 6
+    assert max(s for _, s in seen["later"]) < TIMEOUT, [s for _, s in seen["later"]]
+    # the instance stays in the balancer: two primaries of three answer
+    assert (seen["health"].status_code, seen["health"].text) == (200, "ok")
     assert [a.status_code for a, _ in seen["after"]] == [200, 200]
     # the paused player's taps: select (first), refused while paused, deselect, select
     # again; the other's: select, deselect, select: both end with the ace selected

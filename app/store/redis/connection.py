@@ -90,6 +90,9 @@ class Connection(SyncFace):
         try:
             yield
         except (RedisConnectionError, RedisTimeoutError) as exc:
+            held = self._loops.get(asyncio.get_running_loop())
+            if held is not None:
+                held.after_failure(exc)
             if writing:
                 raise StoreError(
                     f"Redis store {self._where!r}: connection lost during a change, which may"

@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from app.clock import now_ms
 from app.store import counting
@@ -251,14 +251,7 @@ class RedisStore(Connection):
     async def recent_games_async(self, sid: str, limit: int = 10) -> list[GameSummary]:
         """The recent set's newest games (ties by code, as in SQLite) in one script, which
         also removes codes whose game is gone."""
-        if limit <= 0:
-            return []
-        player = self.layout.player(sid)
-        with self._errors():
-            reply = await LIST_GAMES.run(
-                self._client(), [player.recent], [player.games, limit, "1"]
-            )
-        listed = records.listed(reply, limit)
+        listed = await self._listed(sid, "recent", limit)
         return [GameSummary.of(g) for g in listed if g.state == "playing"]
 
     async def finished_games_async(self, sid: str, limit: int = 5) -> list[GameSummary]:
@@ -266,15 +259,24 @@ class RedisStore(Connection):
         script (games gone meanwhile are skipped; the sets are tidied by the next change)."""
         if limit <= 0:
             return []
-        player = self.layout.player(sid)
-        with self._errors():
-            reply = await LIST_GAMES.run(
-                self._client(), [player.all], [player.games, FINISHED_WINDOW, "0"]
-            )
-        ended = [GameSummary.of(g) for g in records.listed(reply, FINISHED_WINDOW)]
+        ended = [GameSummary.of(g) for g in await self._listed(sid, "all", FINISHED_WINDOW)]
         ended = [g for g in ended if g.state != "playing"]
         ended.sort(key=lambda g: (-g.updated_ms, g.code))
         return ended[:limit]
+
+    async def _listed(
+        self, sid: str, which: Literal["recent", "all"], limit: int
+    ) -> list[StoredGame]:
+        """The newest ``limit`` games of the player's ``recent`` or ``all`` set, in one
+        script (:data:`LIST_GAMES`): codes whose game is gone leave the recent set then, the
+        all-games set at the next change."""
+        if limit <= 0:
+            return []
+        player = self.layout.player(sid)
+        key, tidy = (player.recent, "1") if which == "recent" else (player.all, "0")
+        with self._errors():
+            reply = await LIST_GAMES.run(self._client(), [key], [player.games, limit, tidy])
+        return records.listed(reply, limit)
 
     # --- statistics ----------------------------------------------------------------------------
 
