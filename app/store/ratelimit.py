@@ -24,6 +24,7 @@ request one timeout (the store's), not one per limit checked.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import ipaddress
 import logging
@@ -317,13 +318,20 @@ class BucketLimiter(RateLimiter):
         return self._spend(held, key, spend, now, per_ms)
 
     async def take_async(self, item: limits.RateLimitItem, key: str, spend: bool) -> Verdict:
-        """:meth:`take` on the event loop: a read of the shared bucket is awaited."""
+        """:meth:`take` on the event loop: a read of the shared bucket is awaited, and near
+        its end so is the share of this spend (in a thread: :meth:`sync` waits), so that the
+        next hit, on any worker, reads it — else a store that shares after the answer (Redis)
+        let a client's last spends on two instances pass both."""
         capacity, per_ms, now = _rule(item)
         held, shares = self._known(key, capacity, per_ms, now)
         if held is None:
             base = None if self._share is None else await self._share.read_bucket_async(key)
             held = self._learned(key, base, shares, capacity, per_ms)
-        return self._spend(held, key, spend, now, per_ms)
+        near = held.tokens(now) < NEAR_TOKENS
+        verdict = self._spend(held, key, spend, now, per_ms)
+        if spend and near and verdict.allowed and self._share is not None:
+            await asyncio.to_thread(self.sync, STALE_SECONDS)
+        return verdict
 
     def _spend(self, held: _Held, key: str, spend: bool, now: int, per_ms: float) -> Verdict:
         with self._lock:
