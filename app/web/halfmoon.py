@@ -152,13 +152,15 @@ def said_for(result: ActionResult[Removal], card: Card, session: SessionData) ->
             return Said(
                 lambda t: (
                     t.gettext(N_("Removed %(cards)s.")) % {"cards": cards_text(result.cards, t)}
-                )
+                ),
+                sound="card",
             )
         return Said(
             lambda t: (
                 t.gettext(N_("Removed %(cards)s: %(points)s points."))
                 % {"cards": cards_text(result.cards, t), "points": points}
             ),
+            sound="card",
         )
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None

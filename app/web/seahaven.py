@@ -448,7 +448,7 @@ def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -
                 return t.gettext(N_("%(card)s to %(place)s.")) % values
             return t.gettext(N_("%(count)s cards, from %(card)s up, to %(place)s.")) % values
 
-        return Said(say_moved)
+        return Said(say_moved, sound="card" if target in FOUNDATIONS else None)
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None
         return refused(result.refusal, session, REFUSED, "refused")

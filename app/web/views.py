@@ -155,12 +155,17 @@ def oob(html: str) -> str:
     return f'{html[:cut]} hx-swap-oob="true"{html[cut:]}'
 
 
-def status_html(message: str | None, oob: bool, spoken: str | None = None) -> str:
+def status_html(
+    message: str | None, oob: bool, spoken: str | None = None, sound: str | None = None
+) -> str:
     """The live region: outside the swapped board, updated out of band after every action.
 
     What the board already shows (the end of the game, a question) is ``spoken`` only: in the
-    live region for screen readers, never printed twice."""
+    live region for screen readers, never printed twice. ``sound``: what a player with *Sound*
+    on hears for this answer (``static/js/sound.js``)."""
     swap = ' hx-swap-oob="true"' if oob else ""
+    if sound:
+        swap += f' data-sound="{sound}"'
     text = escape(message) if message else ""
     if spoken:
         gap = " " if message else ""

@@ -370,7 +370,7 @@ def test_pages_are_gzipped(client):
 
 def test_static_assets_are_served_under_content_hashed_names_for_a_year(client):
     doc = parse(client.get(URL).text)
-    css = doc.find("link", rel="stylesheet").attrs["href"]
+    css = doc.find_all("link", rel="stylesheet")[0].attrs["href"]
     assert re.fullmatch(r"/static/css/app\.[0-9a-f]{10}\.css", css)
     response = client.get(css)
     assert response.status_code == 200
