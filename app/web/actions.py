@@ -335,7 +335,8 @@ async def act(
     info = info_view(request, screen, game, code_str, after.score, session.zen)
     board += info_changes(lang, screen.view(lang, game), info)
     sound = ("win" if ended and state == "won" else said.sound) if session.sound else None
-    html = fill(board, session.token, code_str) + status_html(message, True, spoken, sound)
+    status = status_html(message, True, spoken, sound, said.flight)
+    html = fill(board, session.token, code_str) + status
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
     _keep(cache, player.sid, code_str, acted)
     return html_answer(html, headers=headers)

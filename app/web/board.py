@@ -176,6 +176,16 @@ def ending_box(
     )
 
 
+def home_offer(slug: str, text: str, label: str) -> str:
+    """*Send all home* (issue 27), offered while only foundation moves are left: a move the
+    player sends (one action, one Undo), never one the game makes by itself."""
+    button = f'<button id="control-home">{attr(label)}</button>'
+    return (
+        f'<div class="send-home" id="send-home"><p>{attr(text)}</p>'
+        f"{action_form(slug, 'home', '', '', button)}</div>"
+    )
+
+
 def restart_question(slug: str, question: str, restart: str, keep: str) -> str:
     """Restart asks first when there are moves to lose (issue 13); without JavaScript too."""
     return (

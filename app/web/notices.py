@@ -30,6 +30,9 @@ class Said:
     sound: str | None = None
     """What a player with *Sound* on hears (issue 27): ``card`` (a removal, a card home) or
     ``refusal``; the win's sound is the answer's call (:func:`app.web.actions.act`)."""
+    flight: tuple[str, ...] = ()
+    """*Send all home*: the cards sent, in the order they go (``static/js/motion.js`` flies
+    them home one after another)."""
 
 
 NOTICES: dict[str, Text] = {}

@@ -24,6 +24,7 @@ from app.web.board import (
     board_open,
     ending_box,
     ending_html,
+    home_offer,
     restart_question,
     summary_box,
 )
@@ -293,6 +294,14 @@ def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
                 actions,
                 (new_game_link, t.gettext(N_("New game"))),
                 result_html(result, t, zen),
+            )
+        )
+    elif state == "playing" and "home" in offered and asking != "restart":
+        parts.append(
+            home_offer(
+                screen.slug,
+                t.gettext(N_("Only moves to the foundations are left.")),
+                t.gettext(N_("Send all home")),
             )
         )
     if asking == "restart":

@@ -156,7 +156,11 @@ def oob(html: str) -> str:
 
 
 def status_html(
-    message: str | None, oob: bool, spoken: str | None = None, sound: str | None = None
+    message: str | None,
+    oob: bool,
+    spoken: str | None = None,
+    sound: str | None = None,
+    flight: tuple[str, ...] = (),
 ) -> str:
     """The live region: outside the swapped board, updated out of band after every action.
 
@@ -166,6 +170,8 @@ def status_html(
     swap = ' hx-swap-oob="true"' if oob else ""
     if sound:
         swap += f' data-sound="{sound}"'
+    if flight:
+        swap += f' data-flight="{" ".join(flight)}"'
     text = escape(message) if message else ""
     if spoken:
         gap = " " if message else ""
