@@ -20,7 +20,7 @@ from app.config import Config
 from app.housekeeping import sweep_forever
 from app.proofs import Prover
 from app.store import Store, open_store
-from app.store.ratelimit import Limits, limiter_for
+from app.store.ratelimit import Limits
 from app.web import (
     error_pages,
     floor,
@@ -74,8 +74,8 @@ def create_app(
         app.state.store = store or open_store(
             config.store, config.expire_days, config.store_timeout
         )
-        app.state.limiter = limiter_for(
-            app.state.store, Limits.parse(config.rate_writes, config.rate_new)
+        app.state.limiter = app.state.store.rate_limiter(
+            Limits.parse(config.rate_writes, config.rate_new)
         )
         app.state.prover = Prover(
             app.state.store,

@@ -168,7 +168,7 @@ async def rules(slug: str, page: ReadingDep, store: StoreDep, player: PlayerDep)
             "diagrams": [(str(code), diagram(code, lang)) for code in DIAGRAM_DEALS[slug]],
         }
 
-    return await page.render(f"rules-{slug}", f"pages/rules_{slug.replace('-', '_')}.html", extra)
+    return await page.render(f"rules-{slug}", f"games/{slug}/rules.html", extra)
 
 
 # --- examples ----------------------------------------------------------------------------------
@@ -366,7 +366,7 @@ async def example(slug: str, page: ReadingDep, step: StepQuery = "0") -> Respons
         pager = Pager(number, last, f"/examples/{slug}")
         return {"code": str(deal), "pager": pager, **step_view(number, lang)}
 
-    return await page.render("examples", f"pages/example_{slug.replace('-', '_')}.html", extra)
+    return await page.render("examples", f"games/{slug}/example.html", extra)
 
 
 # --- FAQ and winnability -----------------------------------------------------------------------

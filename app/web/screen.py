@@ -53,10 +53,11 @@ class Screen(ABC, Generic[G]):
     template: ClassVar[str]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The engine's game names its screen: the slug, the name and the page's template."""
+        """The engine's game names its screen: the slug and the name. Every game's screen is
+        ``pages/game.html``, which takes the game's styles and scripts from ``games/{slug}/``."""
         super().__init_subclass__(**kwargs)
         cls.slug, cls.name = cls.game.slug, cls.game.title
-        cls.template = f"pages/{cls.slug.replace('-', '_')}.html"
+        cls.template = "pages/game.html"
 
     own_notices: ClassVar[frozenset[str]] = frozenset()
     """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use

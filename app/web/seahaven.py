@@ -151,7 +151,7 @@ class SeahavenScreen(Screen[Seahaven]):
             levels=[(cells, t.gettext(name)) for cells, name in LEVELS],
             chosen=last or LEVELS[0][0],
         )
-        return html_answer(renderer.page("pages/new_seahaven.html", context, t))
+        return html_answer(renderer.page("games/seahaven/new.html", context, t))
 
     def ending_facts(
         self, game: Seahaven, state: str, score: int, asking: str | None = None, zen: bool = False
