@@ -34,7 +34,14 @@ SESSION_IDLE_SECONDS = 24 * 3600
 
 
 class StoreError(RuntimeError):
-    """The store cannot be opened or used (bad configuration, unreadable file)."""
+    """The store cannot be opened or used (bad configuration, unreadable file). Raised by a
+    change, it means the change was not made (and will not be made later)."""
+
+
+class UnconfirmedChangeError(StoreError):
+    """A change was sent, but the store stopped answering before it said whether the change
+    was applied, and could not be asked in time: it may have been made, or may still be
+    (a Redis server that resumes runs what it was sent). Never "not made"."""
 
 
 CHOICES: dict[str, tuple[str, ...]] = {

@@ -118,6 +118,22 @@ class PlayerError(Exception):
         )
 
     @classmethod
+    def store_unconfirmed(cls, page_url: str) -> PlayerError:
+        """A change was sent, but the store stopped answering before it said whether the
+        change was made, and could not be asked in time (``UnconfirmedChangeError``): say
+        so, never "not made". Reloading shows the game as the store holds it."""
+        return cls.fixed(
+            503,
+            N_("Move not confirmed"),
+            N_(
+                "We could not confirm whether your move was made: the game could not be "
+                "reached to check. Reload the page to see the game as it is saved."
+            ),
+            (page_url, N_("Reload")),
+            headers={"Retry-After": "1"},
+        )
+
+    @classmethod
     def rate_limited(cls, seconds: int, back: str | None = None) -> PlayerError:
         """Too many writes from one address (``429``): nothing was changed. ``back``: the
         page the refused action came from, offered as the way on."""
