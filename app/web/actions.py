@@ -11,9 +11,10 @@ of band for htmx, a 303 back to the page without it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 from urllib.parse import parse_qsl, quote
 
 from fastapi import APIRouter, Request
@@ -113,11 +114,43 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
         screen.note_verdict(kept, True)
         kept.clock.stop(stored.updated_ms)  # the game ended with its last action
         written = screen.stored(kept, kept.to_record(), stored.updated_ms)
+        if REPLAY in stored.extra:  # the action that made this row is still its last
+            written = dataclasses.replace(
+                written, extra={**written.extra, REPLAY: stored.extra[REPLAY]}
+            )
         return carried(stored, written), stored.updated_ms
 
     ended = await store.change_game_async(sid, str(code), change)
     if ended is not None:
         game.clock.stop(ended)
+
+
+REPLAY: Final = "replay"
+"""Key of :attr:`StoredGame.extra`: :func:`replay_key` of the action that wrote the row. The
+same action sent again from the same board (its answer was lost: a timeout, a dropped
+connection, a retry, a double click) is answered with the board as it is now, not applied a
+second time and not refused as stale (issue 23 item 2)."""
+
+
+async def replay_key(request: Request) -> str | None:
+    """What identifies one action sent from one board: the board version the page sends
+    (``X-Board-Version``), the action's path (game, deal code, verb) and its form as sent;
+    ``None`` without a board version (a plain form POST, which answers with a redirect and
+    never needs to tell a retry from a new action)."""
+    seen = request.headers.get(BOARD_VERSION_HEADER)
+    if seen is None:
+        return None
+    body = await request.body()  # read once already by the route: Starlette keeps it
+    digest = hashlib.blake2b(digest_size=9)
+    for part in (seen.encode(), request.url.path.encode(), body):
+        digest.update(len(part).to_bytes(4, "big"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def _replayed(stored: StoredGame, replay: str | None) -> bool:
+    """The action :func:`replay_key` names is the one that wrote ``stored``."""
+    return replay is not None and stored.extra.get(REPLAY) == replay
 
 
 Action = Callable[[Any, SessionData, int], Said]
@@ -243,10 +276,17 @@ async def act(
     page_url = screen.url(code_str)
     creating = await may_create(request)
     daily_day = await daily.day_of(code_str)
+    replay = await replay_key(request)
 
     def decide(
         session: SessionData, stored: StoredGame | None, game: AnyGame, unreadable: bool
     ) -> tuple[StoredGame | None, Acted]:
+        if not unreadable and stored is not None and _replayed(stored, replay):
+            # made already, its answer lost: answer the board as it is now (whole: the page
+            # shows the board the action started from); write nothing
+            return None, Acted(
+                session, game, Said(), None, stored.state, False, row=stored, mark=_mark(game)
+            )
         before = None if unreadable else screen.facts(game, session)
         mark = None if unreadable else _mark(game)
         now = now_ms()
@@ -268,6 +308,8 @@ async def act(
             saved = carried(stored, screen.stored(game, game.to_record(), now, state))
         if saved is not None and daily_day is not None:  # counted for the daily streak
             saved = dataclasses.replace(saved, extra={**saved.extra, DAILY: daily_day})
+        if saved is not None and replay is not None:
+            saved = dataclasses.replace(saved, extra={**saved.extra, REPLAY: replay})
         row = saved or stored
         return saved, Acted(session, game, said, before, state, ended, created, row, after_mark)
 
