@@ -17,8 +17,8 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Config
-from app.housekeeping import sweep_forever
-from app.proofs import Prover
+from app.services.housekeeping import sweep_forever
+from app.services.proofs import Prover
 from app.store import Store, open_store
 from app.store.ratelimit import Limits, limiter_for
 from app.web import (

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from app.proofs import make_pool
+from app.services.proofs import make_pool
 from tests.store.redis_server import start_redis_server, stop_redis_server
 
 FOLDER_MARKERS = {"browser": "browser", "system": "system"}

@@ -14,7 +14,8 @@ from app.engine.codes import DealCode, DealCodeError
 
 
 def _half_moon(code: DealCode, budget: int | None) -> tuple[str, int, list[str]]:
-    from app.engine import halfmoon, halfmoon_solver
+    from app.engine import halfmoon
+    from app.engine.halfmoon import solver as halfmoon_solver
 
     position = halfmoon.deal(code)
     result = halfmoon_solver.solve(position, budget or halfmoon_solver.DEFAULT_BUDGET)
@@ -26,7 +27,8 @@ def _half_moon(code: DealCode, budget: int | None) -> tuple[str, int, list[str]]
 
 
 def _seahaven(code: DealCode, budget: int | None) -> tuple[str, int, list[str]]:
-    from app.engine import seahaven, seahaven_solver
+    from app.engine import seahaven
+    from app.engine.seahaven import solver as seahaven_solver
 
     result = seahaven_solver.solve_code(code, budget or seahaven_solver.SOLVE_BUDGET)
     steps = seahaven_solver.describe_line(seahaven.deal_position(code), result.line)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from app.engine.seahaven import LOST_BUDGET, Position, position_key
-from app.proofworker import prove_lost, ready, start_worker
+from app.services.proofworker import prove_lost, ready, start_worker
 from app.store import Store, StoreError
 
 log = logging.getLogger(__name__)

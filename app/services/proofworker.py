@@ -1,7 +1,7 @@
 """What runs in the proof processes: kept apart so a new process imports only the engine.
 
-:class:`app.proofs.Prover` starts these processes (``spawn``: nothing of the server's threads,
-sockets or event loop is copied into them) and sends them positions to prove.
+:class:`app.services.proofs.Prover` starts these processes (``spawn``: nothing of the
+server's threads, sockets or event loop is copied into them) and sends them positions to prove.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import threading
 import time
 
 from app.engine.seahaven import Position
-from app.engine.seahaven_solver import is_lost
+from app.engine.seahaven.solver import is_lost
 
 
 def start_worker(niceness: int) -> None:

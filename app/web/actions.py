@@ -22,20 +22,14 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-from app import daily
 from app.clock import now_ms
-from app.dependencies import (
-    guard_write,
-    limit,
-    may_create,
-)
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.game import MAX_RECORD_MOVES, RecordError
 from app.engine.games import AnyGame
 from app.i18n import translations
-from app.proofs import Prover
-from app.stats import deal_tuple, ended_values
+from app.services import daily
+from app.services.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.store.counting import COUNTED, DAILY, kind_of
 from app.web.board import (
@@ -47,12 +41,18 @@ from app.web.board import (
 )
 from app.web.codes import parse_code
 from app.web.context import asked, info_view, language
+from app.web.dependencies import (
+    guard_write,
+    limit,
+    may_create,
+)
 from app.web.errors import CARD_HELP, PlayerError
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
 from app.web.replay import carried
 from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token
+from app.web.statistics import deal_tuple, ended_values
 from app.web.views import info_changes, oob, status_html
 
 
@@ -80,7 +80,7 @@ def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tu
 async def settle_verdict(
     request: Request, store: Store, sid: str, screen: AnyScreen, game: AnyGame
 ) -> bool:
-    """Prove the game's position in the proof pool when nobody has (:mod:`app.proofs`);
+    """Prove the game's position in the proof pool when nobody has (:mod:`app.services.proofs`);
     ``True`` when it is lost — then the saved game (when it is still this one) keeps the
     verdict, its clock stopped at its last action. Waits at most ``proof_wait`` seconds
     without holding up anyone else; without a verdict by then, the game goes on as playable
@@ -412,7 +412,7 @@ async def read_form(
     whose fields are the values the engine takes (:func:`parsed`); ``code``, the deal the form
     acts on, is the validation context (a Seahaven place depends on the deal's cells).
 
-    The route has passed :func:`app.dependencies.guard_write` first. Browsers and htmx
+    The route has passed :func:`app.web.dependencies.guard_write` first. Browsers and htmx
     send ``application/x-www-form-urlencoded``: one ``parse_qsl``, instead of
     FastAPI's ``Form()`` machinery and a dependency per shared object (about 0.15 ms a tap,
     measured with py-spy). Multipart bodies still work. As with ``Form()``, an empty value
@@ -462,7 +462,7 @@ def action_route(
 ) -> Callable[[Callable[[FormT], Action]], Callable[[FormT], Action]]:
     """Register ``POST /{game}/{code}/{verb}`` for the decorated function, which turns the
     validated form into the :data:`Action` to apply. The route checks the request
-    (:func:`app.dependencies.guard_write`), parses the deal code, validates the form once
+    (:func:`app.web.dependencies.guard_write`), parses the deal code, validates the form once
     against that deal, and hands the action to :func:`act`."""
 
     def register(make: Callable[[FormT], Action]) -> Callable[[FormT], Action]:

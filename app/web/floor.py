@@ -19,9 +19,9 @@ from typing import Final
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app.dependencies import guard_write
 from app.engine.codes import DealCode
 from app.web.actions import ActionForm, read_form
+from app.web.dependencies import guard_write
 from app.web.halfmoon import TapForm
 from app.web.htmx import html_answer
 from app.web.seahaven import PlaceForm

@@ -9,11 +9,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
-from app.dependencies import (
-    PlayerDep,
-    RendererDep,
-    StoreDep,
-)
 from app.engine.games import AnyGame
 from app.i18n import N_, translations
 from app.store import SessionData, Store
@@ -30,6 +25,11 @@ from app.web.board import (
 )
 from app.web.codes import parse_code
 from app.web.context import asked, language, page_context
+from app.web.dependencies import (
+    PlayerDep,
+    RendererDep,
+    StoreDep,
+)
 from app.web.htmx import html_answer
 from app.web.notices import NOTHING_TO_REDO, NOTHING_TO_UNDO, QUESTIONS, UNREADABLE, Said
 from app.web.render import Renderer

@@ -8,19 +8,19 @@ from babel.support import NullTranslations
 from fastapi import APIRouter, Query
 from fastapi.responses import RedirectResponse, Response
 
-from app import daily
-from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code
 from app.i18n import N_
-from app.stats import KIND_NAMES, daily_streak
+from app.services import daily
 from app.store import GameSummary, Store
 from app.store.counting import clock_ms, kind_of, normal
 from app.store.jsondata import int_or_zero
+from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
 from app.web.htmx import html_answer
 from app.web.replay import EARLIER_WIN
 from app.web.screen import SCREENS, AnyScreen
+from app.web.statistics import KIND_NAMES, daily_streak
 from app.web.views import clock_text
 
 router = APIRouter()

@@ -18,7 +18,6 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, parse_place
 from app.engine.seahaven import Seahaven
@@ -27,6 +26,7 @@ from app.i18n import N_, card_letters, translations
 from app.store import Store
 from app.web import diagrams, examples, winnability
 from app.web.context import PageBase
+from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
 from app.web.halfmoon import SCREEN as HALF_MOON
 from app.web.htmx import NO_STORE

@@ -16,7 +16,6 @@ from app.engine.codes import DealCode
 from app.engine.game import Refusal
 from app.engine.games import AnyGame
 from app.i18n import N_, rank_letter, translations
-from app.stats import result_html
 from app.store import SessionData, Store, StoredGame
 from app.web.board import (
     CODE,
@@ -33,6 +32,7 @@ from app.web.htmx import NO_STORE
 from app.web.notices import COMMON_NOTICES, NOTICES, QUESTIONS
 from app.web.render import Renderer
 from app.web.sessions import Player
+from app.web.statistics import result_html
 from app.web.views import (
     ScreenView,
     clock_text,

@@ -16,8 +16,12 @@ from typing import Final, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app import daily
-from app.dependencies import (
+from app.i18n import N_
+from app.services import daily
+from app.store import Store
+from app.store.counting import normal
+from app.web.actions import ActionForm, FormT, read_form
+from app.web.dependencies import (
     PlayerDep,
     RendererDep,
     StoreDep,
@@ -26,8 +30,12 @@ from app.dependencies import (
     limit,
     public_origin,
 )
-from app.i18n import N_
-from app.stats import (
+from app.web.errors import PlayerError
+from app.web.htmx import NO_STORE, html_answer
+from app.web.render import Renderer
+from app.web.seahaven import cells_query
+from app.web.sessions import Player, check_token
+from app.web.statistics import (
     RULES,
     daily_streak,
     game_rows,
@@ -35,14 +43,6 @@ from app.stats import (
     win_rate_chart,
     win_time_chart,
 )
-from app.store import Store
-from app.store.counting import normal
-from app.web.actions import ActionForm, FormT, read_form
-from app.web.errors import PlayerError
-from app.web.htmx import NO_STORE, html_answer
-from app.web.render import Renderer
-from app.web.seahaven import cells_query
-from app.web.sessions import Player, check_token
 
 router = APIRouter()
 
@@ -63,7 +63,7 @@ async def _checked(
     request: Request, store: Store, player: Player, model: type[FormT], back: str = "/stats"
 ) -> FormT:
     """A POST's form as the game actions read theirs (:func:`app.web.actions.read_form`),
-    after :func:`app.dependencies.guard_write`, its token checked; ``back`` is the page an
+    after :func:`app.web.dependencies.guard_write`, its token checked; ``back`` is the page an
     expired form offers to reload."""
     await guard_write(request)
     form = await read_form(request, model)

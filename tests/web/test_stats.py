@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from app import daily
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
+from app.services import daily
 from app.web.stats import digest_of
 from tests.web.conftest import HTMX, token_of
 from tests.web.html import parse

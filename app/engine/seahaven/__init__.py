@@ -1,8 +1,8 @@
 """Seahaven Towers, the game a player plays: selection, taps, double taps, drags (SPEC §3).
 
 The rules themselves (places, positions, moves, what is legal) are
-:mod:`app.engine.seahaven_rules`, re-exported here; lost detection is
-:mod:`app.engine.seahaven_solver`'s search, which this module calls and which never calls back.
+:mod:`app.engine.seahaven.rules`, re-exported here; lost detection is
+:mod:`app.engine.seahaven.solver`'s search, which this module calls and which never calls back.
 
     >>> game = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
     >>> game.status().value, game.score, len(game.legal_moves()) > 0
@@ -27,7 +27,7 @@ from app.engine.game import (
     Status,
     UnknownPlaceError,
 )
-from app.engine.seahaven_rules import (
+from app.engine.seahaven.rules import (
     CELLS,
     COLUMN_COUNT,
     COLUMNS,
@@ -52,7 +52,7 @@ from app.engine.seahaven_rules import (
     place_name,
     position_from_cards,
 )
-from app.engine.seahaven_solver import LOST_BUDGET, VERDICT_VERSION, is_lost, position_key
+from app.engine.seahaven.solver import LOST_BUDGET, VERDICT_VERSION, is_lost, position_key
 
 __all__ = [
     "CELLS",

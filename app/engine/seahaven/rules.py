@@ -14,7 +14,7 @@ names them (``column-3``, ``cell-2``, ``foundation-H``)::
 Every card has exactly one card it may sit on in a column (same suit, one rank higher), so a
 column-to-column move always carries the whole movable run at the top of its column, and only
 a king can start a column. The game a player plays (selection, taps, verdicts) is
-:mod:`app.engine.seahaven`; the searches are :mod:`app.engine.seahaven_solver`.
+:mod:`app.engine.seahaven`; the searches are :mod:`app.engine.seahaven.solver`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ConfigDict, Field
 
-from app.dependencies import get_page
 from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, Suit
 from app.engine.codes import DealCode
 from app.engine.game import Outcome
@@ -31,10 +30,11 @@ from app.engine.seahaven import (
     place_name,
 )
 from app.i18n import N_, card_count, card_name, rank_letter, translations
-from app.proofs import Prover
+from app.services.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.actions import Action, ActionForm, CardField, action_route, parsed
 from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
+from app.web.dependencies import get_page
 from app.web.errors import PlayerError, invalid_field, unknown_field
 from app.web.game_routes import game_router
 from app.web.htmx import NO_STORE, html_answer
