@@ -17,22 +17,12 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Config
+from app.engine.games import GAMES
 from app.services.housekeeping import sweep_forever
 from app.services.proofs import Prover
 from app.store import Store, open_store
 from app.store.ratelimit import Limits, limiter_for
-from app.web import (
-    error_pages,
-    floor,
-    halfmoon,
-    health,
-    home,
-    pages,
-    seahaven,
-    settings,
-    static,
-    stats,
-)
+from app.web import error_pages, floor, games, health, home, pages, settings, static, stats
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
 from app.web.render import Renderer
@@ -99,7 +89,7 @@ def create_app(
                 await app.state.store.aclose()
 
     app = FastAPI(
-        title="Half Moon & Seahaven Towers",
+        title=" & ".join(game.title for game in GAMES.values()),
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
@@ -118,7 +108,11 @@ def create_app(
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, pages, static, health, stats):
+    app.include_router(home.router)
+    app.include_router(settings.router)
+    for router in games.ROUTERS:  # every game's, from the table of games
+        app.include_router(router)
+    for module in (pages, static, health, stats):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
 
 from babel.support import NullTranslations
 from fastapi import Request
@@ -13,8 +14,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.game import Refusal
-from app.engine.games import AnyGame
+from app.engine.games import AnyGame, game_for_code
 from app.i18n import N_, rank_letter, translations
 from app.store import SessionData, Store, StoredGame
 from app.web.board import (
@@ -27,6 +27,7 @@ from app.web.board import (
     summary_box,
 )
 from app.web.board import version as board_version
+from app.web.diagrams import Diagram
 from app.web.errors import Text
 from app.web.htmx import NO_STORE
 from app.web.notices import COMMON_NOTICES, NOTICES, QUESTIONS
@@ -37,6 +38,9 @@ from app.web.views import (
     ScreenView,
     clock_text,
 )
+
+if TYPE_CHECKING:
+    from app.web.actions import ActionForm as ActionFormLike
 
 G = TypeVar("G", bound=AnyGame)
 """The game a screen shows (its engine class's instances)."""
@@ -51,11 +55,53 @@ class Screen(ABC, Generic[G]):
     """The game's name, a catalog text."""
     template: ClassVar[str]
 
+    rules_title: ClassVar[str]
+    """The rules page's title, a catalog text."""
+    rules_description: ClassVar[str]
+    """The rules page's description for sharing, a catalog text."""
+    rules_template: ClassVar[str]
+    diagram_deals: ClassVar[tuple[DealCode, ...]]
+    """The deals whose starting boards the rules page draws."""
+    example_deal: ClassVar[DealCode]
+    """The deal of the Examples page's replay."""
+    example_template: ClassVar[str]
+    tap_form: ClassVar[type[ActionFormLike]]
+    """The form of a tap (the HTTP bench's floor reads it as a tap does)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The engine's game names its screen: the slug, the name and the page's template."""
+        """The engine's game names its screen: the slug, the name and the pages' templates."""
         super().__init_subclass__(**kwargs)
         cls.slug, cls.name = cls.game.slug, cls.game.title
-        cls.template = f"pages/{cls.slug.replace('-', '_')}.html"
+        own = cls.slug.replace("-", "_")
+        cls.template = f"pages/{own}.html"
+        cls.rules_template = f"pages/rules_{own}.html"
+        cls.example_template = f"pages/example_{own}.html"
+
+    # --- the reading pages -------------------------------------------------------------------
+
+    @abstractmethod
+    def diagram(self, game: G, lang: str, ringed: Collection[str] = ()) -> Diagram:
+        """A board drawn for reading (no forms); ``ringed`` names what to ring (the game's
+        choice: Half Moon's places, Seahaven's cards)."""
+
+    @abstractmethod
+    def example_steps(self) -> int:
+        """How many steps the Examples page's replay has after the deal (a first replay:
+        call it off the event loop)."""
+
+    @abstractmethod
+    def example_view(self, number: int, lang: str) -> dict[str, Any]:
+        """One step of the replay, in a language: the example page's own context values."""
+
+    def examples_index(self) -> dict[str, Any]:
+        """What the Examples page shows of this game's example (its own context values)."""
+        return {}
+
+    # --- the daily deal ----------------------------------------------------------------------
+
+    def daily_variant(self, request: Request) -> str:
+        """Which of the day's deals ``GET /daily/{game}`` opens (Seahaven: ``?cells=``)."""
+        return next(v.code for v in self.game.variants if v.daily)
 
     own_notices: ClassVar[frozenset[str]] = frozenset()
     """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use
@@ -69,7 +115,7 @@ class Screen(ABC, Generic[G]):
             return None
         if key in COMMON_NOTICES or key in self.own_notices:
             return NOTICES.get(key)
-        refusal = Refusal.from_key(key)
+        refusal = game.refusal_of(key)
         if refusal is not None and game.may_refuse(refusal):
             return refusal.explain
         return None
@@ -237,8 +283,14 @@ CASCADE: Final = tuple(
 """The cards of the win's cascade (decoration: hidden from screen readers)."""
 
 SCREENS: dict[str, AnyScreen] = {}
-"""Each game's screen under its slug: the same keys as the engine's ``GAMES`` table, so a deal
-code finds its screen through :func:`app.engine.games.game_for_code`."""
+"""Each game's screen under its slug (:func:`app.web.game_routes.game_router` registers it;
+:mod:`app.web.games` loads every game's package): the same keys as the engine's ``GAMES``
+table."""
+
+
+def screen_for(code: DealCode) -> AnyScreen:
+    """The screen of the game a deal code belongs to."""
+    return SCREENS[game_for_code(code).slug]
 
 
 @functools.lru_cache(maxsize=256)

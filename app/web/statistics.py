@@ -13,16 +13,13 @@ from typing import Any, Final
 from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
+from app.engine.games import GAMES, VARIANTS, game_by_id, kinds
 from app.i18n import N_
 from app.store.counting import KINDS, kind_of, normal, records
 from app.web.views import clock_text
 
-KIND_NAMES: Final = {
-    "HM": N_("Half Moon"),
-    "SH-C4": N_("Seahaven Towers, Easy (4 cells)"),
-    "SH-C2": N_("Seahaven Towers, Medium (2 cells)"),
-    "SH-C1": N_("Seahaven Towers, Hard (1 cell)"),
-}
+KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
+"""Each kind's name for players (catalog texts): its game's variant's."""
 
 RESULT_NAMES: Final = {
     "won": N_("won"),
@@ -30,25 +27,6 @@ RESULT_NAMES: Final = {
     "abandoned": N_("abandoned (counted as lost)"),
     "playing": N_("in play"),
 }
-
-RULES: Final = (
-    N_("A game counts as played from its first move: a deal only opened is not counted."),
-    N_("It is won when the last card is played."),
-    N_(
-        "It is lost when the game proves it cannot be won any more (Half Moon: no move left;"
-        " Seahaven Towers: no useful move left), or when you make the first move of another"
-        " deal of the same game and level while it is unfinished (abandoned)."
-    ),
-    N_(
-        "A deal's first result is its result: undoing after the end, restarting it, or"
-        " finishing an abandoned game later does not count again."
-    ),
-    N_(
-        "Time is the game clock's time. Best time and fewest moves are of won games; the"
-        " best score is of every counted game."
-    ),
-    N_("The daily streak counts UTC days in a row on which you won at least one daily deal."),
-)
 
 
 def bests_set(
@@ -208,7 +186,9 @@ def percent(part: int, whole: int) -> str:
 
 
 def slug_of(code: str) -> str:
-    return "half-moon" if code.startswith("HM") else "seahaven"
+    """The game of a listed code, by its letters (a damaged entry's: the first game's)."""
+    letters = code[:2]
+    return game_by_id(letters).slug if letters in VARIANTS else next(iter(GAMES))
 
 
 def kind_rows(doc: dict[str, Any], t: NullTranslations) -> list[KindRow]:
@@ -242,12 +222,12 @@ def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
             continue
         state = entry.get("r") if entry.get("r") in RESULT_NAMES else "playing"
         ms, at = int(entry.get("ms") or 0), int(entry.get("at") or 0)
-        kind = kind_of(code) or "HM"
+        kind = kind_of(code) or next(iter(KIND_NAMES))
         rows.append(
             GameRow(
                 code,
                 f"/{slug_of(code)}/{code}",
-                t.gettext(KIND_NAMES.get(kind, KIND_NAMES["HM"])),
+                t.gettext(KIND_NAMES.get(kind, next(iter(KIND_NAMES.values())))),
                 t.gettext(RESULT_NAMES[str(state)]),
                 str(state),
                 clock_text(ms) if state in ("won", "lost") else "–",

@@ -1,5 +1,6 @@
 """``/stats``: the player's statistics, their reset, and the device link (issue 16); the daily
-deals' routes (``/daily/half-moon``, ``/daily/seahaven?cells=4``).
+deals' route (``/daily/{game}``: each game's screen says which of the day's deals it opens,
+``/daily/seahaven?cells=4``).
 
 GET never writes: the page reads the player's document; reset, making and revoking a device
 link are POSTs with the form token. A device link holds a secret of 192 bits
@@ -31,12 +32,11 @@ from app.web.dependencies import (
     public_origin,
 )
 from app.web.errors import PlayerError
+from app.web.games import LOST_RULE, SCREENS
 from app.web.htmx import NO_STORE, html_answer
 from app.web.render import Renderer
-from app.web.seahaven import cells_query
 from app.web.sessions import Player, check_token
 from app.web.statistics import (
-    RULES,
     daily_streak,
     game_rows,
     kind_rows,
@@ -51,6 +51,23 @@ NOTICES: Final = {
     "revoked": N_("The device link was revoked: it opens nothing any more."),
     "linked": N_("This browser now has the games and statistics of the device link."),
 }
+
+
+RULES: Final = (
+    N_("A game counts as played from its first move: a deal only opened is not counted."),
+    N_("It is won when the last card is played."),
+    LOST_RULE,
+    N_(
+        "A deal's first result is its result: undoing after the end, restarting it, or"
+        " finishing an abandoned game later does not count again."
+    ),
+    N_(
+        "Time is the game clock's time. Best time and fewest moves are of won games; the"
+        " best score is of every counted game."
+    ),
+    N_("The daily streak counts UTC days in a row on which you won at least one daily deal."),
+)
+"""How results are counted, as ``/stats`` says it (``docs/statistics.md``)."""
 
 
 class ResetForm(ActionForm):
@@ -186,14 +203,12 @@ async def use_link(secret: str, request: Request, store: StoreDep, player: Playe
 # --- the daily deals ---------------------------------------------------------------------------
 
 
-@router.get("/daily/half-moon", name="daily-half-moon")
-async def daily_half_moon(player: PlayerDep) -> Response:
+@router.get("/daily/{slug}", name="daily")
+async def daily_deal(slug: str, request: Request, player: PlayerDep) -> Response:
+    screen = SCREENS.get(slug)
+    if screen is None:
+        raise PlayerError.not_found()
+    variant = screen.daily_variant(request)
     codes = await daily.daily_codes(daily.today())
-    return RedirectResponse(f"/half-moon/{codes['N']}", 303, headers=NO_STORE)
-
-
-@router.get("/daily/seahaven", name="daily-seahaven")
-async def daily_seahaven(request: Request, player: PlayerDep) -> Response:
-    cells = cells_query(request, ("cells",)).get("cells", "4")
-    codes = await daily.daily_codes(daily.today())
-    return RedirectResponse(f"/seahaven/{codes['C' + cells]}", 303, headers=NO_STORE)
+    code = next(c for c in codes.values() if c.game == screen.game.game_id and c.variant == variant)
+    return RedirectResponse(screen.url(code), 303, headers=NO_STORE)

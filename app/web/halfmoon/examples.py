@@ -1,35 +1,28 @@
-"""The Examples page's replays: fixed deals of ours, every step a real engine position.
+"""Half Moon's example on the Examples page: a won deal of ours replayed tap by tap, and each
+step's view (its board drawn as a diagram, the removal told in words).
 
-The deals and their move lists are fixed here (found offline with the solvers, once); each step
-is the engine's position after replaying the moves before it — positions are never written by
-hand. No page offers a replay or a solution for any other deal (the documents: no solver, no
-hint, the app does not say whether a deal can be won).
+Deal and line are fixed here (:mod:`app.web.examples`: every step a real engine position).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from typing import Any, Final
+
+from babel.support import NullTranslations
+from markupsafe import Markup
 
 from app.engine.cards import Card
-from app.engine.codes import DealCode
-from app.engine.game import Outcome
-from app.engine.halfmoon import HalfMoon, Removal, parse_place, place_name
-from app.engine.seahaven import (
-    ActionResult,
-    Move,
-    Position,
-    Seahaven,
-    max_group,
-)
+from app.engine.halfmoon import HalfMoon, Outcome, Position, Removal, parse_place, place_name
+from app.i18n import card_letters, translations
+from app.web.board import STATIC
+from app.web.diagrams import NOBODY, Diagram
+from app.web.examples import ExampleError, copy_game
+from app.web.halfmoon import SCREEN, place_html
 
-G = TypeVar("G", HalfMoon, Seahaven)
-
-HALF_MOON_DEAL: Final = DealCode.parse("HM1-N-AAAAAAI")
-"""Half Moon deal 8: its first move is a pair between two piles that uncovers a jack, which the
-second move takes with a queen and a king — like the documents' own worked example."""
+HALF_MOON_DEAL: Final = SCREEN.example_deal
 
 HALF_MOON_LINE: Final = (
     "pile-2 pile-11",
@@ -83,51 +76,6 @@ HALF_MOON_LINE: Final = (
 )
 """The won game, one removal a line: the places the player taps (the Half Moon solver's line)."""
 
-SEAHAVEN_DEAL: Final = DealCode.parse("SH1-C4-AAAAAAA")
-SEAHAVEN_LINE: Final = [
-    "jH",
-    "gh",
-    "gm",
-    "gH",
-    "ea",
-    "fn",
-    "kf",
-    "gk",
-    "gD",
-    "dD",
-    "jf",
-    "mj",
-    "fb4",
-    "fa",
-    "fD",
-    "cj",
-    "kc",
-    "dk",
-    "dc",
-    "dm",
-    "dS",
-    "hd2",
-    "ch3",
-    "ec2",
-    "hc4",
-    "kf",
-    "ek",
-    "ed",
-    "nd",
-]
-"""The first 29 moves of the Seahaven solver's winning line for deal 0 (record notation,
-``docs/seahaven.md``): they leave one free cell, two empty columns and the king-led run
-K♥ … 7♥ (seven cards) on column 3."""
-
-SEAHAVEN_REFUSED: Final = ("column-3", "KH", "column-5")
-"""The seven-card run K♥ … 7♥ into an empty column: at most 4 may go there."""
-SEAHAVEN_ALLOWED: Final = ("column-2", "8S", "column-8")
-"""The five-card run 8♠ … 4♠ onto 9♠: up to 8 may move onto a column."""
-
-
-class ExampleError(AssertionError):
-    """A fixed example no longer replays as written (an engine change broke it)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Removed:
@@ -164,11 +112,6 @@ def _replay_half_moon(game: HalfMoon, line: str) -> Removal:
     return result.move
 
 
-def _copy(game: G) -> G:
-    """An independent copy of a game (a step keeps its own)."""
-    return type(game).from_record(game.to_record())
-
-
 @functools.cache
 def half_moon_steps() -> tuple[HalfMoonStep, ...]:
     """The won game, step by step (49 steps: the deal and 48 removals)."""
@@ -177,7 +120,7 @@ def half_moon_steps() -> tuple[HalfMoonStep, ...]:
     removed: tuple[Removed, ...] = ()
     for number in range(len(HALF_MOON_LINE) + 1):
         upcoming = tuple(HALF_MOON_LINE[number].split()) if number < len(HALF_MOON_LINE) else ()
-        steps.append(HalfMoonStep(number, _copy(game), removed, upcoming))
+        steps.append(HalfMoonStep(number, copy_game(game), removed, upcoming))
         if not upcoming:
             break
         before = game.position
@@ -188,90 +131,80 @@ def half_moon_steps() -> tuple[HalfMoonStep, ...]:
     return tuple(steps)
 
 
-def _top(position: object, place: int) -> Card:
-    card = position.top(place)  # type: ignore[attr-defined]
-    assert isinstance(card, Card)
+def _top(position: Position, place: int) -> Card:
+    card = position.top(place)
+    assert card is not None
     return card
 
 
-@dataclass(frozen=True, slots=True)
-class SeahavenStep:
-    number: int
-    game: Seahaven
-    move: Move | None
-    """The move that led here (``None`` for the deal)."""
-    before: Position | None
-    """The position the move was made in (to name its cards)."""
-
-
-@dataclass(frozen=True, slots=True)
-class GroupCase:
-    """The documents' group-size case, on the position after :data:`SEAHAVEN_LINE`."""
-
-    step: int
-    """The step whose position holds the case."""
-    free_cells: int
-    empty_columns: int
-    limit: int
-    """The largest group onto a column: ``(free cells + 1) × 2^(empty columns)``."""
-    limit_into_empty: int
-    """The largest group into one of the empty columns (that column does not count)."""
-    refused: tuple[str, Card, str, int]
-    """Source, bottom card, target and size of the refused move."""
-    refusal: ActionResult[Move]
-    allowed: tuple[str, Card, str, int]
-
-
-def _run_size(position: Position, source: str, card: Card) -> int:
-    column = position.columns[int(source.split("-")[1]) - 1]
-    return len(column) - column.index(card)
+def diagram(game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
+    """Half Moon's arc and reserve; ``ringed`` names places (``pile-2``) whose card is ringed."""
+    facts = SCREEN.facts(game, NOBODY)
+    parts = [
+        place_html(lang, index, count, card, place_name(index) in ringed, False, STATIC)
+        for index, count, card, *_ in facts.places
+    ]
+    return Diagram(SCREEN.slug, str(game.code), 0, Markup(SCREEN.layout(parts, interactive=False)))
 
 
 @functools.cache
-def seahaven_steps() -> tuple[tuple[SeahavenStep, ...], GroupCase]:
-    """From the deal to the case (29 moves), then the allowed move (step 30)."""
-    game = Seahaven(SEAHAVEN_DEAL)
-    steps = [SeahavenStep(0, _copy(game), None, None)]
-    for number, text in enumerate(SEAHAVEN_LINE, 1):
-        before = game.position
-        move = Move.parse(text)
-        game.play(move, now=0)
-        steps.append(SeahavenStep(number, _copy(game), move, before))
-    case_step = len(steps) - 1
-    position = game.position
-    source, card_text, target = SEAHAVEN_REFUSED
-    refused_card = Card.parse(card_text)
-    trial = _copy(game)
-    refusal = trial.move(source, refused_card, target, now=0)
-    if refusal.outcome is not Outcome.REFUSED or trial.position != position:
-        raise ExampleError(f"the refused move was not refused: {refusal}")
-    a_source, a_card_text, a_target = SEAHAVEN_ALLOWED
-    allowed_card = Card.parse(a_card_text)
-    before = game.position
-    allowed = game.move(a_source, allowed_card, a_target, now=0)
-    if allowed.outcome is not Outcome.MOVED or allowed.move is None:
-        raise ExampleError(f"the allowed move was refused: {allowed}")
-    steps.append(SeahavenStep(len(steps), _copy(game), allowed.move, before))
-    case = GroupCase(
-        step=case_step,
-        free_cells=position.free_cells,
-        empty_columns=position.empty_columns,
-        limit=max_group(position, False),
-        limit_into_empty=max_group(position, True),
-        refused=(source, refused_card, target, _run_size(position, source, refused_card)),
-        refusal=refusal,
-        allowed=(a_source, allowed_card, a_target, _run_size(position, a_source, allowed_card)),
-    )
-    return tuple(steps), case
+def half_moon_step_view(number: int, lang: str) -> dict[str, Any]:
+    t = translations(lang)
+    step = half_moon_steps()[number]
+    return {
+        "board": diagram(step.game, lang, step.next_places),
+        "removed": [_removed_view(r, t) for r in step.removed],
+        "next": [_place_card(step.game, name, t) for name in step.next_places],
+        "points": 0 if not step.removed else (10 if len(step.removed) == 2 else 15),
+        "score": step.game.score,
+        "cards_left": step.game.position.cards_left,
+        "won": step.game.is_won(),
+        "sum": " + ".join(str(r.card.rank) for r in step.removed if not r.card.is_face),
+    }
 
 
-def moved_cards(step: SeahavenStep) -> Sequence[Card]:
-    """The cards a Seahaven step moved, bottom first."""
-    if step.move is None or step.before is None:
-        return ()
-    source, count, _ = step.move
-    position = step.before
-    if source < len(position.columns):
-        return position.columns[source][-count:]
-    top = position.top(source)
-    return (top,) if top is not None else ()
+@functools.cache
+def opening(lang: str) -> dict[str, str]:
+    """The first two moves told the way the documents tell theirs: a pair that uncovers a face
+    card, and the triple that takes it (the example deal was chosen for that)."""
+    t = translations(lang)
+    steps = half_moon_steps()
+    first, second = steps[1].removed, steps[2].removed
+    (uncovering,) = [r for r in first if r.uncovered is not None and r.uncovered.is_face]
+    others = [r for r in second if r.place != uncovering.place]
+    assert uncovering.uncovered is not None
+    assert len(others) == 2
+    return {
+        "first": card_letters(first[0].card, t),
+        "first_place": _place_text(first[0].place, t),
+        "second": card_letters(first[1].card, t),
+        "second_place": _place_text(first[1].place, t),
+        "sum": f"{first[0].card.rank} + {first[1].card.rank}",
+        "uncovered": card_letters(uncovering.uncovered, t),
+        "uncovered_place": _place_text(uncovering.place, t),
+        "third": card_letters(others[0].card, t),
+        "third_place": _place_text(others[0].place, t),
+        "fourth": card_letters(others[1].card, t),
+        "fourth_place": _place_text(others[1].place, t),
+    }
+
+
+def _place_text(name: str, t: NullTranslations) -> str:
+    kind, _, number = name.partition("-")
+    if kind == "pile":
+        return t.gettext("pile %(number)s") % {"number": number}
+    return f"R{number}"
+
+
+def _removed_view(r: Removed, t: NullTranslations) -> dict[str, str]:
+    return {
+        "card": card_letters(r.card, t),
+        "place": _place_text(r.place, t),
+        "uncovered": card_letters(r.uncovered, t) if r.uncovered else "",
+    }
+
+
+def _place_card(game: HalfMoon, name: str, t: NullTranslations) -> dict[str, str]:
+    card = game.position.top(parse_place(name))
+    assert card is not None
+    return {"card": card_letters(card, t), "place": _place_text(name, t)}

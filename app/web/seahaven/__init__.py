@@ -1,71 +1,45 @@
-"""Seahaven Towers' pages: the New game dialog, the fanned board, tap / auto / move (SPEC §3)."""
+"""Seahaven Towers' pages: the fanned board and its screen (this module), the New game dialog
+and the deals (:mod:`~app.web.seahaven.deals`), the forms and the actions tap / auto / move
+(:mod:`~app.web.seahaven.forms`, :mod:`~app.web.seahaven.actions`) and the example
+(:mod:`~app.web.seahaven.examples`) (SPEC §3)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import time
-from collections.abc import Callable
-from typing import Annotated, Any, ClassVar, Final
+from collections.abc import Collection
+from typing import Any, ClassVar, Final
 
 from babel.support import NullTranslations
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
-from pydantic import ConfigDict, Field
 
 from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, Suit
 from app.engine.codes import DealCode
-from app.engine.game import Outcome
 from app.engine.seahaven import (
     CELLS,
     COLUMNS,
     FOUNDATIONS,
-    MAX_CELLS,
-    ActionResult,
-    Move,
     Position,
     Seahaven,
-    deal_position,
-    parse_place,
     place_name,
 )
 from app.i18n import N_, card_count, card_name, rank_letter, translations
-from app.services.proofs import Prover
-from app.store import SessionData, Store, StoredGame
-from app.web.actions import Action, ActionForm, CardField, action_route, parsed
+from app.store import Store, StoredGame
 from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
 from app.web.dependencies import get_page
-from app.web.errors import PlayerError, invalid_field, unknown_field
+from app.web.diagrams import Diagram
 from app.web.game_routes import game_router
 from app.web.htmx import NO_STORE, html_answer
-from app.web.notices import REFUSED, STALE, Said, refused
+from app.web.notices import notice
 from app.web.render import Renderer
 from app.web.screen import Screen
+from app.web.seahaven.deals import LEVELS, cells_query, playable_deal
+from app.web.seahaven.forms import PlaceForm
 from app.web.sessions import Player
 
-LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
-"""The New game dialog's choices: cells and their names (SPEC §3)."""
-CELLS_HELP: Final = N_("Accepted: 4, 2 or 1 cells.")
-
-PLACE_HELP: Final = N_(
-    "A Seahaven place is column-1 … column-10, cell-1 … cell-4 (as many as the deal has) "
-    "or foundation-S, foundation-H, foundation-D, foundation-C."
-)
-
-
-def cells_query(request: Request, names: tuple[str, ...]) -> dict[str, str]:
-    """The query's cell counts (``4``, ``2`` or ``1``, once each) under ``names``, the only
-    fields it may have; anything else is the 422 page that says what is accepted."""
-    query = request.query_params
-    problems = [unknown_field(name) for name in query if name not in names]
-    problems += [
-        invalid_field(name, CELLS_HELP)
-        for name in names
-        if name in query and (query[name] not in ("4", "2", "1") or len(query.getlist(name)) > 1)
-    ]
-    if problems:
-        raise PlayerError.bad_input(problems)
-    return {name: query[name] for name in names if name in query}
+REFUSED = notice("refused", N_("Not allowed: nothing moved."))
+"""A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
 
 
 def place_text(place: int, t: NullTranslations) -> str:
@@ -111,6 +85,39 @@ class SeahavenScreen(Screen[Seahaven]):
     )
     end_actions: ClassVar = ("undo", "restart")
     own_notices: ClassVar = frozenset({"refused"})
+    tap_form: ClassVar = PlaceForm
+    rules_title: ClassVar = N_("Seahaven Towers rules")
+    rules_description: ClassVar = N_(
+        "How to play Seahaven Towers: ten columns, cells and foundations, building down by "
+        "suit, kings in empty columns, how many cards move as a group."
+    )
+    diagram_deals: ClassVar = tuple(DealCode("SH", 1, v.code, 0) for v in Seahaven.variants)
+    """Deal 0 with each number of cells."""
+    example_deal: ClassVar = DealCode.parse("SH1-C4-AAAAAAA")
+
+    def diagram(self, game: Seahaven, lang: str, ringed: Collection[str] = ()) -> Diagram:
+        from app.web.seahaven import examples  # it draws with this module's places
+
+        return examples.diagram(game, lang, ringed)
+
+    def example_steps(self) -> int:
+        from app.web.seahaven import examples
+
+        return len(examples.seahaven_steps()[0]) - 1
+
+    def example_view(self, number: int, lang: str) -> dict[str, Any]:
+        from app.web.seahaven import examples
+
+        return {"view": examples.seahaven_step_view(number, lang)}
+
+    def examples_index(self) -> dict[str, Any]:
+        from app.web.seahaven import examples
+
+        return {"sh_code": str(self.example_deal), "case_step": examples.seahaven_steps()[1].step}
+
+    def daily_variant(self, request: Request) -> str:
+        """``?cells=4|2|1`` (4 when not given; anything else is the 422 page)."""
+        return "C" + cells_query(request, ("cells",)).get("cells", "4")
 
     def restored(self, game: Seahaven, stored: StoredGame) -> None:
         """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
@@ -220,32 +227,6 @@ GESTURES: Final = action_form(
 double tap (it fills ``place`` and ``card``; ``double=1``) and a drop (``from``, ``card``,
 ``to``). On the board, so they carry its version (``hx-headers:inherited``) and join the same
 queue as every tap; they never change, so a partial answer leaves them alone."""
-
-
-UNPROVED: Final = "unproved"
-"""Key of :attr:`StoredGame.extra`: the verdict on the saved position is not known yet."""
-
-DEAL_DRAWS: Final = 12
-"""Most random deals :func:`playable_deal` proves before it deals one anyway (at one cell
-about one deal in four is lost at the deal: twelve lost in a row happen once in 17 million)."""
-
-
-async def playable_deal(request: Request, variant: str) -> DealCode:
-    """A random deal the app cannot prove lost at the deal (issue 13): drawn again while the
-    proof pool says the deal is lost, at most :data:`DEAL_DRAWS` times and within
-    ``proof_wait`` seconds in all. A deal whose proof did not finish in time is dealt (the
-    app cannot prove it lost); a shared code always opens exactly what it codes."""
-    prover: Prover = request.app.state.prover
-    deadline = time.monotonic() + request.app.state.config.proof_wait
-    code = DealCode.random("SH", variant)
-    for _ in range(DEAL_DRAWS):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        if await prover.verdict(deal_position(code), wait=left) is not True:
-            break
-        code = DealCode.random("SH", variant)
-    return code
 
 
 DESTINATION_HINT: Final = N_("the selection can go here")
@@ -394,106 +375,10 @@ def column_html(
     )
 
 
+UNPROVED: Final = "unproved"
+"""Key of :attr:`StoredGame.extra`: the verdict on the saved position is not known yet."""
+
 SCREEN = SeahavenScreen()
 router = game_router(SCREEN)
 
-
-# --- forms ---------------------------------------------------------------------------------------
-
-
-def _on_board(text: str, code: DealCode | None) -> int:
-    """A place on the form's deal (a cell its variant removed is no place)."""
-    return parse_place(text, code.cells if code else MAX_CELLS)
-
-
-SeahavenPlace = Annotated[int, parsed(_on_board, PLACE_HELP)]
-
-
-class PlaceForm(ActionForm):
-    """``tap`` and ``auto``: the card the player saw at a place (none for an empty place)."""
-
-    place: SeahavenPlace
-    card: CardField | None = None
-
-
-class AutoForm(PlaceForm):
-    """``auto``: a double tap; ``double=1`` when its first click was already sent as a tap."""
-
-    double: bool = False
-
-
-class MoveForm(ActionForm):
-    """``move`` (a drag): the bottom card of the run, where it was, where it goes."""
-
-    model_config = ConfigDict(populate_by_name=True)
-    source: SeahavenPlace = Field(alias="from")
-    card: CardField
-    to: SeahavenPlace
-
-
-def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -> Said:
-    """The live region's sentence for one action; a refusal explains itself only with *Move
-    errors* on, and otherwise says that nothing moved (issue 13)."""
-    outcome = result.outcome
-    if outcome is Outcome.MOVED:
-        assert result.move is not None
-        _source, count, target = result.move
-        position = game.position
-        moved = position.columns[target][-count] if target in COLUMNS else position.top(target)
-        assert moved is not None
-
-        def say_moved(t: NullTranslations) -> str:
-            values = {"card": card_name(moved, t), "place": place_text(target, t), "count": count}
-            if count == 1:
-                return t.gettext(N_("%(card)s to %(place)s.")) % values
-            return t.gettext(N_("%(count)s cards, from %(card)s up, to %(place)s.")) % values
-
-        return Said(say_moved)
-    if outcome is Outcome.REFUSED:
-        assert result.refusal is not None
-        return refused(result.refusal, session, REFUSED, "refused")
-    if outcome is Outcome.STALE:
-        return Said(STALE, "stale")
-    if outcome in (Outcome.SELECTED, Outcome.DESELECTED):
-        cards = game.selected_cards() if outcome is Outcome.SELECTED else ()
-        if outcome is Outcome.SELECTED:
-            first, extra = cards[0], len(cards) - 1
-
-            def say_selected(t: NullTranslations) -> str:
-                if extra == 0:
-                    return t.gettext(N_("%(card)s selected.")) % {"card": card_name(first, t)}
-                return t.ngettext(
-                    "%(card)s and %(num)s card above it selected.",
-                    "%(card)s and %(num)s cards above it selected.",
-                    extra,
-                ) % {"card": card_name(first, t), "num": extra}
-
-            return Said(say_selected)
-        return Said(lambda t: t.gettext(N_("Selection cleared.")))
-    return Said()
-
-
-def _played(play: Callable[[Seahaven, int], ActionResult[Move]]) -> Action:
-    """The action that plays ``play`` (one of the game's actions, the form's values bound)."""
-    return lambda game, session, now: said_for(game, play(game, now), session)
-
-
-@action_route(router, SCREEN, "tap", PlaceForm)
-def tap(form: PlaceForm) -> Action:
-    """A single tap: to the foundation when allowed, else select / move here."""
-    return _played(lambda game, now: game.tap(form.place, form.card, now))
-
-
-@action_route(router, SCREEN, "auto", AutoForm)
-def auto(form: AutoForm) -> Action:
-    """A double tap: the documents' destination order, never also a single tap. With
-    ``double=1`` the page already sent its first click as a tap: the engine finishes the double
-    tap so the game ends as the double tap alone would leave it (docs/decisions.md)."""
-    double = Seahaven.finish_double_tap if form.double else Seahaven.auto
-    return _played(lambda game, now: double(game, form.place, form.card, now))
-
-
-@action_route(router, SCREEN, "move", MoveForm)
-def move(form: MoveForm) -> Action:
-    """A drag and drop: ``card`` (with the run above it) from ``from`` to ``to``."""
-    return _played(lambda game, now: game.move(form.source, form.card, form.to, now))
+from app.web.seahaven import actions as actions  # noqa: E402  (its routes need the screen above)
