@@ -21,7 +21,7 @@ from app.engine.games import GAMES
 from app.services.housekeeping import sweep_forever
 from app.services.proofs import Prover
 from app.store import Store, open_store
-from app.store.ratelimit import Limits, limiter_for
+from app.store.ratelimit import Limits
 from app.web import error_pages, floor, games, health, home, pages, settings, static, stats
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
@@ -63,8 +63,8 @@ def create_app(
         app.state.store = store or open_store(
             config.store, config.expire_days, config.store_timeout
         )
-        app.state.limiter = limiter_for(
-            app.state.store, Limits.parse(config.rate_writes, config.rate_new)
+        app.state.limiter = app.state.store.rate_limiter(
+            Limits.parse(config.rate_writes, config.rate_new)
         )
         app.state.prover = Prover(
             app.state.store,

@@ -16,7 +16,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from app.store.ratelimit import Limits, RateLimiter
 
 T = TypeVar("T")
 
@@ -149,6 +152,12 @@ class Store(ABC):
     max_games: int = MAX_GAMES_PER_SESSION
     """A change that creates a session's game past this many first deletes its games with
     the oldest ``updated_ms`` (ties: the smallest code), within the same transaction."""
+
+    @abstractmethod
+    def rate_limiter(self, configured: Limits) -> RateLimiter:
+        """The rate limiter whose counts this store shares the way it shares games: across
+        every worker and instance that opens it (:mod:`app.store.ratelimit`). Every store must
+        say: a limiter counting in one process would allow each worker the whole limit."""
 
     @abstractmethod
     def load(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -279,6 +280,61 @@ def _next_day(day: str) -> str:
         return (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
     except ValueError:
         return ""
+
+
+Counts = tuple[Any, Any]
+"""The player's statistics document and the deal's figures, as the store holds them (``None``
+for either when there is none): what :func:`settle` reads only when a change counts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """Everything one game change writes, decided by :func:`settle` in the store's transaction."""
+
+    game: StoredGame
+    """The game row to write (its marks carried and counted)."""
+    stats: dict[str, Any] | None
+    """The player's new statistics document; ``None``: leave it as it is."""
+    deal: dict[str, int] | None
+    """The deal's new figures for everyone; ``None``: leave them as they are."""
+    created: bool
+    """The session had no game of this code: first delete its oldest games past the cap
+    (:func:`past_cap`), so the new one fits under :attr:`Store.max_games`."""
+
+
+def wants_counts(old: StoredGame | None, new: StoredGame) -> bool:
+    """Whether :func:`settle` will read the counts for this change (a store that must fetch
+    them before deciding, such as Redis's asyncio client, asks this first)."""
+    return wants(carry(old, new))
+
+
+def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]) -> Written:
+    """The one sequence every store runs inside the transaction that writes a game change:
+    carry the marks of ``old`` onto ``new``, count the change (calling ``counts`` only when
+    it changes statistics), fold the result into the deal's figures, and say whether room
+    must be made for a new game. Plain data in, plain data out: each store reads and writes
+    the rows its own way.
+
+    >>> settle(None, StoredGame("HM1-N-AAAAAAB", {}), lambda: (None, None)).created
+    True
+    """
+    new = carry(old, new)
+    if not wants(new):
+        return Written(new, None, None, old is None)
+    doc, figures = counts()
+    game, stats, result = count(doc, old, new)
+    deal = None if result is None else fold_deal(figures, result)
+    return Written(game, stats, deal, old is None)
+
+
+def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:
+    """The codes to delete before a session's new game so that it fits under ``cap``:
+    ``games`` are the session's (updated_ms, code); the oldest go first, ties by code.
+
+    >>> past_cap([(5, "b"), (1, "c"), (5, "a")], 3), past_cap([(1, "a")], 3)
+    (['c'], [])
+    """
+    return [code for _, code in sorted(games)[: max(0, len(games) - cap + 1)]]
 
 
 def fold_deal(figures: Any, result: DealResult) -> dict[str, int]:

@@ -17,6 +17,7 @@ from app.store.base import (
     StoredGame,
     T,
 )
+from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
 
 MAX_VERDICTS: Final = 65_536
 """Verdicts kept in memory; the oldest are forgotten first (they can always be proved again)."""
@@ -39,6 +40,10 @@ class MemoryStore(Store):
         """Device links: the secret's hash → the player and when the link was made (swept as
         an expired game is, as the SQLite store does)."""
 
+    def rate_limiter(self, configured: Limits) -> RateLimiter:
+        """Token buckets in this process: the store is this process's too."""
+        return BucketLimiter(configured)
+
     def load(
         self, sid: str, code: str | None = None
     ) -> tuple[SessionData | None, StoredGame | None]:
@@ -57,19 +62,20 @@ class MemoryStore(Store):
             old = self._games.get((sid, code))
             new, result = change(self._sessions.get(sid), old)
             if new is not None:
-                new = counting.carry(old, new)
-                if counting.wants(new):
-                    held = self._stats.get(sid)
-                    new, doc, deal = counting.count(held and held[0], old, new)
-                    if doc is not None:
-                        self._stats[sid] = (doc, new.updated_ms)
-                    if deal is not None:
-                        figures = self._deals.get(code)
-                        folded = counting.fold_deal(figures and figures[0], deal)
-                        self._deals[code] = (folded, new.updated_ms)
-                if old is None:
-                    self._make_room(sid)
-                self._games[(sid, code)] = new
+                held_stats, held_deal = self._stats.get(sid), self._deals.get(code)
+                written = counting.settle(
+                    old, new, lambda: (held_stats and held_stats[0], held_deal and held_deal[0])
+                )
+                now = written.game.updated_ms
+                if written.stats is not None:
+                    self._stats[sid] = (written.stats, now)
+                if written.deal is not None:
+                    self._deals[code] = (written.deal, now)
+                if written.created:
+                    own = [(g.updated_ms, c) for (s, c), g in self._games.items() if s == sid]
+                    for gone in counting.past_cap(own, self.max_games):
+                        del self._games[(sid, gone)]
+                self._games[(sid, code)] = written.game
             return result
 
     def player_stats(self, sid: str) -> dict[str, Any] | None:
@@ -107,12 +113,6 @@ class MemoryStore(Store):
             for digest in mine:
                 del self._links[digest]
             return bool(mine)
-
-    def _make_room(self, sid: str) -> None:
-        """Delete the session's oldest games so one more fits under :attr:`max_games`."""
-        own = sorted((g.updated_ms, c) for (s, c), g in self._games.items() if s == sid)
-        for _, code in own[: max(0, len(own) - self.max_games + 1)]:
-            del self._games[(sid, code)]
 
     def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         with self._lock:

@@ -1,22 +1,24 @@
-"""Rate limits per client address, kept where every worker and instance sees them.
+"""Rate limits per client address, counted where every worker and instance sees them.
 
 Two limits (``app.config``): **writes** — every POST (taps, settings) — and **new** — writes
 that create something that will be kept (a game for a deal the session has not played, a
 session row with settings). Both take the ``limits`` notation (``240/minute``, ``60/hour``).
 
-Where the counts live follows the store, so the limit is shared exactly as the games are:
+The store gives its limiter (:meth:`app.store.base.Store.rate_limiter`), so the counts are
+shared exactly as the games are:
 
+- SQLite and memory stores: a :class:`BucketLimiter` — a token bucket per (kind, address),
+  decided in this process's memory on the event loop (no I/O, no thread, no lock wait on a
+  tap's path) and shared through the store (:class:`BucketShare`): the spends of the last
+  moments are merged into the shared buckets inside the store's next write transaction (for
+  SQLite: the group commit that writes the taps), and the merged buckets come back with its
+  commit. A bucket near its end, or not seen for a while, is read from the store before it
+  is spent. The memory store shares with nobody (it is one process's store).
 - Redis store: the ``limits`` library's sliding-window counter in the same Redis (keys under
-  the store's prefix + ``rl:``, two small counters per address and limit, expiring by
-  themselves): every instance counts against one total.
-- SQLite store: a token bucket in a side file next to the database (``PATH.limits``), shared
-  by the worker processes of the host. ``limits`` has no SQLite storage, and its memory
-  storage is per process (four workers would allow four times the limit). The side file runs
-  with ``synchronous=OFF`` — a lost count after a power cut costs nothing — so a hit never
-  waits for the disk, and never queues behind the game writer's fsyncs.
-- Memory store (tests, a single process): ``limits``' memory storage.
+  the store's prefix + ``rl:``, expiring by themselves): every instance counts against one
+  total.
 
-A limiter that fails (Redis gone, file locked past a short timeout) lets the request through
+A limiter that fails (Redis gone, a store that cannot be read) lets the request through
 and logs: the store's own error handling answers the write itself. It then lets everything
 through for :data:`PAUSE_AFTER_FAILURE_SECONDS` without asking, so a stalled Redis costs a
 request one timeout (the store's), not one per limit checked.
@@ -25,30 +27,24 @@ request one timeout (the store's), not one per limit checked.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import ipaddress
 import logging
 import math
-import random
-import sqlite3
 import threading
 import time
 import weakref
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
-import anyio.to_thread
 import limits
-from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from app.clock import now_ms
-from app.store.base import Store
-from app.store.memory import MemoryStore
 
 log = logging.getLogger(__name__)
 
@@ -223,127 +219,297 @@ async def _refused(
     return Verdict(False, max(1, math.ceil(stats.reset_time - time.time())))
 
 
-BUSY_TIMEOUT_MS: Final = 1000
-"""How long a hit waits for another process's hit before letting the request through."""
+def redis_limiter(configured: Limits, url: str, prefix: str, timeout: float) -> RateLimiter:
+    """The ``limits`` library's sliding window in the Redis at ``url`` (keys under ``prefix``),
+    its connections failing as fast as the store's (``timeout`` seconds)."""
+    uri = "async+" + url
 
-_BUCKETS: Final = """
-CREATE TABLE IF NOT EXISTS buckets (
-    key TEXT PRIMARY KEY, tokens REAL NOT NULL, at_ms INTEGER NOT NULL
-) WITHOUT ROWID
-"""
+    def redis_storage() -> Storage:
+        return RedisStorage(
+            uri,
+            implementation="redispy",
+            key_prefix=prefix,
+            socket_timeout=timeout,  # the store's: a stalled Redis fails fast
+            socket_connect_timeout=timeout,
+        )
+
+    return LimitsRateLimiter(configured, redis_storage, per_loop=True)
 
 
-class SQLiteRateLimiter(RateLimiter):
-    """A token bucket per (kind, address) in a SQLite file of its own.
+# --- token buckets counted in memory, shared through the store --------------------------------
 
-    A bucket holds up to the limit's amount and refills at amount/period: ``60/hour`` allows
-    a burst of 60, then one a minute. A full bucket is no row at all: rows untouched for a
-    whole period are deleted now and then, so the file holds only the addresses of the last
-    period.
+
+class Bucket(NamedTuple):
+    """A token bucket as the store shares it: ``tokens`` left at ``at_ms``. Below zero is a
+    debt (two workers spent the last token at once): it refills before anyone spends again,
+    so the shared total stays exact over time."""
+
+    tokens: float
+    at_ms: int
+
+
+class Spend(NamedTuple):
+    """Tokens one limiter took from a bucket since it last shared it, and the bucket's rule."""
+
+    taken: int
+    capacity: float
+    per_ms: float
+    """Tokens the bucket gets back per millisecond (capacity / period)."""
+
+
+def refilled(bucket: Bucket | None, capacity: float, per_ms: float, now: int) -> float:
+    """The tokens a bucket holds at ``now`` (a bucket never seen is full).
+
+    >>> refilled(Bucket(0.0, 1000), 10.0, 0.01, 1500), refilled(None, 10.0, 0.01, 0)
+    (5.0, 10.0)
+    """
+    if bucket is None:
+        return capacity
+    return min(capacity, bucket.tokens + max(0, now - bucket.at_ms) * per_ms)
+
+
+def merged(stored: Bucket | None, spend: Spend, now: int) -> Bucket:
+    """The shared bucket once one limiter's spends are taken from it (what a store writes).
+
+    >>> merged(Bucket(2.0, 0), Spend(3, 10.0, 0.001), 1000)
+    Bucket(tokens=0.0, at_ms=1000)
+    """
+    return Bucket(refilled(stored, spend.capacity, spend.per_ms, now) - spend.taken, now)
+
+
+def full_at(bucket: Bucket, spend: Spend) -> int:
+    """When ``bucket`` is full again (a store may forget it then: a missing bucket is full).
+
+    >>> full_at(Bucket(4.0, 1000), Spend(1, 10.0, 0.01))
+    1600
+    """
+    return bucket.at_ms + math.ceil((spend.capacity - bucket.tokens) / spend.per_ms)
+
+
+Shared = Callable[[dict[str, Bucket] | None], None]
+"""Called once a share is committed, with the merged buckets (``None``: it failed)."""
+
+
+class BucketShare(ABC):
+    """Where a store keeps the token buckets that its limiters, in every worker and instance
+    on the store, spend together."""
+
+    @abstractmethod
+    def read_bucket(self, key: str) -> Bucket | None:
+        """The bucket as shared now (``None``: full). Called on the event loop, when a bucket
+        is near its end or not seen for a while: it must be a quick read."""
+
+    @abstractmethod
+    def share_buckets(self, spent: dict[str, Spend], done: Shared) -> None:
+        """Take ``spent`` from the shared buckets (:func:`merged`) in the store's next write
+        transaction, then call ``done`` with the merged buckets (from any thread).
+
+        :raises Exception: when the store cannot take it (closed): nothing was shared.
+        """
+
+
+STALE_SECONDS: Final = 1.0
+"""A bucket not read from (or shared with) the store for this long is read again before it
+is spent: other workers may have spent it meanwhile."""
+
+NEAR_TOKENS: Final = 8.0
+"""A bucket with fewer tokens than this is read from the store before every spend, so near
+its end the limit is exact up to the spends other workers have not shared yet (their last
+milliseconds), not up to what this worker saw last."""
+
+MAX_BUCKETS: Final = 50_000
+"""Buckets one limiter keeps in memory (about 150 bytes each); the one used longest ago goes
+first, once its spends are shared."""
+
+
+@dataclass(slots=True)
+class _Held:
+    """One bucket as this limiter knows it."""
+
+    base: Bucket | None
+    """As the store last said (``None``: full)."""
+    synced: float
+    """``time.monotonic()`` when the store said so."""
+    capacity: float
+    per_ms: float
+    pending: int = 0
+    """Spent here, not yet handed to the store."""
+    sharing: int = 0
+    """Spent here, handed to the store, its commit not yet seen."""
+
+    def tokens(self, now: int) -> float:
+        return refilled(self.base, self.capacity, self.per_ms, now) - self.pending - self.sharing
+
+
+class BucketLimiter(RateLimiter):
+    """Token buckets (``60/hour``: a burst of 60, then one a minute) decided in memory and
+    shared through ``share`` (module notes); ``share=None`` keeps them in this process only.
+
+    Thread-safe: tests run several event loops on one limiter, and the store calls back from
+    its writer thread. One share is under way at a time; spends made meanwhile go with the
+    next one, which the commit of the previous one starts.
     """
 
-    def __init__(self, configured: Limits, path: str) -> None:
+    def __init__(self, configured: Limits, share: BucketShare | None = None) -> None:
         super().__init__(configured)
-        self.path = path
-        self._local = threading.local()
-        self._conns: list[sqlite3.Connection] = []
+        self._share = share
+        self._held: OrderedDict[str, _Held] = OrderedDict()
+        self._dirty: set[str] = set()
+        self._sharing = False
+        self._shares = 0
+        """Shares committed: a read that a commit overtook is not kept."""
         self._lock = threading.Lock()
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = self._connection()
-        conn.execute(_BUCKETS)
+        self._quiet = threading.Condition(self._lock)
+        """Notified when a share is committed (or failed)."""
 
-    def _connection(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(
-                self.path,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            with contextlib.suppress(sqlite3.OperationalError):  # another process switches it
-                conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = OFF")
-            self._local.conn = conn
-            with self._lock:
-                self._conns.append(conn)
-        return conn
+    @property
+    def shared(self) -> bool:
+        """Whether the counts are shared through a store (else: this process only)."""
+        return self._share is not None
 
     async def _hit(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        return await anyio.to_thread.run_sync(self.take, item, f"{kind}:{client}", True)
+        return self.take(item, f"{kind}:{client}", True)
 
     async def _test(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        return await anyio.to_thread.run_sync(self.take, item, f"{kind}:{client}", False)
+        return self.take(item, f"{kind}:{client}", False)
 
     def take(self, item: limits.RateLimitItem, key: str, spend: bool) -> Verdict:
-        """Refill the bucket for the time passed, then take a token when one is there (and
-        ``spend``): one short ``BEGIN IMMEDIATE`` transaction."""
+        """Take a token from ``key``'s bucket when one is there (and ``spend``).
+
+        :raises Exception: when the store cannot be read (:meth:`RateLimiter.hit` lets the
+            request through).
+        """
         capacity = float(item.amount)
         per_ms = capacity / (item.get_expiry() * 1000)
         now = now_ms()
-        conn = self._connection()
-        if not spend:
-            row = conn.execute("SELECT tokens, at_ms FROM buckets WHERE key = ?", (key,)).fetchone()
-            tokens = capacity if row is None else min(capacity, row[0] + (now - row[1]) * per_ms)
-            return ALLOWED if tokens >= 1 else _wait(tokens, per_ms)
-        conn.execute("BEGIN IMMEDIATE")
+        held = self._held_bucket(key, capacity, per_ms, now)
+        with self._lock:
+            tokens = held.tokens(now)
+            if tokens < 1:
+                return _wait(tokens, per_ms)
+            if not spend:
+                return ALLOWED
+            if self._share is None:
+                held.base, held.synced = Bucket(tokens - 1, now), time.monotonic()
+                return ALLOWED
+            held.pending += 1
+            self._dirty.add(key)
+            spent = self._start_share()
+        if spent:
+            self._hand_over(spent)
+        return ALLOWED
+
+    def _held_bucket(self, key: str, capacity: float, per_ms: float, now: int) -> _Held:
+        """The bucket as known here, read from the store first when it is new to this
+        limiter, not synced for :data:`STALE_SECONDS` or near its end (and no share of it is
+        under way, whose commit will tell)."""
+        with self._lock:
+            held = self._held.get(key)
+            if held is not None:
+                self._held.move_to_end(key)
+                held.capacity, held.per_ms = capacity, per_ms
+                fresh = time.monotonic() - held.synced < STALE_SECONDS
+                if (
+                    self._share is None
+                    or held.sharing
+                    or (fresh and held.tokens(now) >= NEAR_TOKENS)
+                ):
+                    return held
+            shares = self._shares
+        # a quick read, outside the lock
+        base = None if self._share is None else self._share.read_bucket(key)
+        with self._lock:
+            held = self._held.get(key)
+            if held is None:
+                held = _Held(base, time.monotonic(), capacity, per_ms)
+                self._held[key] = held
+                self._forget_old()
+            elif not held.sharing and self._shares == shares:  # else newer than the read
+                held.base, held.synced = base, time.monotonic()
+            return held
+
+    def _forget_old(self) -> None:
+        """Drop the buckets used longest ago past :data:`MAX_BUCKETS` (only those whose
+        spends the store has; the lock is held)."""
+        excess = len(self._held) - MAX_BUCKETS
+        for key in list(self._held)[: max(0, excess)]:
+            held = self._held[key]
+            if not held.pending and not held.sharing:
+                del self._held[key]
+
+    def _start_share(self) -> dict[str, Spend]:
+        """The pending spends, moved to ``sharing``, when no share is under way (the lock is
+        held); empty otherwise."""
+        if self._sharing or not self._dirty:
+            return {}
+        spent: dict[str, Spend] = {}
+        for key in self._dirty:
+            held = self._held[key]
+            spent[key] = Spend(held.pending, held.capacity, held.per_ms)
+            held.sharing, held.pending = held.pending, 0
+        self._dirty.clear()
+        self._sharing = True
+        return spent
+
+    def _hand_over(self, spent: dict[str, Spend]) -> None:
+        assert self._share is not None
         try:
-            row = conn.execute("SELECT tokens, at_ms FROM buckets WHERE key = ?", (key,)).fetchone()
-            tokens = capacity if row is None else min(capacity, row[0] + (now - row[1]) * per_ms)
-            if tokens >= 1:
-                conn.execute(
-                    "INSERT INTO buckets (key, tokens, at_ms) VALUES (?, ?, ?)"
-                    " ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens,"
-                    " at_ms = excluded.at_ms",
-                    (key, tokens - 1, now),
-                )
-                verdict = ALLOWED
+            self._share.share_buckets(spent, self._shared)
+        except Exception:
+            self._shared(None)
+            raise
+
+    def _shared(self, buckets: dict[str, Bucket] | None) -> None:
+        """The store committed a share (or failed to: its spends wait for the next one)."""
+        with self._lock:
+            synced = time.monotonic()
+            if buckets is None:  # the spends under way go with the next share
+                for key, held in self._held.items():
+                    if held.sharing:
+                        held.pending, held.sharing = held.pending + held.sharing, 0
+                        self._dirty.add(key)
             else:
-                verdict = _wait(tokens, per_ms)
-            if random.random() < 0.01:  # now and then: forget buckets that are full again
-                conn.execute(
-                    "DELETE FROM buckets WHERE at_ms < ?", (now - item.get_expiry() * 1000,)
-                )
-            conn.execute("COMMIT")
-        finally:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-        return verdict
+                for key, bucket in buckets.items():
+                    shared = self._held.get(key)
+                    if shared is not None:
+                        shared.base, shared.synced, shared.sharing = bucket, synced, 0
+            self._sharing = False
+            self._shares += 1
+            spent = self._start_share() if buckets is not None else {}
+            self._quiet.notify_all()
+        if buckets is None:
+            log.warning("the store did not take the rate limiter's counts; trying again later")
+        if spent:
+            try:
+                self._hand_over(spent)
+            except Exception:
+                log.exception("the store did not take the rate limiter's counts")
+
+    def sync(self, timeout: float = 1.0) -> bool:
+        """Hand every spend made here to the store and wait (at most ``timeout`` seconds)
+        until it is committed; ``True`` when nothing is left unshared. A server's shutdown
+        calls it (:meth:`close`), so a restart loses no count; tests call it to share now."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            spent = self._start_share()
+        if spent:
+            try:
+                self._hand_over(spent)
+            except Exception:
+                return False
+        with self._lock:
+            while self._sharing or self._dirty:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._quiet.wait(left):
+                    return False
+                if not self._sharing and self._dirty:  # the share failed: not again here
+                    return False
+        return True
 
     def close(self) -> None:
-        with self._lock:
-            conns, self._conns = self._conns, []
-        for conn in conns:
-            with contextlib.suppress(sqlite3.Error):
-                conn.close()
-        self._local = threading.local()
+        if self._share is not None:
+            self.sync()
 
 
 def _wait(tokens: float, per_ms: float) -> Verdict:
     return Verdict(False, max(1, math.ceil((1 - tokens) / per_ms / 1000)))
-
-
-def limiter_for(store: Store, configured: Limits) -> RateLimiter:
-    """The limiter that shares its counts the way ``store`` shares games (module notes)."""
-    from app.store.redis import RedisStore
-    from app.store.sqlite import SQLiteStore
-
-    if isinstance(store, RedisStore):
-        uri, prefix, timeout = "async+" + store.url, f"{store.prefix}rl", store.timeout
-
-        def redis_storage() -> Storage:
-            return RedisStorage(
-                uri,
-                implementation="redispy",
-                key_prefix=prefix,
-                socket_timeout=timeout,  # the store's: a stalled Redis fails fast
-                socket_connect_timeout=timeout,
-            )
-
-        return LimitsRateLimiter(configured, redis_storage, per_loop=True)
-    if isinstance(store, SQLiteStore):
-        return SQLiteRateLimiter(configured, f"{store.path}.limits")
-    if not isinstance(store, MemoryStore):
-        log.warning("no shared rate-limit storage for %s: counting in this process", store)
-    return LimitsRateLimiter(configured, MemoryStorage, per_loop=False)

@@ -90,6 +90,7 @@ from app.store.base import (
     T,
 )
 from app.store.jsondata import dumps, int_or_zero, json_dict, json_or_none
+from app.store.ratelimit import Limits, RateLimiter, redis_limiter
 
 DEFAULT_TTL_SECONDS: Final = 90 * 24 * 3600
 """How long an untouched session or game is kept: the session cookie's 90 days."""
@@ -270,6 +271,10 @@ class RedisStore(Store):
         except RedisError as exc:
             self._redis.close()
             raise StoreError(f"cannot reach the Redis store {self._where!r}: {exc}") from exc
+
+    def rate_limiter(self, configured: Limits) -> RateLimiter:
+        """The ``limits`` library's sliding window in this Redis (keys ``{prefix}rl…``)."""
+        return redis_limiter(configured, self.url, f"{self.prefix}rl", self.timeout)
 
     @property
     def conflicts(self) -> int:

@@ -48,6 +48,17 @@ from app.store.base import (
     clock_elapsed,
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
+from app.store.ratelimit import (
+    Bucket,
+    BucketLimiter,
+    BucketShare,
+    Limits,
+    RateLimiter,
+    Shared,
+    Spend,
+    full_at,
+    merged,
+)
 
 BUSY_TIMEOUT_MS = 5000
 """How long a writer waits for another process's transaction before giving up."""
@@ -142,6 +153,11 @@ _SWEEP_VERDICTS = """
 DELETE FROM verdicts WHERE key IN (SELECT key FROM verdicts WHERE updated_ms < ? LIMIT ?)
 """
 
+_SWEEP_FULL_BUCKETS = """
+DELETE FROM rate_buckets WHERE key IN (SELECT key FROM rate_buckets WHERE full_ms < ? LIMIT ?)
+"""
+"""Rate-limit buckets full again: a missing bucket reads as full (``app.store.ratelimit``)."""
+
 _OLD_SESSIONS = """
 SELECT touched_ms, rowid FROM sessions
 WHERE touched_ms < ? AND (touched_ms, rowid) > (?, ?) ORDER BY touched_ms, rowid LIMIT ?
@@ -208,11 +224,23 @@ def add_statistics_v4(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS links_by_created ON links (created_ms)")
 
 
+def add_rate_buckets_v5(conn: sqlite3.Connection) -> None:
+    """Version 4 → 5 (issue 24): the rate limits' token buckets, shared by every worker on
+    the file through the group commit (``app.store.ratelimit``); a row is deleted by the
+    sweep once its bucket is full again (``full_ms``)."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS rate_buckets (key TEXT PRIMARY KEY, tokens REAL NOT NULL,"
+        " at_ms INTEGER NOT NULL, full_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS rate_buckets_by_full ON rate_buckets (full_ms)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
     add_verdicts_v3,
     add_statistics_v4,
+    add_rate_buckets_v5,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 
@@ -270,6 +298,51 @@ class _Pending(NamedTuple):
     change: Change[Any]
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[Any]
+
+
+class _Work(NamedTuple):
+    """Writes that go with the next group commit (the rate limits' shared buckets): ``work``
+    runs in the batch's transaction, ``done`` hears its result once committed (``None``: it
+    failed), on the writer thread, before the batch's callers are answered."""
+
+    work: Callable[[sqlite3.Connection], Any]
+    done: Callable[[Any], None]
+
+
+_BUCKET = "SELECT tokens, at_ms FROM rate_buckets WHERE key = ?"
+_UPSERT_BUCKET = """
+INSERT INTO rate_buckets (key, tokens, at_ms, full_ms) VALUES (?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at_ms = excluded.at_ms,
+    full_ms = excluded.full_ms
+"""
+
+
+def _merge_buckets(conn: sqlite3.Connection, spent: dict[str, Spend]) -> dict[str, Bucket]:
+    """Take one limiter's spends from the shared buckets, in the writer's transaction."""
+    now = now_ms()
+    buckets = {}
+    for key, spend in spent.items():
+        row = conn.execute(_BUCKET, (key,)).fetchone()
+        bucket = merged(None if row is None else Bucket(float(row[0]), int(row[1])), spend, now)
+        conn.execute(_UPSERT_BUCKET, (key, bucket.tokens, bucket.at_ms, full_at(bucket, spend)))
+        buckets[key] = bucket
+    return buckets
+
+
+class _Buckets(BucketShare):
+    """The rate limits' buckets in the store's file: read on the loop (a read in WAL mode
+    never waits for the writer), written by the group commit."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self._store = store
+
+    def read_bucket(self, key: str) -> Bucket | None:
+        with _as_store_error(self._store.path):
+            row = self._store.connection().execute(_BUCKET, (key,)).fetchone()
+        return None if row is None else Bucket(float(row[0]), int(row[1]))
+
+    def share_buckets(self, spent: dict[str, Spend], done: Shared) -> None:
+        self._store._writer().put(_Work(functools.partial(_merge_buckets, spent=spent), done))
 
 
 def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -344,7 +417,7 @@ class SQLiteStore(Store):
     """
 
     def __init__(self, path: str, *, sweep_pause_seconds: float = SWEEP_PAUSE_SECONDS) -> None:
-        self._queue: queue.SimpleQueue[_Pending | None] | None = None
+        self._queue: queue.SimpleQueue[_Pending | _Work | None] | None = None
         self._writer_thread: threading.Thread | None = None
         self._checkpointer: threading.Thread | None = None
         self._stop_checkpoints = threading.Event()
@@ -370,6 +443,11 @@ class SQLiteStore(Store):
         except OSError as exc:
             raise StoreError(f"cannot open SQLite store {path!r}: {exc}") from exc
         self._check_schema(self.connection())
+
+    def rate_limiter(self, configured: Limits) -> RateLimiter:
+        """Token buckets decided in this process's memory, shared with every process on the
+        file through the group commit (``rate_buckets``, :mod:`app.store.ratelimit`)."""
+        return BucketLimiter(configured, _Buckets(self))
 
     def _open(self) -> sqlite3.Connection:
         """A new connection with the settings every connection needs."""
@@ -475,43 +553,39 @@ class SQLiteStore(Store):
         """Read, decide, write — inside a transaction the caller holds."""
         session, game = self._read(conn, sid, code)
         new, result = change(session, game)
-        if new is not None:
-            new = counting.carry(game, new)
-            if counting.wants(new):
-                new = self._count(conn, sid, game, new)
-            if game is None:
-                conn.execute(_MAKE_ROOM, {"sid": sid, "cap": self.max_games})
-            conn.execute(
-                _UPSERT_GAME,
-                (
-                    sid,
-                    code,
-                    dumps(new.record),
-                    new.state,
-                    new.score,
-                    new.moves,
-                    dumps(new.extra),
-                    new.updated_ms,
-                ),
-            )
-        return result
+        if new is None:
+            return result
 
-    @staticmethod
-    def _count(
-        conn: sqlite3.Connection, sid: str, old: StoredGame | None, new: StoredGame
-    ) -> StoredGame:
-        """The statistics of a game change, in the change's transaction."""
-        row = conn.execute("SELECT data FROM player_stats WHERE sid = ?", (sid,)).fetchone()
-        new, doc, deal = counting.count(None if row is None else json_or_none(row[0]), old, new)
-        now = new.updated_ms
-        if doc is not None:
-            conn.execute(_UPSERT_STATS, (sid, dumps(doc), now))
-        if deal is not None:
-            figures = conn.execute(_DEAL, (new.code,)).fetchone()
-            old_figures = None if figures is None else dict(zip(_DEAL_FIELDS, figures, strict=True))
-            folded = counting.fold_deal(old_figures, deal)
-            conn.execute(_UPSERT_DEAL, (new.code, *(folded[f] for f in _DEAL_FIELDS), now))
-        return new
+        def counts() -> counting.Counts:
+            row = conn.execute("SELECT data FROM player_stats WHERE sid = ?", (sid,)).fetchone()
+            figures = conn.execute(_DEAL, (code,)).fetchone()
+            return (
+                None if row is None else json_or_none(row[0]),
+                None if figures is None else dict(zip(_DEAL_FIELDS, figures, strict=True)),
+            )
+
+        written = counting.settle(game, new, counts)
+        new, now = written.game, written.game.updated_ms
+        if written.stats is not None:
+            conn.execute(_UPSERT_STATS, (sid, dumps(written.stats), now))
+        if written.deal is not None:
+            conn.execute(_UPSERT_DEAL, (code, *(written.deal[f] for f in _DEAL_FIELDS), now))
+        if written.created:
+            conn.execute(_MAKE_ROOM, {"sid": sid, "cap": self.max_games})
+        conn.execute(
+            _UPSERT_GAME,
+            (
+                sid,
+                code,
+                dumps(new.record),
+                new.state,
+                new.score,
+                new.moves,
+                dumps(new.extra),
+                now,
+            ),
+        )
+        return result
 
     def player_stats(self, sid: str) -> dict[str, Any] | None:
         with _as_store_error(self._path):
@@ -591,7 +665,7 @@ class SQLiteStore(Store):
         result: T = await future
         return result
 
-    def _writer(self) -> queue.SimpleQueue[_Pending | None]:
+    def _writer(self) -> queue.SimpleQueue[_Pending | _Work | None]:
         with self._lock:
             if self._closed:
                 raise StoreError(f"SQLite store {self._path!r} is closed")
@@ -627,7 +701,7 @@ class SQLiteStore(Store):
                 with contextlib.suppress(sqlite3.Error):
                     own.close()
 
-    def _write_loop(self, pending: queue.SimpleQueue[_Pending | None]) -> None:
+    def _write_loop(self, pending: queue.SimpleQueue[_Pending | _Work | None]) -> None:
         try:
             with contextlib.suppress(StoreError, sqlite3.Error):  # the checkpointer's job
                 self.connection().execute("PRAGMA wal_autocheckpoint = 0")
@@ -638,7 +712,7 @@ class SQLiteStore(Store):
                 with contextlib.suppress(sqlite3.Error):
                     own.close()
 
-    def _write_batches(self, pending: queue.SimpleQueue[_Pending | None]) -> None:
+    def _write_batches(self, pending: queue.SimpleQueue[_Pending | _Work | None]) -> None:
         while True:
             first = pending.get()
             if first is None:
@@ -658,14 +732,17 @@ class SQLiteStore(Store):
             if stop:
                 return
 
-    def _commit_batch(self, batch: list[_Pending]) -> None:
+    def _commit_batch(self, batch: list[_Pending | _Work]) -> None:
         outcomes: list[tuple[bool, Any]] = []
 
         def work(conn: sqlite3.Connection) -> None:
             for item in batch:
                 conn.execute("SAVEPOINT change")
                 try:
-                    outcomes.append((True, self._apply(conn, item.sid, item.code, item.change)))
+                    if isinstance(item, _Work):
+                        outcomes.append((True, item.work(conn)))
+                    else:
+                        outcomes.append((True, self._apply(conn, item.sid, item.code, item.change)))
                 except Exception as exc:  # this change alone is refused; the batch goes on
                     conn.execute("ROLLBACK TO change")
                     outcomes.append((False, exc))
@@ -674,7 +751,7 @@ class SQLiteStore(Store):
         try:
             self._in_write_transaction(work)
             self.batches += 1
-            self.batched_changes += len(batch)
+            self.batched_changes += sum(isinstance(item, _Pending) for item in batch)
         except BaseException as exc:  # the commit failed: nobody's change is on disk
             failure = exc if isinstance(exc, StoreError) else StoreError(str(exc))
             outcomes = [(False, failure)] * len(batch)
@@ -683,7 +760,11 @@ class SQLiteStore(Store):
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]]
         by_loop = {}
         for item, (ok, value) in zip(batch, outcomes, strict=True):
-            by_loop.setdefault(item.loop, []).append((item.future, ok, value))
+            if isinstance(item, _Work):
+                with contextlib.suppress(Exception):  # a listener's failure is its own
+                    item.done(value if ok else None)
+            else:
+                by_loop.setdefault(item.loop, []).append((item.future, ok, value))
         for loop, settled in by_loop.items():
             # a loop that has closed meanwhile has nobody waiting: the writer goes on
             with contextlib.suppress(RuntimeError):
@@ -773,6 +854,8 @@ class SQLiteStore(Store):
             )
             while self._sweep_rows(sweep_rows, cutoff_ms, batch) == batch:
                 time.sleep(self._sweep_pause)
+        while self._sweep_rows(_SWEEP_FULL_BUCKETS, now_ms(), batch) == batch:
+            time.sleep(self._sweep_pause)
         return deleted
 
     def _sweep_rows(self, query: str, cutoff_ms: int, batch: int) -> int:

@@ -69,13 +69,14 @@ class Screen(ABC, Generic[G]):
     """The form of a tap (the HTTP bench's floor reads it as a tap does)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The engine's game names its screen: the slug, the name and the pages' templates."""
+        """The engine's game names its screen: the slug, the name and the pages' templates.
+        Every game's screen is ``pages/game.html``, which takes the game's styles and scripts
+        from ``games/{slug}/``; its rules and example pages are there too."""
         super().__init_subclass__(**kwargs)
         cls.slug, cls.name = cls.game.slug, cls.game.title
-        own = cls.slug.replace("-", "_")
-        cls.template = f"pages/{own}.html"
-        cls.rules_template = f"pages/rules_{own}.html"
-        cls.example_template = f"pages/example_{own}.html"
+        cls.template = "pages/game.html"
+        cls.rules_template = f"games/{cls.slug}/rules.html"
+        cls.example_template = f"games/{cls.slug}/example.html"
 
     # --- the reading pages -------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The rate limiters: SQLite's token bucket shared through its file, and failing open."""
+"""The rate limiters: token buckets decided in memory and shared through the store (issue 24),
+the store giving its own limiter, and failing open."""
 
 from __future__ import annotations
 
@@ -6,15 +7,44 @@ import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import limits
 import pytest
 
-from app.store.ratelimit import ALLOWED, Limits, SQLiteRateLimiter, Verdict
+from app.clock import now_ms
+from app.store import MemoryStore, Store
+from app.store.ratelimit import (
+    ALLOWED,
+    BucketLimiter,
+    Limits,
+    LimitsRateLimiter,
+    RateLimiter,
+    Verdict,
+)
+from app.store.redis import RedisStore
+from app.store.sqlite import SQLiteStore
+
+OFF = Limits.parse("off", "off")
 
 
-def test_a_token_bucket_allows_its_burst_then_refills_at_its_rate(tmp_path: Path) -> None:
-    limiter = SQLiteRateLimiter(Limits.parse("off", "off"), str(tmp_path / "x.limits"))
+def bucket_limiter(store: Store) -> BucketLimiter:
+    limiter = store.rate_limiter(OFF)
+    assert isinstance(limiter, BucketLimiter)
+    return limiter
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def bucket_store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    made: Store = (
+        MemoryStore() if request.param == "memory" else SQLiteStore(str(tmp_path / "g.db"))
+    )
+    yield made
+    made.close()
+
+
+def test_a_token_bucket_allows_its_burst_then_refills_at_its_rate(bucket_store: Store) -> None:
+    limiter = bucket_limiter(bucket_store)
     item = limits.parse("3/second")
     try:
         assert [limiter.take(item, "k", True).allowed for _ in range(4)] == [True] * 3 + [False]
@@ -28,24 +58,108 @@ def test_a_token_bucket_allows_its_burst_then_refills_at_its_rate(tmp_path: Path
         limiter.close()
 
 
-def test_two_limiters_on_one_file_share_the_buckets(tmp_path: Path) -> None:
-    path = str(tmp_path / "x.limits")
-    first, second = (SQLiteRateLimiter(Limits.parse("off", "off"), path) for _ in range(2))
-    item = limits.parse("2/minute")
+def test_every_store_gives_a_limiter_that_shares_its_counts_as_it_shares_games(
+    tmp_path: Path, redis_url: str, redis_client: Any
+) -> None:
+    """No store counts per process by accident: each says how (issue 25)."""
+    memory, sqlite, redis = (
+        MemoryStore(),
+        SQLiteStore(str(tmp_path / "g.db")),
+        RedisStore(redis_url),
+    )
     try:
-        assert first.take(item, "k", True).allowed
-        assert second.take(item, "k", True).allowed
-        refused = first.take(item, "k", True)
-        assert not refused.allowed and 1 <= refused.retry_after <= 30
+        limiters = [s.rate_limiter(OFF) for s in (memory, sqlite, redis)]
+        assert [type(limiter) for limiter in limiters] == [
+            BucketLimiter,
+            BucketLimiter,
+            LimitsRateLimiter,
+        ]
+        assert [limiter.shared for limiter in limiters[:2]] == [False, True]
+    finally:
+        for store in (memory, sqlite, redis):
+            store.close()
+
+    class Forgetful(MemoryStore):  # a store that does not say: cannot be made
+        rate_limiter = Store.rate_limiter  # type: ignore[assignment]
+
+    with pytest.raises(TypeError, match="rate_limiter"):
+        Forgetful()
+
+
+def test_two_processes_on_one_file_spend_one_bucket(tmp_path: Path) -> None:
+    """Two stores on one file, as two workers have: each decides in its own memory, and the
+    store merges their spends; near the bucket's end each reads the other's."""
+    path = str(tmp_path / "g.db")
+    first, second = SQLiteStore(path), SQLiteStore(path)
+    one, two = bucket_limiter(first), bucket_limiter(second)
+    item = limits.parse("4/minute")
+    try:
+        verdicts = []
+        for limiter in (one, two, one, two, one):
+            verdicts.append(limiter.take(item, "k", True).allowed)
+            assert limiter.sync()  # the tap's group commit, which the next request follows
+        assert verdicts == [True, True, True, True, False]
+        refused = two.take(item, "k", True)
+        assert not refused.allowed and 1 <= refused.retry_after <= 15
     finally:
         first.close()
         second.close()
 
 
+def test_far_from_its_end_a_bucket_is_spent_without_reading_the_store(tmp_path: Path) -> None:
+    store = SQLiteStore(str(tmp_path / "g.db"))
+    limiter = bucket_limiter(store)
+    item = limits.parse("1000/minute")
+    reads: list[str] = []
+    share: Any = limiter._share
+    read = share.read_bucket
+    share.read_bucket = lambda key: reads.append(key) or read(key)
+    try:
+        assert all(limiter.take(item, "k", True).allowed for _ in range(100))
+        assert limiter.sync()
+        assert reads == ["k"]  # once, when it was new to this worker
+        assert store.connection().execute("SELECT tokens FROM rate_buckets").fetchone()[0] == (
+            pytest.approx(900, abs=1)
+        )
+    finally:
+        store.close()
+
+
+def test_the_counts_survive_a_restart_within_the_limits_period(tmp_path: Path) -> None:
+    path = str(tmp_path / "g.db")
+    item = limits.parse("3/hour")
+    store = SQLiteStore(path)
+    limiter = bucket_limiter(store)
+    assert limiter.take(item, "k", True).allowed and limiter.take(item, "k", True).allowed
+    limiter.close()  # a server's shutdown shares what it counted
+    store.close()
+    again = SQLiteStore(path)
+    try:
+        restarted = bucket_limiter(again)
+        assert [restarted.take(item, "k", True).allowed for _ in range(2)] == [True, False]
+    finally:
+        again.close()
+
+
+def test_full_buckets_are_swept(tmp_path: Path) -> None:
+    store = SQLiteStore(str(tmp_path / "g.db"))
+    limiter = bucket_limiter(store)
+    try:
+        limiter.take(limits.parse("5/second"), "brief", True)
+        limiter.take(limits.parse("5/hour"), "long", True)
+        assert limiter.sync()
+        time.sleep(0.25)  # one token back in 0.2 s: "brief" is full again
+        store.sweep(now_ms() - 1000)
+        keys = [k for (k,) in store.connection().execute("SELECT key FROM rate_buckets")]
+        assert keys == ["long"]
+    finally:
+        store.close()
+
+
 def test_a_failing_limiter_lets_the_request_through(tmp_path: Path) -> None:
-    limiter = SQLiteRateLimiter(Limits.parse("1/minute", "1/hour"), str(tmp_path / "x.limits"))
-    limiter.close()
-    limiter.path = str(tmp_path / "no" / "such" / "dir" / "x.limits")  # cannot be opened
+    store = SQLiteStore(str(tmp_path / "g.db"))
+    limiter: RateLimiter = store.rate_limiter(Limits.parse("1/minute", "1/hour"))
+    store.close()  # the store cannot be read any more
     with ThreadPoolExecutor(1) as pool:  # Playwright keeps a loop running in the main thread
         verdict = pool.submit(asyncio.run, limiter.hit("write", "203.0.113.1")).result()
     assert verdict == ALLOWED

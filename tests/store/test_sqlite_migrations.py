@@ -27,13 +27,33 @@ def names_in(path: Path) -> set[str]:
 
 
 def test_migrations_are_numbered_by_their_position() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 4
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 5
     assert [step.__name__ for step in MIGRATIONS] == [
         "create_schema_v1",
         "add_sweep_indexes_v2",
         "add_verdicts_v3",
         "add_statistics_v4",
+        "add_rate_buckets_v5",
     ]
+
+
+def test_a_version_4_file_gains_the_rate_buckets_and_keeps_its_games(tmp_path: Path) -> None:
+    """Version 4 → 5 (issue 24): the rate limits' buckets move into the store's own file."""
+    path = tmp_path / "games.db"
+    with closing(sqlite3.connect(path)) as raw:
+        for step in MIGRATIONS[:4]:
+            step(raw)
+        raw.execute("PRAGMA user_version = 4")
+        raw.execute(
+            "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
+            " VALUES ('s1', 'HM1-N-AAAAAAB', '{\"clock\":[1000,5]}', 'playing', 10, 3, '{}', 5)"
+        )
+        raw.commit()
+    store = SQLiteStore(str(path))
+    assert version_of(path) == 5
+    assert {"rate_buckets", "rate_buckets_by_full"} <= names_in(path)
+    assert [g.code for g in store.recent_games("s1")] == ["HM1-N-AAAAAAB"]
+    store.close()
 
 
 def test_a_version_3_file_gains_the_statistics_tables_and_counts(tmp_path: Path) -> None:
@@ -51,7 +71,7 @@ def test_a_version_3_file_gains_the_statistics_tables_and_counts(tmp_path: Path)
         raw.commit()
     assert not {"player_stats", "deal_stats", "links"} & names_in(path)
     store = SQLiteStore(str(path))
-    assert version_of(path) == 4
+    assert version_of(path) == SCHEMA_VERSION
     assert {"player_stats", "deal_stats", "links", "player_stats_by_updated"} <= names_in(path)
     won = StoredGame("HM1-N-AAAAAAB", {"clock": [9000, None]}, "won", 520, 48, 10)
     put(store, "s1", won)

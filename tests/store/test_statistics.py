@@ -13,7 +13,7 @@ from typing import Any
 from app.clock import now_ms
 from app.engine.codes import encode_number
 from app.store import MemoryStore, SessionData, Store, StoredGame
-from app.store.counting import count, empty_kind, kind_of
+from app.store.counting import Written, count, empty_kind, kind_of, settle
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
 
@@ -211,6 +211,32 @@ def test_counting_is_a_function_of_what_is_stored() -> None:
     """Redis may run a change twice: the same inputs give the same outputs."""
     new = stored(HM, "won", moves=48, ms=5)
     assert count(None, None, new) == count(None, None, new)
+
+
+def test_settling_a_change_reads_the_counts_only_when_it_counts() -> None:
+    """The one carry → count → fold → make-room sequence every store runs (issue 25)."""
+    reads: list[str] = []
+
+    def counts() -> tuple[Any, Any]:
+        reads.append("read")
+        return None, {"players": 2, "wins": 1, "best_ms": 9000, "fewest": 50}
+
+    opened = stored(HM, moves=0)
+    assert settle(None, opened, counts) == Written(opened, None, None, True)
+    assert reads == []  # a deal only opened counts nothing: nothing read
+    played = settle(opened, stored(HM, moves=1), counts)
+    assert (played.game.extra, played.deal, played.created, reads) == (
+        {"counted": "open"},
+        None,
+        False,
+        ["read"],
+    )
+    won = settle(played.game, stored(HM, "won", moves=48, ms=7000), counts)
+    assert won.game.extra == {"counted": "done"}
+    assert won.deal == {"players": 3, "wins": 2, "best_ms": 7000, "fewest": 48}
+    assert won.stats is not None and won.stats["k"]["HM"]["won"] == 1
+    again = settle(won.game, stored(HM, "won", moves=48, ms=7000), counts)
+    assert (again.stats, again.deal, len(reads)) == (None, None, 2)  # counted once
 
 
 # --- races ---------------------------------------------------------------------------------

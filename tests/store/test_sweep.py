@@ -107,9 +107,10 @@ def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -
     assert store.sweep(now_ms() + 60_000, batch=2) == 8
     store.connection().set_trace_callback(None)
     # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done),
-    # player statistics, deal figures and device links 0 each (short: done)
-    assert statements.count("BEGIN IMMEDIATE") == 9
-    assert statements.count("COMMIT") == 9
+    # player statistics, deal figures and device links 0 each (short: done), full rate-limit
+    # buckets 0 (short: done)
+    assert statements.count("BEGIN IMMEDIATE") == 10
+    assert statements.count("COMMIT") == 10
     store.close()
 
 
@@ -131,7 +132,8 @@ def test_sqlite_sweep_finds_old_rows_through_indexes(tmp_path: Path) -> None:
         ("player_stats", "sid", "updated_ms"),
         ("deal_stats", "code", "updated_ms"),
         ("links", "digest", "created_ms"),
-    ):  # version 4's tables (issue 16) too
+        ("rate_buckets", "key", "full_ms"),
+    ):  # version 4's tables (issue 16) and version 5's (issue 24) too
         found = plan(f"SELECT {key} FROM {table} WHERE {when} < ? LIMIT ?", 0, 500)
         assert "SCAN" not in found, found
     store.close()
@@ -154,8 +156,8 @@ def test_sqlite_sweep_walks_sessions_with_equal_times_and_live_games(tmp_path: P
     assert store.sweep(6, batch=2) == 6
     store.connection().set_trace_callback(None)
     assert (
-        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3
-    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables
+        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3 + 1
+    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables; full rate-limit buckets
     with closing(sqlite3.connect(path)) as raw:
         left = [sid for (sid,) in raw.execute("SELECT sid FROM sessions ORDER BY sid")]
     assert left == ["s0", "s3", "s6"]

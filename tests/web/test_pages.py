@@ -135,7 +135,15 @@ def test_no_english_sentence_is_left_in_the_translated_pages(client, url, lang):
     assert [s for s in translated if s in english] == []
 
 
-PROSE = sorted(p.name for p in (ROOT / "templates/prose/en").glob("*.html"))
+PROSE = sorted(
+    [f"templates/prose/{{lang}}/{p.name}" for p in (ROOT / "templates/prose/en").glob("*.html")]
+    + [
+        f"templates/games/{p.parent.parent.name}/rules/{{lang}}.html"
+        for p in (ROOT / "templates/games").glob("*/rules/en.html")
+    ]
+)
+"""Every prose partial kept per language (the FAQ, winnability; each game's rules in its folder),
+its path with ``{lang}`` in place of the language."""
 
 
 def _outline(html: str) -> list[str]:
@@ -149,9 +157,10 @@ def _outline(html: str) -> list[str]:
 
 @pytest.mark.parametrize("name", PROSE)
 def test_every_prose_partial_exists_in_every_language_with_the_same_outline(name):
-    outline = _outline((ROOT / "templates/prose/en" / name).read_text("utf-8"))
+    outline = _outline((ROOT / name.format(lang="en")).read_text("utf-8"))
+    assert len(PROSE) == 6 and outline
     for lang in ("tr", "bg"):
-        assert _outline((ROOT / "templates/prose" / lang / name).read_text("utf-8")) == outline
+        assert _outline((ROOT / name.format(lang=lang)).read_text("utf-8")) == outline
 
 
 # --- diagrams ----------------------------------------------------------------------------------

@@ -158,7 +158,7 @@ class SeahavenScreen(Screen[Seahaven]):
             levels=[(cells, t.gettext(name)) for cells, name in LEVELS],
             chosen=last or LEVELS[0][0],
         )
-        return html_answer(renderer.page("pages/new_seahaven.html", context, t))
+        return html_answer(renderer.page("games/seahaven/new.html", context, t))
 
     def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
