@@ -20,7 +20,7 @@ import pytest
 from app.config import Config
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store.redis import RedisStore
 from tests.store.redis_server import start_redis_server, stop_redis_server

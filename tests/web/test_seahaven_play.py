@@ -17,8 +17,8 @@ from app.engine.seahaven import (
     Seahaven,
     place_name,
 )
-from app.engine.seahaven_solver import solve_code
-from app.web.actions import REPLAY
+from app.engine.seahaven.solver import solve_code
+from app.web.retries import REPLAY
 from tests import seeds
 from tests.engine.test_seahaven_rules import EXAMPLE
 from tests.web.conftest import HTMX, Player, forget_cached_games, varies
@@ -318,7 +318,7 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
         )
     stored = store.load(client.cookies["sid"], "SH1-C1-AAAAAAC")[1]
     assert (stored.state, stored.moves) == ("lost", 1)
-    # the verdict's write keeps the losing move's replay key (app.web.actions.REPLAY)
+    # the verdict's write keeps the losing move's replay key (app.web.retries.REPLAY)
     assert (REPLAY in stored.extra) == htmx
     assert {k: v for k, v in stored.extra.items() if k != REPLAY} == {"counted": "done"}
     assert stored.record["clock"] == [0, None]  # stopped with the losing move
