@@ -61,6 +61,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -479,8 +480,22 @@ class RedisStore(Store):
         return None if text is None else json_dict(json_or_none(text))
 
     def reset_stats(self, sid: str) -> None:
-        with self._errors():
-            self._redis.delete(self._stats_key(sid))
+        """What the reset keeps (:func:`counting.after_reset`), written under ``WATCH``."""
+        key = self._stats_key(sid)
+        with self._errors(), self._redis.pipeline(transaction=True) as pipe:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    pipe.watch(key)  # type: ignore[no-untyped-call]  # untyped in redis-py
+                    kept = counting.after_reset(json_or_none(_text(pipe.get(key))))
+                    pipe.multi()
+                    if kept is None:
+                        pipe.delete(key)
+                    else:
+                        pipe.set(key, dumps(kept), ex=self.ttl_seconds)
+                    pipe.execute()
+                    return
+                except WatchError:
+                    continue
 
     async def player_stats_async(self, sid: str) -> dict[str, Any] | None:
         with self._errors():
@@ -493,8 +508,18 @@ class RedisStore(Store):
         return None if text is None else json_dict(json_or_none(text))
 
     async def reset_stats_async(self, sid: str) -> None:
+        await asyncio.to_thread(self.reset_stats, sid)
+
+    def kept_secret(self) -> bytes:
+        """``sol:secret``, set once by whichever instance needs it first (``SET NX``): every
+        instance on this Redis reads the same."""
+        key = f"{self._prefix}secret"
         with self._errors():
-            await self._client().delete(self._stats_key(sid))
+            self._redis.set(key, secrets.token_urlsafe(32), nx=True)
+            value = _text(self._redis.get(key))
+        if value is None or len(value) < 32:
+            raise StoreError(f"the secret in Redis key {key!r} is missing or too short")
+        return value.encode()
 
     def save_link(self, sid: str, digest: str) -> None:
         """The link's hash names the player, and the player's key names the hash (to revoke

@@ -59,6 +59,7 @@ from app.store.ratelimit import (
     full_at,
     merged,
 )
+from app.store.secretfile import kept_secret
 
 BUSY_TIMEOUT_MS = 5000
 """How long a writer waits for another process's transaction before giving up."""
@@ -602,9 +603,18 @@ class SQLiteStore(Store):
         return None if row is None else dict(zip(_DEAL_FIELDS, map(int_or_zero, row), strict=True))
 
     def reset_stats(self, sid: str) -> None:
-        self._in_write_transaction(
-            lambda conn: conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,)).rowcount
-        )
+        """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
+        now = now_ms()
+
+        def work(conn: sqlite3.Connection) -> None:
+            row = conn.execute("SELECT data FROM player_stats WHERE sid = ?", (sid,)).fetchone()
+            kept = counting.after_reset(None if row is None else json_or_none(row[0]))
+            if kept is None:
+                conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,))
+            else:
+                conn.execute(_UPSERT_STATS, (sid, dumps(kept), now))
+
+        self._in_write_transaction(work)
 
     async def reset_stats_async(self, sid: str) -> None:
         await asyncio.to_thread(self.reset_stats, sid)
@@ -640,6 +650,28 @@ class SQLiteStore(Store):
                 lambda conn: conn.execute("DELETE FROM links WHERE sid = ?", (sid,)).rowcount
             )
         )
+
+    def kept_secret(self) -> bytes:
+        """``PATH.secret`` beside the file (:mod:`app.store.secretfile`)."""
+        return kept_secret(Path(f"{self._path}.secret"))
+
+    def move_player(self, old: str, new: str) -> bool:
+        """One write transaction: the rows of every table keyed by the player change hands."""
+
+        def work(conn: sqlite3.Connection) -> bool:
+            moved = 0
+            for table in ("sessions", "games", "player_stats"):  # fixed names, no input
+                moved += conn.execute(
+                    f"UPDATE {table} SET sid = ? WHERE sid = ?", (new, old)
+                ).rowcount
+            moved += conn.execute("DELETE FROM links WHERE sid = ?", (old,)).rowcount
+            return moved > 0
+
+        return self._in_write_transaction(work)
+
+    async def move_player_async(self, old: str, new: str) -> bool:
+        """In a thread: the write may wait for the write lock behind a group commit."""
+        return await asyncio.to_thread(self.move_player, old, new)
 
     async def save_link_async(self, sid: str, digest: str) -> None:
         await asyncio.to_thread(self.save_link, sid, digest)
