@@ -25,13 +25,13 @@ from pydantic_core import PydanticCustomError
 from app.clock import now_ms
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.game import MAX_RECORD_MOVES, RecordError
+from app.engine.game import MAX_RECORD_MOVES
 from app.engine.games import AnyGame
 from app.i18n import translations
 from app.services import daily
 from app.services.proofs import Prover
 from app.store import SessionData, Store, StoredGame
-from app.store.counting import COUNTED, DAILY, kind_of
+from app.store.counting import DAILY, kind_of
 from app.web.board import (
     BOARD_VERSION_HEADER,
     CODE,
@@ -47,6 +47,7 @@ from app.web.dependencies import (
     may_create,
 )
 from app.web.errors import CARD_HELP, PlayerError
+from app.web.gamecache import GameCache, Kept, game_cache, rebuild, same_row
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.notices import QUESTIONS, UNREADABLE, Said, notice_query, sentence
 from app.web.replay import carried
@@ -54,27 +55,6 @@ from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token, signer_of
 from app.web.statistics import deal_tuple, ended_values
 from app.web.views import info_changes, oob, status_html
-
-
-def rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
-    """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
-    game, unreadable = _rebuild(screen, code, stored)
-    screen.prepare(game)
-    if stored is not None and not unreadable:
-        screen.restored(game, stored)
-    return game, unreadable
-
-
-def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
-    if stored is None:
-        return screen.game(code), False
-    try:
-        game = screen.game.from_record(stored.record)
-    except RecordError:
-        return screen.game(code), True
-    if str(game.code) != str(code):
-        return screen.game(code), True
-    return game, False
 
 
 async def settle_verdict(
@@ -165,70 +145,6 @@ class Acted:
     its mark is this one)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """A game object that is exactly its stored row: what :class:`GameCache` keeps."""
-
-    row: StoredGame
-    game: AnyGame
-    session: SessionData
-    """The session the game's last action was decided for."""
-
-
-def _same_row(stored: StoredGame, kept: StoredGame) -> bool:
-    """The stored row rebuilds the same game as the row a cached game was decided as: the
-    same record, state and marks (Seahaven's verdict), except the statistics mark the store
-    itself adds and carries from row to row (``counted``: the game never reads it, and the
-    store carries it onto the decided row either way)."""
-    if stored.record != kept.record or stored.state != kept.state:
-        return False
-    if COUNTED in stored.extra and COUNTED not in kept.extra:
-        return {k: v for k, v in stored.extra.items() if k != COUNTED} == kept.extra
-    return stored.extra == kept.extra
-
-
-class GameCache:
-    """This worker's game objects of recent actions, keyed by (session id, deal code), so an
-    action applies one engine action to the game instead of replaying its record — on the
-    event loop, before the store's transaction, which then only checks that the stored row is
-    still the one the game was built from (another tab, worker or instance may have moved on:
-    then the action is decided again from the stored row, inside the transaction, as without
-    the cache).
-
-    An entry is taken out (:meth:`take`) before its game is changed and put back
-    (:meth:`keep`) only after the store committed the row it now is: a failed transaction
-    can never leave a half-applied game here. Only the event loop's thread touches it.
-    """
-
-    def __init__(self, size: int = 2048) -> None:
-        self.size = size
-        self._games: dict[tuple[str, str], Kept] = {}
-
-    def take(self, sid: str, code: str) -> Kept | None:
-        return self._games.pop((sid, code), None)
-
-    def keep(self, sid: str, code: str, kept: Kept) -> None:
-        """Keep ``kept``; past :attr:`size` entries, the one kept longest ago goes."""
-        self._games[(sid, code)] = kept
-        if len(self._games) > self.size:
-            del self._games[next(iter(self._games))]
-
-    def clear(self) -> None:
-        self._games.clear()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-
-def game_cache(request: Request) -> GameCache:
-    """The application's :class:`GameCache` (made on first use)."""
-    state = request.app.state
-    cache: GameCache | None = getattr(state, "game_cache", None)
-    if cache is None:
-        cache = state.game_cache = GameCache()
-    return cache
-
-
 async def act(
     request: Request, screen: AnyScreen, code: DealCode, token: str, action: Action
 ) -> Response:
@@ -300,7 +216,7 @@ async def act(
             and early is not None
             and stored is not None
             and session == kept.session
-            and _same_row(stored, kept.row)
+            and same_row(stored, kept.row)
         ):
             if isinstance(early, PlayerError):
                 raise early

@@ -16,7 +16,6 @@ from app.web.actions import (
     ActionForm,
     action_route,
     game_result,
-    rebuild,
     settle_verdict,
     with_result,
 )
@@ -30,6 +29,7 @@ from app.web.dependencies import (
     RendererDep,
     StoreDep,
 )
+from app.web.gamecache import page_game
 from app.web.htmx import html_answer
 from app.web.notices import (
     NOTHING_TO_REDO,
@@ -63,7 +63,7 @@ async def show_page(
         return RedirectResponse(screen.url(code), 308)
     session, stored = await store.load_async(player.sid, str(code))
     session = page_session(player, session)
-    game, unreadable = rebuild(screen, code, stored)
+    game, unreadable = await page_game(request, screen, code, player.sid, session, stored)
     await settle_verdict(request, store, player.sid, screen, game, saved=stored is not None)
     lang = language(request, session)
     t = translations(lang)

@@ -175,7 +175,7 @@ def player(client):
 
 
 def forget_cached_games(app) -> None:
-    """Empty the worker's game cache (``app.web.actions.GameCache``): for tests that make one
+    """Empty the worker's game cache (``app.web.gamecache.GameCache``): for tests that make one
     deal code deal other cards, which never happens outside tests."""
     cache = getattr(app.state, "game_cache", None)
     if cache is not None:

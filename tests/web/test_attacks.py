@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import threading
 import time
 import warnings
 
@@ -23,11 +24,12 @@ with warnings.catch_warnings():
 from app.clock import now_ms
 from app.config import Config
 from app.engine.codes import DealCode
+from app.engine.game import MAX_RECORD_MOVES
 from app.engine.halfmoon import HalfMoon
-from app.engine.seahaven import deal_position
+from app.engine.seahaven import Move, Seahaven, deal_position
 from app.main import create_app
 from app.services import daily
-from app.store import StoredGame
+from app.store import SessionData, StoredGame
 from app.store.counting import DAILY
 from tests.store.helpers import footprint
 from tests.web.conftest import cookie_for, plant, sid_of, token_of
@@ -390,3 +392,56 @@ def test_the_access_log_never_shows_a_link_secret():
     )
     MaskSecrets().filter(record)
     assert record.getMessage() == '1.2.3.4:5 - "GET /link/…?x=1 HTTP/1.1" 200'
+
+
+# --- 9. a game at the move cap costs what a short one does to view ------------------------------
+
+
+def _long_seahaven(moves: int) -> StoredGame:
+    game = Seahaven(DealCode.parse(SH))
+    for i in range(moves):  # a card shuttled between two cells
+        game.play(Move(10, 1, 12) if i % 2 == 0 else Move(12, 1, 10), 0)
+    return StoredGame(SH, game.to_record(), "playing", game.score, game.move_count, now_ms())
+
+
+def test_a_long_game_is_replayed_once_off_the_loop_then_shown_from_the_cache(
+    client, store, monkeypatch
+):
+    """Before: every view replayed all 5,000 moves through the rules on the event loop."""
+    client.get(f"/seahaven/{SH}")
+    sid = sid_of(client)
+    store.change_game(sid, SH, lambda s, g: (_long_seahaven(MAX_RECORD_MOVES), None))
+    replays: list[str] = []
+    original = Seahaven.from_record.__func__
+
+    def counted(cls, record):
+        replays.append(threading.current_thread().name)
+        return original(cls, record)
+
+    monkeypatch.setattr(Seahaven, "from_record", classmethod(counted))
+    loop_thread = threading.main_thread().name
+    for _ in range(5):
+        page = parse(client.get(f"/seahaven/{SH}").text)
+        assert page.by_id("board").attrs["data-moves"] == str(MAX_RECORD_MOVES)
+    assert len(replays) == 1 and replays[0] != loop_thread  # once, in a thread
+    token = token_of(page)
+    moved = client.post(
+        f"/seahaven/{SH}/undo", data={"token": token}, headers={"HX-Request": "true"}
+    )
+    assert moved.status_code == 200
+    assert len(replays) == 1  # the action took the cached game too
+    shown = parse(client.get(f"/seahaven/{SH}").text)
+    assert shown.by_id("board").attrs["data-moves"] == str(MAX_RECORD_MOVES - 1)
+
+
+def test_the_workers_games_are_bounded_by_their_moves():
+    from app.web.gamecache import GameCache, Kept
+
+    cache = GameCache(size=100, max_moves=12_000)
+    for n in range(4):
+        row = _long_seahaven(5000 if n < 3 else 10)
+        game = Seahaven.from_record(row.record)
+        cache.keep(f"s{n}", SH, Kept(row, game, SessionData("t")))
+    assert cache.moves <= 12_000
+    assert cache.peek("s0", SH) is None  # the oldest went when the third came
+    assert all(cache.peek(f"s{n}", SH) is not None for n in (1, 2, 3))
