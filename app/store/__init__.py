@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from app.store.base import GameSummary, SessionData, Store, StoredGame, StoreError
+from app.store.base import GameSummary, SessionData, Store, StoredGame, StoreError, StoreFullError
 from app.store.memory import MemoryStore
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "SessionData",
     "Store",
     "StoreError",
+    "StoreFullError",
     "StoredGame",
     "open_store",
 ]

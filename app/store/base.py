@@ -37,6 +37,11 @@ class StoreError(RuntimeError):
     """The store cannot be opened or used (bad configuration, unreadable file)."""
 
 
+class StoreFullError(StoreError):
+    """The store answers but cannot write: no room (a full disk, Redis at its ``maxmemory``
+    without eviction) or no permission."""
+
+
 @dataclass(frozen=True, slots=True)
 class SessionData:
     """One player's session: the form token and the remembered settings."""
@@ -337,10 +342,12 @@ class Store(ABC):
     async def remember_verdict_async(self, key: str, lost: bool) -> None:
         self.remember_verdict(key, lost)
 
-    async def ping(self) -> None:  # noqa: B027  (nothing to check for local stores)
-        """Check that the store answers (``/health``).
+    async def ping(self) -> None:  # noqa: B027  (nothing to check for a memory store)
+        """Check that the store answers and can write (``/health``): Redis below its
+        ``maxmemory`` unless it may evict, SQLite since its last write failed for want of room.
 
-        :raises StoreError: when it does not.
+        :raises StoreFullError: when it answers but cannot write.
+        :raises StoreError: when it does not answer.
         """
 
     async def aclose(self) -> None:

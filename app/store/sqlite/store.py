@@ -18,6 +18,8 @@ from app.store.base import (
     SessionData,
     Store,
     StoredGame,
+    StoreError,
+    StoreFullError,
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
@@ -28,6 +30,16 @@ from app.store.sqlite.buckets import SQLiteBuckets
 from app.store.sqlite.files import SQLiteFile, as_store_error
 from app.store.sqlite.sweep import SWEEP_PAUSE_SECONDS, sweep
 from app.store.sqlite.writer import GroupCommit
+
+PROBE: Final = "health:probe:" + "x" * 16_384
+"""The key of the row ``/health`` writes (and deletes) to see whether the file has room for
+one more game's row again (16 KiB: more than a record at the move cap)."""
+
+
+def _probe(conn: sqlite3.Connection) -> None:
+    """A write that needs room for a game's row and leaves nothing behind."""
+    conn.execute(sql.UPSERT_BUCKET, (PROBE, 0.0, 0, 0))
+    conn.execute("DELETE FROM rate_buckets WHERE key = ?", (PROBE,))
 
 
 class SQLiteStore(Store):
@@ -281,6 +293,21 @@ class SQLiteStore(Store):
         """:func:`app.store.sqlite.sweep.sweep`, resting ``sweep_pause_seconds`` between
         batches so the other processes' waiting writers get the lock."""
         return sweep(self._file, cutoff_ms, batch, idle_cutoff_ms, self._sweep_pause)
+
+    async def ping(self) -> None:
+        """The file is local: it answers. It can write unless the last write failed for want
+        of room or permission (:attr:`SQLiteFile.cannot_write`); then a small write is tried
+        again (a 16 KiB row of ``rate_buckets``, written and deleted in one transaction), so
+        the store reports healthy again as soon as room was made.
+
+        :raises StoreFullError: when the file cannot write.
+        """
+        if self._file.cannot_write is None:
+            return
+        try:
+            await asyncio.to_thread(self._file.in_write_transaction, _probe)
+        except StoreError as error:
+            raise StoreFullError(f"SQLite store {self.path!r} cannot write: {error}") from error
 
     def close(self) -> None:
         """Finish the queued changes and close this thread's connection; later use raises
