@@ -12,13 +12,7 @@ from markupsafe import Markup
 from app.engine.games import AnyGame
 from app.i18n import N_, translations
 from app.store import SessionData, Store
-from app.web.actions import (
-    ActionForm,
-    action_route,
-    game_result,
-    settle_verdict,
-    with_result,
-)
+from app.web.actions import action_route
 from app.web.board import (
     fill,
 )
@@ -29,6 +23,8 @@ from app.web.dependencies import (
     RendererDep,
     StoreDep,
 )
+from app.web.ending import game_result, with_result
+from app.web.forms import ActionForm
 from app.web.gamecache import page_game
 from app.web.htmx import html_answer
 from app.web.notices import (
@@ -43,6 +39,7 @@ from app.web.notices import (
 from app.web.render import Renderer
 from app.web.screen import SCREENS, AnyScreen
 from app.web.sessions import Player, page_session, signer_of
+from app.web.verdicts import settle_verdict
 from app.web.views import (
     info_html,
     status_html,

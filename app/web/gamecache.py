@@ -1,6 +1,7 @@
-"""This worker's games (:class:`GameCache`): built from their saved rows once, then kept, so
-neither an action nor a page replays a record each time (issue 23: a game at the move cap
-cost 16 ms of the loop's time on every view)."""
+"""This worker's game objects of recent actions and pages (:class:`GameCache`): an action on a
+game the worker answered last applies one engine action to it instead of replaying its record,
+and a page shows it from a copy (issue 23: a game at the move cap cost 16 ms of the loop's
+time on every view)."""
 
 from __future__ import annotations
 
@@ -11,32 +12,23 @@ from typing import Any, Final
 from fastapi import Request
 
 from app.engine.codes import DealCode
-from app.engine.game import RecordError
 from app.engine.games import AnyGame
 from app.store import SessionData, StoredGame
 from app.store.counting import COUNTED
 from app.web.screen import AnyScreen
+from app.web.verdicts import rebuild
 
 
-def rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
-    """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
-    game, unreadable = _rebuild(screen, code, stored)
-    screen.prepare(game)
-    if stored is not None and not unreadable:
-        screen.restored(game, stored)
-    return game, unreadable
-
-
-def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
-    if stored is None:
-        return screen.game(code), False
-    try:
-        game = screen.game.from_record(stored.record)
-    except RecordError:
-        return screen.game(code), True
-    if str(game.code) != str(code):
-        return screen.game(code), True
-    return game, False
+def mark_of(game: AnyGame) -> tuple[Any, ...]:
+    """What a game's record is made of, cheaply: equal marks, equal records (no JSON)."""
+    return (
+        game.position,
+        game.selection_text(),
+        len(game.moves),
+        len(game.redo_stack),
+        game.undo_floor,
+        game.clock.to_list(),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +69,14 @@ class GameCache:
     record — on the event loop, before the store's transaction, which then only checks that
     the stored row is still the one the game was built from (another tab, worker or instance
     may have moved on: then the action is decided again from the stored row, inside the
-    transaction, as without the cache) — and a page shows a long game without replaying it
-    (issue 23: a game at the move cap cost 16 ms of the loop's time on every view).
+    transaction, as without the cache) — and a page shows a long game without replaying it.
 
     An entry is taken out (:meth:`take`) before its game is changed and put back
     (:meth:`keep`) only after the store committed the row it now is: a failed transaction
     can never leave a half-applied game here. A page reads an entry without taking it
     (:meth:`peek`) and works on a copy. Only the event loop's thread touches it. At most
-    :attr:`size` games and :data:`MAX_CACHED_MOVES` moves: past either, the games kept
-    longest ago go.
+    :attr:`size` games and :attr:`max_moves` moves: past either, the games kept longest ago
+    go.
     """
 
     def __init__(self, size: int = 2048, max_moves: int = MAX_CACHED_MOVES) -> None:
@@ -130,6 +121,15 @@ def _weight(kept: Kept) -> int:
     return 1 + kept.game.move_count + len(kept.game.redo_stack)
 
 
+def game_cache(request: Request) -> GameCache:
+    """The application's :class:`GameCache` (made on first use)."""
+    state = request.app.state
+    cache: GameCache | None = getattr(state, "game_cache", None)
+    if cache is None:
+        cache = state.game_cache = GameCache()
+    return cache
+
+
 async def page_game(
     request: Request,
     screen: AnyScreen,
@@ -138,9 +138,10 @@ async def page_game(
     session: SessionData,
     stored: StoredGame | None,
 ) -> tuple[AnyGame, bool]:
-    """The game a page shows, and whether a saved game was unreadable (:func:`rebuild`):
-    a copy of this worker's cached game when it is still the stored row, else rebuilt — in a
-    thread for a record past :data:`LONG_RECORD` moves — and cached for the next view."""
+    """The game a page shows, and whether a saved game was unreadable
+    (:func:`app.web.verdicts.rebuild`): a copy of this worker's cached game when it is still
+    the stored row, else rebuilt — in a thread for a record past :data:`LONG_RECORD` moves —
+    and cached for the next view."""
     if stored is None:
         return rebuild(screen, code, None)
     cache = game_cache(request)
@@ -163,12 +164,3 @@ def _record_moves(record: dict[str, Any]) -> int:
         for text in (record.get("moves"), record.get("redo"))
         if isinstance(text, str) and text
     )
-
-
-def game_cache(request: Request) -> GameCache:
-    """The application's :class:`GameCache` (made on first use)."""
-    state = request.app.state
-    cache: GameCache | None = getattr(state, "game_cache", None)
-    if cache is None:
-        cache = state.game_cache = GameCache()
-    return cache

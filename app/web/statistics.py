@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from app.engine.games import GAMES, VARIANTS, game_by_id, kinds
 from app.i18n import N_
 from app.store.counting import KINDS, kind_of, normal, records
+from app.web.board import DealFigures, GameResult, Records
 from app.web.views import clock_text
 
 KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
@@ -42,7 +43,7 @@ def lines(keys: list[str], doc: dict[str, Any], kind: str, t: NullTranslations) 
     return record_lines(record_values(keys, doc, kind), t)
 
 
-def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> tuple[tuple[str, int], ...]:
+def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> Records:
     """Each record key with the figure its sentence names (language-independent, hashable:
     the board's cached ending box depends on it)."""
     figures = doc["k"][kind]
@@ -58,7 +59,7 @@ def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> tuple[tupl
     return tuple((key, number[key]) for key in keys if key in number)
 
 
-def record_lines(values: tuple[tuple[str, int], ...], t: NullTranslations) -> list[str]:
+def record_lines(values: Records, t: NullTranslations) -> list[str]:
     said: list[str] = []
     for key, n in values:
         if key == "first_win":
@@ -90,7 +91,7 @@ def record_lines(values: tuple[tuple[str, int], ...], t: NullTranslations) -> li
     return said
 
 
-def ended_values(doc: dict[str, Any] | None, code: str, kind: str) -> tuple[tuple[str, int], ...]:
+def ended_values(doc: dict[str, Any] | None, code: str, kind: str) -> Records:
     """What the game ``code`` set when it was counted (nothing when the player's last counted
     game is another one)."""
     data = normal(doc)
@@ -105,11 +106,11 @@ def ended_lines(doc: dict[str, Any] | None, code: str, kind: str, t: NullTransla
     return record_lines(ended_values(doc, code, kind), t)
 
 
-def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
-    """A deal's figures as (players, wins, best_ms, fewest), ``None`` when nobody finished it."""
+def deal_figures(data: dict[str, Any] | None) -> DealFigures | None:
+    """A deal's figures for everyone, ``None`` when nobody finished it."""
     if not data or not data.get("players"):
         return None
-    return (
+    return DealFigures(
         int(data["players"]),
         int(data.get("wins", 0)),
         int(data.get("best_ms", 0)),
@@ -117,9 +118,9 @@ def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
     )
 
 
-def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:
+def result_html(result: GameResult | None, t: NullTranslations) -> str:
     """The end box's additions (issue 16): the bests and streaks this game set, and how the
-    deal went for everyone who finished it — ``result`` from :func:`app.web.actions.game_result`."""
+    deal went for everyone who finished it — ``result`` from :func:`app.web.ending.game_result`."""
     if not result:
         return ""
     values, deal = result
