@@ -23,7 +23,19 @@ from app.services.proofs import Prover
 from app.services.signing import Signer, server_secret
 from app.store import Store, open_store
 from app.store.ratelimit import Limits
-from app.web import error_pages, floor, games, health, home, logs, pages, settings, static, stats
+from app.web import (
+    error_pages,
+    floor,
+    games,
+    health,
+    home,
+    install,
+    logs,
+    pages,
+    settings,
+    static,
+    stats,
+)
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
 from app.web.render import Renderer
@@ -115,7 +127,7 @@ def create_app(
     app.include_router(settings.router)
     for router in games.ROUTERS:  # every game's, from the table of games
         app.include_router(router)
-    for module in (pages, static, health, stats):
+    for module in (pages, static, health, stats, install):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

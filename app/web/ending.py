@@ -21,6 +21,7 @@ from app.web.board import (
     GameResult,
     ending_box,
     ending_html,
+    home_offer,
     restart_question,
     summary_box,
 )
@@ -42,18 +43,24 @@ def ending_box_html(screen: AnyScreen, lang: str, ending: Ending) -> str:
     """The end of a game, and Restart's question (``asking``), inside the board."""
     t = translations(lang)
     state, asking, new_game = ending.state, ending.asking, ending.new_game_link
+    zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)
     parts = []
     if state == "won" and asking != "restart":
+        moved = ("moves", t.gettext(N_("Moves")), str(ending.moves))
         figures = (
-            ("time", t.gettext(N_("Time")), clock_text(ending.elapsed_ms)),
-            ("moves", t.gettext(N_("Moves")), str(ending.moves)),
-            ("score", t.gettext(N_("Score")), str(ending.score)),
+            (moved,)
+            if zen
+            else (
+                ("time", t.gettext(N_("Time")), clock_text(ending.elapsed_ms or 0)),
+                moved,
+                ("score", t.gettext(N_("Score")), str(ending.score)),
+            )
         )
         parts.append(
             summary_box(
                 t.gettext(N_("You won!")),
                 figures,
-                result_html(ending.result, t),
+                result_html(ending.result, t, zen),
                 ((card, rank_letter(card, t)) for card in CASCADE),
                 (screen.slug, t.gettext(N_("Play this deal again"))),
                 (new_game, t.gettext(N_("New game"))),
@@ -70,7 +77,15 @@ def ending_box_html(screen: AnyScreen, lang: str, ending: Ending) -> str:
                 text,
                 actions,
                 (new_game, t.gettext(N_("New game"))),
-                result_html(ending.result, t),
+                result_html(ending.result, t, zen),
+            )
+        )
+    elif state == "playing" and "home" in ending.actions and asking != "restart":
+        parts.append(
+            home_offer(
+                screen.slug,
+                t.gettext(N_("Only moves to the foundations are left.")),
+                t.gettext(N_("Send all home")),
             )
         )
     if asking == "restart":
