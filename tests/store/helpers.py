@@ -69,6 +69,18 @@ def footprint(store: Store) -> int:
         ]
         return sum(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables)
     if isinstance(store, RedisStore):
-        client = store._redis
-        return int(client.dbsize()) - int(client.exists(f"{store.prefix}secret"))
+        import redis
+
+        secret = f"{store.prefix}secret"
+        if store.cluster:  # every node's keys, counted on each node alone
+            ports = [int(n.rsplit(":", 1)[1]) for n in store.url.split("://", 1)[1].split(",")]
+            total = 0
+            for port in ports:
+                with redis.Redis(port=port) as node:
+                    if node.execute_command("ROLE")[0] == b"master":
+                        total += int(node.dbsize())
+            with redis.RedisCluster(host="127.0.0.1", port=ports[0]) as cluster:
+                return total - int(cluster.exists(secret))
+        with redis.Redis.from_url(store.url) as client:
+            return int(client.dbsize()) - int(client.exists(secret))
     raise TypeError(f"no footprint for {type(store).__name__}")

@@ -82,9 +82,9 @@ def test_moving_a_player_carries_everything_and_leaves_the_old_id_empty(store: S
     for code in ("HM1-N-AAAAAAB", "HM1-N-AAAAAAC"):
         store.change_game("old", code, lambda s, g, c=code: (_game(c), None))
     store.change_game("old", "HM1-N-AAAAAAC", lambda s, g: (_game("HM1-N-AAAAAAC", 9, "won"), None))
-    store.save_link("old", "digest")
     store.change_game("other", "HM1-N-AAAAAAB", lambda s, g: (_game("HM1-N-AAAAAAB"), None))
     before = (store.player_stats("old"), footprint(store))
+    store.save_link("old", "digest")
     assert store.move_player("old", "new") is True
     assert store.load("new")[0] == SessionData("tok", move_errors=True)
     assert [g.code for g in store.recent_games("new")] == ["HM1-N-AAAAAAB"]
