@@ -92,7 +92,7 @@ def test_moving_a_player_carries_everything_and_leaves_the_old_id_empty(store: S
     assert store.player_stats("new") == before[0] is not None
     assert not store.knows("old") and store.link_owner("digest") is None
     assert store.load("other", "HM1-N-AAAAAAB")[1] is not None  # nobody else's
-    assert footprint(store) == before[1] - 1  # the same rows, less the link
+    assert footprint(store) == before[1]  # the same rows (or keys), the link gone
     assert store.move_player("nobody", "new2") is False
 
 
@@ -152,5 +152,49 @@ def test_health_says_a_full_sqlite_store_cannot_write(small_sqlite: SQLiteStore)
     with TestClient(create_app(store=small_sqlite)) as client:
         assert client.get("/health").text == "ok"
         _fill(small_sqlite)
+        answer = client.get("/health")
+        assert (answer.status_code, answer.text) == (503, "store cannot write")
+
+
+def _fill_redis(client) -> None:
+    """Write 4 KiB values until the server refuses one for want of memory."""
+    import redis
+
+    for n in range(100_000):
+        try:
+            client.set(f"filler:{n}", "x" * 4096)
+        except redis.exceptions.OutOfMemoryError:  # "used memory > 'maxmemory'"
+            return
+    raise AssertionError("the server never filled up")
+
+
+@pytest.fixture
+def full_redis(redis_url: str, redis_client) -> Iterator[Store]:
+    """A store on the test server, which is then given a ``maxmemory`` just above what it
+    uses, ``noeviction``, and filled to it (restored afterwards: the server is shared by the
+    whole run)."""
+    from app.store.redis import RedisStore
+
+    store = RedisStore(redis_url)  # opened before: it has written its layout's marker
+    store.kept_secret()  # and the secret, as the site's first start did
+    saved = redis_client.config_get("maxmemory*")
+    used = int(redis_client.info("memory")["used_memory"])
+    redis_client.config_set("maxmemory-policy", "noeviction")
+    redis_client.config_set("maxmemory", used + 512 * 1024)
+    try:
+        _fill_redis(redis_client)
+        yield store
+    finally:
+        redis_client.config_set("maxmemory", saved["maxmemory"])
+        redis_client.config_set("maxmemory-policy", saved["maxmemory-policy"])
+        redis_client.flushdb()
+        store.close()
+
+
+def test_health_says_a_full_redis_cannot_write(full_redis: Store) -> None:
+    """Before: a new player's first tap answered 503 while ``/health`` said 200."""
+    with pytest.raises(StoreFullError, match="maxmemory"):
+        run(full_redis.ping())
+    with TestClient(create_app(store=full_redis)) as client:
         answer = client.get("/health")
         assert (answer.status_code, answer.text) == (503, "store cannot write")

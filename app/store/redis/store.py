@@ -55,6 +55,7 @@ from app.store.base import (
     SessionData,
     StoredGame,
     StoreError,
+    StoreFullError,
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, json_or_none
@@ -122,6 +123,8 @@ class RedisStore(Connection):
         """Check that the server answers, then move keys of the first layout."""
         try:
             await self.ping()
+        except StoreFullError as exc:  # it answers: reads work, /health says it is full
+            log.warning("%s", exc)
         except StoreError as exc:
             raise StoreError(f"cannot reach the Redis store {self._where!r}: {exc}") from exc
         with self._errors():
