@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
+
+from babel.support import NullTranslations
 
 from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
@@ -29,8 +31,15 @@ from app.web.notices import QUESTIONS
 from app.web.statistics import deal_figures, ended_values, result_html
 from app.web.views import clock_text
 
-if TYPE_CHECKING:
-    from app.web.screen import AnyScreen
+
+class EndingScreen(Protocol):
+    """What the end box asks of a game's screen (:class:`app.web.screen.Screen`)."""
+
+    @property
+    def slug(self) -> str: ...
+
+    def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None: ...
+
 
 CASCADE: Final = tuple(
     Card.parse(c) for c in ("KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C")
@@ -39,7 +48,7 @@ CASCADE: Final = tuple(
 
 
 @functools.lru_cache(maxsize=256)
-def ending_box_html(screen: AnyScreen, lang: str, ending: Ending) -> str:
+def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     """The end of a game, and Restart's question (``asking``), inside the board."""
     t = translations(lang)
     state, asking, new_game = ending.state, ending.asking, ending.new_game_link
