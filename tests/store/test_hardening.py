@@ -7,6 +7,7 @@ import asyncio
 import stat
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,10 @@ from tests.store.helpers import footprint, now_ms
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    """``asyncio.run`` in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in the main thread for the rest of the run."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 # --- the secret ----------------------------------------------------------------------------------

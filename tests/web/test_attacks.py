@@ -41,6 +41,13 @@ URL = f"/half-moon/{CODE}"
 SH = "SH1-C4-AAAAAJ2"
 
 
+def run(coroutine):
+    """``asyncio.run`` in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in the main thread for the rest of the run."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def browser(app, base_url: str = "http://testserver") -> TestClient:
     return TestClient(app, base_url=base_url, follow_redirects=False)
 
@@ -107,7 +114,7 @@ def test_the_workers_verdicts_are_bounded(monkeypatch):
             await prover.verdict(deal_position(DealCode("SH", 1, "C4", n)), wait=30)
         return len(prover._memo)
 
-    assert asyncio.run(main()) == 3
+    assert run(main()) == 3
 
 
 def test_a_flood_of_deals_queues_a_bounded_number_of_proofs(monkeypatch):
@@ -126,7 +133,7 @@ def test_a_flood_of_deals_queues_a_bounded_number_of_proofs(monkeypatch):
         await asyncio.gather(*asks)
         return len(prover._jobs), prover.refused
 
-    assert asyncio.run(main()) == (4, 15)
+    assert run(main()) == (4, 15)
     pool.shutdown(cancel_futures=True)
 
 
@@ -302,7 +309,7 @@ def test_a_true_unreadable_notice_is_still_shown(client, store):
 
 def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, store, player):
     yesterday = daily.yesterday_of(daily.today())
-    code = str(asyncio.run(daily.daily_codes(yesterday))["HM"])
+    code = str(run(daily.daily_codes(yesterday))["HM"])
     win(player, code)
     doc = store.player_stats(sid_of(client))
     assert doc["daily"]["streak"] == 0 and doc["daily"]["days"] == []
@@ -310,7 +317,7 @@ def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, stor
 
 
 def test_todays_daily_deal_counts_for_today(client, store, player):
-    code = str(asyncio.run(daily.daily_codes(daily.today()))["HM"])
+    code = str(run(daily.daily_codes(daily.today()))["HM"])
     win(player, code)
     assert store.player_stats(sid_of(client))["daily"]["days"] == [daily.today()]
 
@@ -370,7 +377,7 @@ def test_a_client_that_goes_away_mid_body_costs_one_log_line(app, caplog):
 
     with browser(app):  # the lifespan: the store, the limiter
         caplog.set_level(logging.INFO)
-        sent = asyncio.run(call())
+        sent = run(call())
     records = [r for r in caplog.records if r.levelno >= logging.INFO and "app." in r.name]
     assert [r.getMessage() for r in records] == [
         "POST /link/…: the client went away before its body arrived"
