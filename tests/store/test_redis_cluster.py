@@ -177,7 +177,7 @@ def test_a_tap_while_one_primary_is_paused(own_cluster: Cluster, proof_pool: Any
         while paused is None or other is None:  # a player on the node to pause, one elsewhere
             client = httpx.AsyncClient(transport=transport, base_url="http://testserver")
             page = await client.get(f"/half-moon/{HM}")
-            node = own_cluster.primary_of(client.cookies["sid"])
+            node = own_cluster.primary_of(client.cookies["sid"].partition(".")[0])
             token = parse(page.text).find_all("input", name="token")[0].attrs["value"]
             if node == 0 and paused is None:
                 paused = (client, token)
@@ -194,7 +194,7 @@ def test_a_tap_while_one_primary_is_paused(own_cluster: Cluster, proof_pool: Any
         finally:
             os.kill(own_cluster.processes[0].pid, signal.SIGCONT)
         after = [await _tap(*paused) for _ in range(2)]
-        sids = [c.cookies["sid"] for c, _ in (paused, other)]
+        sids = [c.cookies["sid"].partition(".")[0] for c, _ in (paused, other)]  # ID.SIGNATURE
         for c, _ in (paused, other):
             await c.aclose()
         return {
@@ -215,8 +215,12 @@ def test_a_tap_while_one_primary_is_paused(own_cluster: Cluster, proof_pool: Any
         store.close()
     assert [a.status_code for a, _ in seen["first"]] == [200, 200]
     (stalled, stalled_s), (one, one_s), (two, two_s) = seen["during"]
-    assert stalled.status_code == 503 and "Your move was not made" in stalled.text
-    assert stalled_s < TIMEOUT + 0.5
+    assert stalled.status_code == 503
+    assert (
+        "Your move was not made" in stalled.text
+        or "We could not confirm whether your move was made" in stalled.text
+    )
+    assert stalled_s < 2 * TIMEOUT + 0.5  # the write, then the question whether it landed
     assert (one.status_code, two.status_code) == (200, 200)
     assert max(one_s, two_s) < TIMEOUT  # not held up by the paused node
     assert [a.status_code for a, _ in seen["later"]] == [200] * 6
@@ -226,4 +230,9 @@ def test_a_tap_while_one_primary_is_paused(own_cluster: Cluster, proof_pool: Any
     assert [a.status_code for a, _ in seen["after"]] == [200, 200]
     # the paused player's taps: select (first), refused while paused, deselect, select
     # again; the other's: select, deselect, select: both end with the ace selected
-    assert [game and (game.moves, game.record["sel"] != "") for game in stored] == [(0, True)] * 2
+    # (the paused player's stalled tap was made when the primary resumed, or not at all:
+    # whichever way, its last answer shows what the store holds)
+    assert [game and game.moves for game in stored] == [0, 0]
+    assert stored[1] is not None and stored[1].record["sel"] != ""
+    last = parse(seen["after"][-1][0].text).by_id("card-pile-1").attrs["aria-pressed"]
+    assert stored[0] is not None and last == ("true" if stored[0].record["sel"] != "" else "false")
