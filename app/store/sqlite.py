@@ -48,6 +48,7 @@ from app.store.base import (
     clock_elapsed,
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
+from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
 from app.store.ratelimit import (
     Bucket,
     BucketLimiter,
@@ -127,12 +128,42 @@ ON CONFLICT (sid) DO UPDATE SET data = excluded.data, updated_ms = excluded.upda
 """
 
 _DEAL_FIELDS: Final = ("players", "wins", "best_ms", "fewest")
-_DEAL = "SELECT players, wins, best_ms, fewest FROM deal_stats WHERE code = ?"
+_DEAL = "SELECT players, wins, best_ms, fewest, cells FROM deal_stats WHERE code = ?"
 _UPSERT_DEAL = """
-INSERT INTO deal_stats (code, players, wins, best_ms, fewest, updated_ms) VALUES (?, ?, ?, ?, ?, ?)
+INSERT INTO deal_stats (code, players, wins, best_ms, fewest, cells, updated_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (code) DO UPDATE SET players = excluded.players, wins = excluded.wins,
-    best_ms = excluded.best_ms, fewest = excluded.fewest, updated_ms = excluded.updated_ms
+    best_ms = excluded.best_ms, fewest = excluded.fewest, cells = excluded.cells,
+    updated_ms = excluded.updated_ms
 """
+
+
+def _deal(row: tuple[Any, ...]) -> dict[str, Any]:
+    """A deal's figures from a row of :data:`_DEAL` (damaged values read as empty)."""
+    figures: dict[str, Any] = dict(zip(_DEAL_FIELDS, map(int_or_zero, row[:4]), strict=True))
+    figures["cells"] = dict_from_json(row[4])
+    return figures
+
+
+_UPSERT_REPLAY = """
+INSERT INTO replays (id, sid, code, state, ms, moves, score, ended_ms, line)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET code = excluded.code, state = excluded.state, ms = excluded.ms,
+    moves = excluded.moves, score = excluded.score, ended_ms = excluded.ended_ms,
+    line = excluded.line
+WHERE replays.sid = excluded.sid
+"""
+"""Write a replay (again, with the same id: the same ending); another player's id is left."""
+
+_REPLAY_ROOM = """
+DELETE FROM replays WHERE id IN (
+    SELECT id FROM replays WHERE sid = :sid ORDER BY ended_ms, id
+    LIMIT max(0, (SELECT count(*) FROM replays WHERE sid = :sid) - :cap + 1)
+) AND NOT EXISTS (SELECT 1 FROM replays WHERE id = :id)
+"""
+"""Before a session's new replay: delete its oldest so the new one fits under the cap."""
+
+_REPLAY_FIELDS: Final = "id, code, state, ms, moves, score, ended_ms"
 
 _UPSERT_SESSION = """
 INSERT INTO sessions (sid, data, created_ms, touched_ms) VALUES (?, ?, ?, ?)
@@ -235,12 +266,28 @@ def add_rate_buckets_v5(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS rate_buckets_by_full ON rate_buckets (full_ms)")
 
 
+def add_replays_v6(conn: sqlite3.Connection) -> None:
+    """Version 5 → 6 (issue 26): replays of finished games (found by their id alone, listed
+    by their player, swept once ended longer ago than the games' expiry) and each deal's
+    wins as cells of moves and time (``app.store.histogram``; ``{}`` for older rows)."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS replays (id TEXT PRIMARY KEY, sid TEXT NOT NULL,"
+        " code TEXT NOT NULL, state TEXT NOT NULL, ms INTEGER NOT NULL,"
+        " moves INTEGER NOT NULL, score INTEGER NOT NULL, ended_ms INTEGER NOT NULL,"
+        " line TEXT NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS replays_by_sid ON replays (sid, ended_ms)")
+    conn.execute("CREATE INDEX IF NOT EXISTS replays_by_ended ON replays (ended_ms)")
+    conn.execute("ALTER TABLE deal_stats ADD COLUMN cells TEXT NOT NULL DEFAULT '{}'")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
     add_verdicts_v3,
     add_statistics_v4,
     add_rate_buckets_v5,
+    add_replays_v6,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 
@@ -561,7 +608,7 @@ class SQLiteStore(Store):
             figures = conn.execute(_DEAL, (code,)).fetchone()
             return (
                 None if row is None else json_or_none(row[0]),
-                None if figures is None else dict(zip(_DEAL_FIELDS, figures, strict=True)),
+                None if figures is None else _deal(figures),
             )
 
         written = counting.settle(game, new, counts)
@@ -569,9 +616,20 @@ class SQLiteStore(Store):
         if written.stats is not None:
             conn.execute(_UPSERT_STATS, (sid, dumps(written.stats), now))
         if written.deal is not None:
-            conn.execute(_UPSERT_DEAL, (code, *(written.deal[f] for f in _DEAL_FIELDS), now))
+            deal = written.deal
+            figures = (*(deal[f] for f in _DEAL_FIELDS), dumps(deal.get("cells", {})))
+            conn.execute(_UPSERT_DEAL, (code, *figures, now))
         if written.created:
             conn.execute(_MAKE_ROOM, {"sid": sid, "cap": self.max_games})
+        replay = written.replay
+        if replay is not None:
+            room = {"sid": sid, "cap": MAX_REPLAYS_PER_SESSION, "id": replay.id}
+            conn.execute(_REPLAY_ROOM, room)
+            conn.execute(
+                _UPSERT_REPLAY,
+                (replay.id, sid, replay.code, replay.state, replay.ms, replay.moves,
+                 replay.score, replay.ended_ms, replay.line),
+            )  # fmt: skip
         conn.execute(
             _UPSERT_GAME,
             (
@@ -599,7 +657,43 @@ class SQLiteStore(Store):
     def deal_stats(self, code: str) -> dict[str, Any] | None:
         with _as_store_error(self._path):
             row = self.connection().execute(_DEAL, (code,)).fetchone()
-        return None if row is None else dict(zip(_DEAL_FIELDS, map(int_or_zero, row), strict=True))
+        return None if row is None else _deal(row)
+
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        query = f"SELECT {_REPLAY_FIELDS}, line FROM replays WHERE id = ?"  # fixed names
+        with _as_store_error(self._path):
+            row = self.connection().execute(query, (replay_id,)).fetchone()
+        if row is None:
+            return None
+        ident, code, state, ms, moves, score, ended, line = row
+        return StoredReplay(
+            str(ident), str(code), str(state), int_or_zero(ms), int_or_zero(moves),
+            int_or_zero(score), int_or_zero(ended), str(line),
+        )  # fmt: skip
+
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        query = f"SELECT {_REPLAY_FIELDS} FROM replays WHERE sid = ? ORDER BY ended_ms DESC, id"
+        with _as_store_error(self._path):
+            rows = self.connection().execute(query, (sid,)).fetchall()
+        return [
+            ReplaySummary(
+                str(i), str(c), str(s), int_or_zero(ms), int_or_zero(m), int_or_zero(p),
+                int_or_zero(e),
+            )  # fmt: skip
+            for i, c, s, ms, m, p, e in rows
+        ]
+
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        return bool(
+            self._in_write_transaction(
+                lambda conn: conn.execute(
+                    "DELETE FROM replays WHERE id = ? AND sid = ?", (replay_id, sid)
+                ).rowcount
+            )
+        )
+
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        return await asyncio.to_thread(self.delete_replay, sid, replay_id)
 
     def reset_stats(self, sid: str) -> None:
         self._in_write_transaction(
@@ -847,6 +941,7 @@ class SQLiteStore(Store):
             ("player_stats", "sid", "updated_ms"),
             ("deal_stats", "code", "updated_ms"),
             ("links", "digest", "created_ms"),
+            ("replays", "id", "ended_ms"),
         ):  # as old as an expired game: gone too (a device link lives as long)
             sweep_rows = (
                 f"DELETE FROM {table} WHERE {key} IN"  # fixed names, no input
