@@ -22,7 +22,18 @@ from app.services.housekeeping import sweep_forever
 from app.services.proofs import Prover
 from app.store import Store, open_store
 from app.store.ratelimit import Limits
-from app.web import error_pages, floor, games, health, home, pages, settings, static, stats
+from app.web import (
+    error_pages,
+    floor,
+    games,
+    health,
+    home,
+    pages,
+    replays,
+    settings,
+    static,
+    stats,
+)
 from app.web.assets import Assets
 from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
 from app.web.render import Renderer
@@ -112,7 +123,7 @@ def create_app(
     app.include_router(settings.router)
     for router in games.ROUTERS:  # every game's, from the table of games
         app.include_router(router)
-    for module in (pages, static, health, stats):
+    for module in (pages, static, health, stats, replays):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

@@ -32,6 +32,7 @@ from app.services import daily
 from app.services.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.store.counting import COUNTED, DAILY, kind_of
+from app.store.replays import replay_id
 from app.web.board import (
     BOARD_VERSION_HEADER,
     CODE,
@@ -52,7 +53,7 @@ from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
 from app.web.replay import carried
 from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token
-from app.web.statistics import deal_tuple, ended_values
+from app.web.statistics import deal_tuple, ended_as, ended_values, standing_values
 from app.web.views import info_changes, oob, status_html
 
 
@@ -328,7 +329,7 @@ async def act(
     if after.state != "playing" or (before is not None and before.state != "playing"):
         # the end box's additions, on both sides: an action on a finished game (Undo) changes
         # neither, so the page it came from still matches the board it started from
-        result = await game_result(store, player.sid, code_str)
+        result = await game_result(store, player.sid, code_str, screen.ranks_wins_by_moves)
         after = with_result(after, result)
         before = None if before is None else with_result(before, result)
     board, version = _board_answer(request, screen, before, after, lang, session.token, said)
@@ -479,16 +480,27 @@ def action_route(
     return register
 
 
-async def game_result(store: Store, sid: str, code: str) -> tuple[Any, ...] | None:
+async def game_result(
+    store: Store, sid: str, code: str, by_moves: bool = False
+) -> tuple[Any, ...] | None:
     """What the end box adds once the player's game is over (the caller asks only then:
     no screen may say whether a deal can be won while it is played): the personal bests and
-    streaks it set, and how the deal went for everyone who finished it — hashable data."""
+    streaks it set, how the deal went for everyone who finished it, where the game stands
+    among the deal's wins (``by_moves``: the game ranks wins by fewer moves first, issue 26)
+    and its replay's id — hashable data."""
     kind = kind_of(code)
     if kind is None:
         return None
     doc = await store.player_stats_async(sid)
     figures = await store.deal_stats_async(code)
-    return (ended_values(doc, code, kind), deal_tuple(figures))
+    _, row = await store.load_async(sid, code)
+    ident = replay_id(row)
+    ending = ended_as(row)
+    if ending is None and ident is not None:  # undone since: the game as it ended
+        replay = await store.replay_async(ident)
+        ending = None if replay is None else (replay.state, replay.ms, replay.moves)
+    standing = standing_values(figures, ending, code, ident, doc, by_moves)
+    return (ended_values(doc, code, kind), deal_tuple(figures), standing, ident)
 
 
 def with_result(facts: BoardFacts, result: tuple[Any, ...] | None) -> BoardFacts:

@@ -98,6 +98,21 @@ class Screen(ABC, Generic[G]):
         """What the Examples page shows of this game's example (its own context values)."""
         return {}
 
+    # --- replays (issue 26) ------------------------------------------------------------------
+
+    ranks_wins_by_moves: ClassVar[bool] = False
+    """How a win stands among the deal's wins: by time alone (``False``), or by fewer moves
+    first, then less time."""
+
+    @abstractmethod
+    def describe_move(self, position: Any, move: Any, lang: str) -> str:
+        """A move in words, a sentence in ``lang`` ("Five of spades and six of diamonds
+        removed."); ``position`` is the one it was made in."""
+
+    def replay_board(self, code: DealCode, position: Any, lang: str) -> str:
+        """A position's places as a replay shows them: the board of a diagram (no forms)."""
+        return str(self.diagram(self.game.starting_from(code, position), lang).html)
+
     # --- the daily deal ----------------------------------------------------------------------
 
     def daily_variant(self, request: Request) -> str:
@@ -300,6 +315,8 @@ def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
     t = translations(lang)
     state, score, elapsed, asking, new_game_link, _at_deal, offered, moves = ending[:8]
     result = ending[8] if len(ending) > 8 else None  # issue 16: what the game set, the deal
+    ident = result[3] if result is not None and len(result) > 3 else None  # issue 26
+    replay = None if ident is None else (f"/replay/{ident}", t.gettext(N_("Watch the replay")))
     parts = []
     if state == "won" and asking != "restart":
         figures = (
@@ -315,6 +332,7 @@ def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
                 ((card, rank_letter(card, t)) for card in CASCADE),
                 (screen.slug, t.gettext(N_("Play this deal again"))),
                 (new_game_link, t.gettext(N_("New game"))),
+                replay,
             )
         )
     elif state != "playing" and asking != "restart":
@@ -329,6 +347,7 @@ def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
                 actions,
                 (new_game_link, t.gettext(N_("New game"))),
                 result_html(result, t),
+                replay,
             )
         )
     if asking == "restart":

@@ -15,7 +15,10 @@ from markupsafe import Markup, escape
 
 from app.engine.games import GAMES, VARIANTS, game_by_id, kinds
 from app.i18n import N_
+from app.store import StoredGame, histogram
+from app.store.base import clock_elapsed
 from app.store.counting import KINDS, kind_of, normal, records
+from app.store.replays import ENDED, ReplaySummary, replay_id
 from app.web.views import clock_text
 
 KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
@@ -117,17 +120,95 @@ def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
     )
 
 
+Standing = tuple[str, int, int, int, int, bool, bool]
+"""Where a finished game stands among the deal's wins: its state (``won`` or ``lost``), time,
+moves, the percentage of the wins it beats, how many wins the deal has, whether the game is
+one of them (the result that counted), and whether wins rank by moves first."""
+
+
+Ending = tuple[str, int, int]
+"""How a game ended: its state, its clock's time and its moves."""
+
+
+def ended_as(row: StoredGame | None) -> Ending | None:
+    """How the game ``row`` ended, ``None`` while it goes on."""
+    if row is None or row.state not in ENDED:
+        return None
+    return (row.state, clock_elapsed(row.record), row.moves)
+
+
+def standing_values(
+    figures: dict[str, Any] | None,
+    ending: Ending | None,
+    code: str,
+    ident: str | None,
+    doc: Any,
+    by_moves: bool,
+) -> Standing | None:
+    """Where the player's game of ``code`` stands on its deal (issue 26), as it ended
+    (``ending``; its replay's id ``ident``), from the deal's figures for everyone (their
+    wins' cells, :mod:`app.store.histogram`); ``None`` when it has not ended, or when the
+    figures predate the cells."""
+    if ending is None or not figures:
+        return None
+    cells = figures.get("cells")
+    wins = sum(histogram.cells_of(cells).values())
+    if wins < int(figures.get("wins") or 0):
+        return None  # wins counted before the deal's figures had cells
+    state, ms, moves = ending
+    if state != "won":
+        return ("lost", 0, 0, 0, wins, False, by_moves)
+    entry = next((e for e in normal(doc)["recent"] if e.get("code") == code), None)
+    counted = ident is not None and entry is not None and entry.get("replay") == ident
+    beaten = histogram.standing(cells, moves, ms, by_moves=by_moves, counted=counted)
+    share = round(100 * beaten / wins) if wins else 0
+    return ("won", ms, moves, share, wins, counted, by_moves)
+
+
+def standing_line(standing: Standing, t: NullTranslations) -> str:
+    """"Won in 4:12 — faster than 73 % of the 41 players who won this deal.", or for a loss
+    how many players won the deal."""
+    state, ms, moves, share, wins, counted, by_moves = standing
+    if state != "won":
+        if not wins:
+            return t.gettext(N_("Nobody has won this deal yet."))
+        return t.ngettext(
+            "%(num)s player has won this deal.", "%(num)s players have won this deal.", wins
+        ) % {"num": wins}
+    others = wins - (1 if counted else 0)
+    values = {"time": clock_text(ms), "moves": moves, "percent": f"{share} %", "num": wins}
+    if not others:
+        return t.gettext(N_("Won in %(time)s: nobody else has won this deal yet.")) % values
+    if by_moves:
+        return t.ngettext(
+            "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
+            " player who won this deal (fewer moves first, then less time).",
+            "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
+            " players who won this deal (fewer moves first, then less time).",
+            wins,
+        ) % values
+    return t.ngettext(
+        "Won in %(time)s — faster than %(percent)s of the %(num)s player who won this deal.",
+        "Won in %(time)s — faster than %(percent)s of the %(num)s players who won this deal.",
+        wins,
+    ) % values
+
+
 def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:
-    """The end box's additions (issue 16): the bests and streaks this game set, and how the
-    deal went for everyone who finished it — ``result`` from :func:`app.web.actions.game_result`."""
+    """The end box's additions (issue 16): the bests and streaks this game set, where it stands
+    on its deal (issue 26) and how the deal went for everyone who finished it — ``result`` from
+    :func:`app.web.actions.game_result`."""
     if not result:
         return ""
-    values, deal = result
+    values, deal, *more = result
+    standing = more[0] if more else None
     out = ""
     said = record_lines(values, t)
     if said:
         items = "".join(f"<li>{escape(line)}</li>" for line in said)
         out += f'<ul class="bests" id="bests">{items}</ul>'
+    if standing is not None:
+        out += f'<p class="standing" id="standing">{escape(standing_line(standing, t))}</p>'
     if deal is not None:
         players, wins, best_ms, fewest = deal
         text = t.ngettext(
@@ -174,6 +255,8 @@ class GameRow:
     moves: int
     date: str
     resumable: bool
+    replay: str | None = None
+    """The game's replay (issue 26), while the player keeps it."""
 
 
 def percent(part: int, whole: int) -> str:
@@ -214,7 +297,10 @@ def kind_rows(doc: dict[str, Any], t: NullTranslations) -> list[KindRow]:
     return rows
 
 
-def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
+def game_rows(
+    doc: dict[str, Any], t: NullTranslations, replays: frozenset[str] = frozenset()
+) -> list[GameRow]:
+    """The last games' rows; ``replays``: the player's replays still kept (linked)."""
     rows = []
     for entry in doc["recent"]:
         code = entry.get("code")
@@ -232,10 +318,55 @@ def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
                 str(state),
                 clock_text(ms) if state in ("won", "lost") else "–",
                 int(entry.get("moves") or 0),
-                datetime.datetime.fromtimestamp(at / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M")
-                if at
-                else "–",
+                date_text(at),
                 state == "playing",
+                f"/replay/{entry['replay']}" if entry.get("replay") in replays else None,
+            )
+        )
+    return rows
+
+
+def date_text(ms: int) -> str:
+    """A moment as the statistics page writes it (UTC), ``–`` for none."""
+    if not ms:
+        return "–"
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRow:
+    """A line of ``/stats``'s list of the player's replays (issue 26)."""
+
+    url: str
+    code: str
+    game: str
+    result: str
+    state: str
+    time: str
+    moves: int
+    date: str
+    delete: str
+    """Where its Delete form posts."""
+
+
+def replay_rows(replays: list[ReplaySummary], t: NullTranslations) -> list[ReplayRow]:
+    rows = []
+    for replay in replays:
+        kind = kind_of(replay.code)
+        if kind is None:
+            continue
+        won = replay.state == "won"
+        rows.append(
+            ReplayRow(
+                f"/replay/{replay.id}",
+                replay.code,
+                t.gettext(KIND_NAMES[kind]),
+                t.gettext(RESULT_NAMES["won" if won else "lost"]),
+                "won" if won else "lost",
+                clock_text(replay.ms),
+                replay.moves,
+                date_text(replay.ended_ms),
+                f"/replay/{replay.id}/delete",
             )
         )
     return rows

@@ -40,6 +40,7 @@ from app.web.statistics import (
     daily_streak,
     game_rows,
     kind_rows,
+    replay_rows,
     win_rate_chart,
     win_time_chart,
 )
@@ -50,6 +51,7 @@ NOTICES: Final = {
     "reset": N_("Your statistics were reset."),
     "revoked": N_("The device link was revoked: it opens nothing any more."),
     "linked": N_("This browser now has the games and statistics of the device link."),
+    "replay-deleted": N_("The replay was deleted: its link opens nothing any more."),
 }
 
 
@@ -109,9 +111,11 @@ async def _page(
     notice = request.query_params.get("n", "")
     current, best = daily_streak(doc, daily.today())
     has_link = link is not None or await store.has_link_async(player.sid)
+    replays = await store.player_replays_async(player.sid)
     context = page.context(
         kinds=kind_rows(doc, t),
-        games=game_rows(doc, t),
+        games=game_rows(doc, t, frozenset(r.id for r in replays)),
+        replays=replay_rows(replays, t),
         charts=[c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
         rules=[t.gettext(r) for r in RULES],
         daily_streak=current,

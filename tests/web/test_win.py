@@ -126,16 +126,19 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert len(p.board.find_all(data_card=True)) == 20
     assert p.status == "The deal starts again from the beginning."
     _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
-    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    win = {"ms": 309_000, "moves": 48, "score": 520, "replay": stored.extra["replay"]["id"]}
+    assert stored.extra["won"] == win  # with the won game's replay (issue 26)
     # the earlier win survives the next moves too, and the home page says it
     clock()
     p.tap("pile-1")
     _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
-    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    assert stored.extra["won"] == win
     home = parse(client.get("/").text)
     line = home.find(class_="continue").find("li")
     assert f"Half Moon {HM}" in line.text
-    assert line.find(class_="meta").text == "0 moves, 0 points; won before in 5:09"
+    meta = line.find(class_="meta")
+    assert meta.text.startswith("0 moves, 0 points; won before in 5:09")
+    assert meta.find("a").attrs["href"] == f"/replay/{win['replay']}"  # the win's replay
 
 
 def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, client, clock):
@@ -150,7 +153,7 @@ def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, clien
     playing, finished = home.find("ul", class_="continue"), home.find(class_="continue finished")
     assert [a.find("code").text for a in playing.find_all("a")] == ["HM1-N-AAAAAAC"]
     (line,) = finished.find_all("li")
-    assert line.find("a").attrs["href"] == f"/half-moon/{HM}"
+    assert line.find_all("a")[0].attrs["href"] == f"/half-moon/{HM}"
     assert line.find(class_="result won").text == "Won"
     assert line.find(class_="meta").text == "5:09, 48 moves, 520 points"
 
