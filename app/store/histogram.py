@@ -69,7 +69,8 @@ def bucket(value: int, buckets: Buckets, firsts: list[int] | None = None) -> int
 
 def cell(moves: int, ms: int) -> tuple[int, int]:
     """A win's cell: its moves bucket and its time bucket (time in whole seconds)."""
-    return bucket(moves, MOVES_BUCKETS, _MOVES_FIRSTS), bucket(ms // 1000, TIME_BUCKETS, _TIME_FIRSTS)
+    seconds = ms // 1000
+    return bucket(moves, MOVES_BUCKETS, _MOVES_FIRSTS), bucket(seconds, TIME_BUCKETS, _TIME_FIRSTS)
 
 
 def _key(at: tuple[int, int]) -> str:

@@ -64,7 +64,9 @@ FINISHED_SHOWN: Final = 5
 """How many finished games the home page lists under "Recently finished"."""
 
 
-def _lines(games: list[GameSummary], t: NullTranslations, replays: set[str]) -> list[dict[str, Any]]:
+def _lines(
+    games: list[GameSummary], t: NullTranslations, replays: set[str]
+) -> list[dict[str, Any]]:
     """The home page's lines for games of either list: name, code, link and figures; a
     replayed deal's earlier win (its time and its replay); a finished game's result, time
     and replay (issue 26: a finished deal played again lists both its results). ``replays``:

@@ -155,7 +155,12 @@ OUTCOMES: Final = {
 }
 """A stored game's result in a title ("Half Moon HM1-N-… — won in 4:12")."""
 
-PASTED: Final = {"won": N_("won"), "stuck": N_("lost"), "lost": N_("lost"), "playing": N_("not won")}
+PASTED: Final = {
+    "won": N_("won"),
+    "stuck": N_("lost"),
+    "lost": N_("lost"),
+    "playing": N_("not won"),
+}
 
 
 def _outcome(result: Result, t: NullTranslations) -> str:
@@ -234,9 +239,7 @@ async def replay_form(
 async def replay_text(ident: str, request: Request, store: StoreDep) -> Response:
     """The game as text: the deal code, then one move a line (``text/plain``)."""
     line = await stored_line(request, await _find(store, ident))
-    return Response(
-        line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE)
-    )
+    return Response(line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE))
 
 
 @router.get("/replay/{ident}", name="replay")
@@ -283,9 +286,7 @@ def problem_text(error: LineError, t: NullTranslations) -> str:
     game = error.game
     notation = t.gettext(game.notation) if game is not None else ""
     if error.kind == "move":
-        return (
-            t.gettext(N_("Line %(line)s: “%(text)s” is not a move.")) % values + " " + notation
-        )
+        return t.gettext(N_("Line %(line)s: “%(text)s” is not a move.")) % values + " " + notation
     if error.kind == "illegal":
         why = error.refusal.explain(t) if error.refusal is not None else ""
         return t.gettext(
@@ -335,7 +336,9 @@ async def replay_pasted(
 
 
 @router.post("/replay/{ident}/delete", name="replay-delete")
-async def delete_replay(ident: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
+async def delete_replay(
+    ident: str, request: Request, store: StoreDep, player: PlayerDep
+) -> Response:
     """The player deletes one of their replays; another player's is never touched."""
     await guard_write(request)
     form = await read_form(request, ActionForm)

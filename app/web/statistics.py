@@ -18,7 +18,7 @@ from app.i18n import N_
 from app.store import StoredGame, histogram
 from app.store.base import clock_elapsed
 from app.store.counting import KINDS, kind_of, normal, records
-from app.store.replays import ENDED, ReplaySummary, replay_id
+from app.store.replays import ENDED, ReplaySummary
 from app.web.views import clock_text
 
 KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
@@ -166,7 +166,7 @@ def standing_values(
 
 
 def standing_line(standing: Standing, t: NullTranslations) -> str:
-    """"Won in 4:12 — faster than 73 % of the 41 players who won this deal.", or for a loss
+    """ "Won in 4:12 — faster than 73 % of the 41 players who won this deal.", or for a loss
     how many players won the deal."""
     state, ms, moves, share, wins, counted, by_moves = standing
     if state != "won":
@@ -180,18 +180,24 @@ def standing_line(standing: Standing, t: NullTranslations) -> str:
     if not others:
         return t.gettext(N_("Won in %(time)s: nobody else has won this deal yet.")) % values
     if by_moves:
-        return t.ngettext(
-            "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
-            " player who won this deal (fewer moves first, then less time).",
-            "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
-            " players who won this deal (fewer moves first, then less time).",
+        return (
+            t.ngettext(
+                "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
+                " player who won this deal (fewer moves first, then less time).",
+                "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
+                " players who won this deal (fewer moves first, then less time).",
+                wins,
+            )
+            % values
+        )
+    return (
+        t.ngettext(
+            "Won in %(time)s — faster than %(percent)s of the %(num)s player who won this deal.",
+            "Won in %(time)s — faster than %(percent)s of the %(num)s players who won this deal.",
             wins,
-        ) % values
-    return t.ngettext(
-        "Won in %(time)s — faster than %(percent)s of the %(num)s player who won this deal.",
-        "Won in %(time)s — faster than %(percent)s of the %(num)s players who won this deal.",
-        wins,
-    ) % values
+        )
+        % values
+    )
 
 
 def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:

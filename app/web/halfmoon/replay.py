@@ -10,7 +10,7 @@ REMOVED = N_("%(cards)s removed.")
 
 
 def describe(position: Position, removal: Removal, lang: str) -> str:
-    """"Five of spades and six of diamonds removed." — ``position`` is the one before."""
+    """ "Five of spades and six of diamonds removed." — ``position`` is the one before."""
     t = translations(lang)
     cards = [card for place in removal if (card := position.top(place)) is not None]
     return sentence(t.gettext(REMOVED) % {"cards": cards_text(cards, t)}, lang)

@@ -12,7 +12,7 @@ MOVED = N_("%(card)s to %(place)s.")
 
 
 def describe(position: Position, move: Move, lang: str) -> str:
-    """"Seven of hearts to column 3.", "Seven of hearts and 2 cards on it to column 5." —
+    """ "Seven of hearts to column 3.", "Seven of hearts and 2 cards on it to column 5." —
     ``position`` is the one before."""
     t = translations(lang)
     source, count, target = move
@@ -26,9 +26,12 @@ def describe(position: Position, move: Move, lang: str) -> str:
     if count == 1:
         text = t.gettext(MOVED) % values
     else:
-        text = t.ngettext(
-            "%(card)s and %(num)s card on it to %(place)s.",
-            "%(card)s and %(num)s cards on it to %(place)s.",
-            count - 1,
-        ) % values
+        text = (
+            t.ngettext(
+                "%(card)s and %(num)s card on it to %(place)s.",
+                "%(card)s and %(num)s cards on it to %(place)s.",
+                count - 1,
+            )
+            % values
+        )
     return sentence(text, lang)
