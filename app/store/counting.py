@@ -353,8 +353,7 @@ def fold_deal(figures: Any, result: DealResult) -> dict[str, Any]:
     data = json_dict(figures)
     players, wins = int_or_zero(data.get("players")), int_or_zero(data.get("wins"))
     best_ms, fewest = int_or_zero(data.get("best_ms")), int_or_zero(data.get("fewest"))
-    cells = histogram.cells_of(data.get("cells"))
-    folded = {f"{m}.{t}": n for (m, t), n in sorted(cells.items())}
+    folded = histogram.valid(data.get("cells"))
     if result.won:
         wins += 1
         best_ms = min(best_ms or result.ms, result.ms)

@@ -14,13 +14,14 @@ cell is not kept). A game ranks wins by time alone, or by moves and then time.
 >>> cells = {}
 >>> for moves, ms in ((48, 250_000), (48, 300_000), (48, 400_000)):
 ...     cells = add(cells, moves, ms)
->>> standing(cells, 48, 250_000, by_moves=False, counted=True)
-2.0
+>>> standing(cells, 48, 250_000, by_moves=False, mine=(48, 250_000))
+(2.0, 2)
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -77,37 +78,57 @@ def _key(at: tuple[int, int]) -> str:
     return f"{at[0]}.{at[1]}"
 
 
-def cells_of(data: Any) -> dict[tuple[int, int], int]:
-    """A deal's cells as stored (JSON: ``{"m.t": count}``); anything damaged reads as absent."""
-    found: dict[tuple[int, int], int] = {}
+_KEY: Final = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}")
+
+
+def valid(data: Any) -> dict[str, int]:
+    """A deal's cells as stored (JSON: ``{"m.t": count}``), counts that are not positive whole
+    numbers left out (a key that names no cell is kept but never read: :func:`cells_of`)."""
     if not isinstance(data, Mapping):
-        return found
-    for key, count in data.items():
-        m, _, t = str(key).partition(".")
-        if m.isdigit() and t.isdigit() and isinstance(count, int) and count > 0:
-            found[(int(m), int(t))] = count
+        return {}
+    return {k: n for k, n in data.items() if type(n) is int and n > 0}
+
+
+def cells_of(data: Any) -> dict[tuple[int, int], int]:
+    """A deal's cells as (moves bucket, time bucket) → wins; damaged entries left out."""
+    found: dict[tuple[int, int], int] = {}
+    for key, n in valid(data).items():
+        if isinstance(key, str) and _KEY.fullmatch(key):
+            m, _, t = key.partition(".")
+            found[(int(m), int(t))] = n
     return found
 
 
 def add(data: Any, moves: int, ms: int) -> dict[str, int]:
     """The cells ``data`` holds with one more win; past :data:`MAX_CELLS`, the win joins the
-    nearest cell (the nearest moves bucket, then the nearest time bucket)."""
-    cells = cells_of(data)
+    nearest cell (in its own moves bucket when it has cells, else the nearest moves bucket;
+    then the nearest time bucket)."""
+    cells = valid(data)
     at = cell(moves, ms)
-    if at not in cells and len(cells) >= MAX_CELLS:
-        at = min(cells, key=lambda c: (abs(c[0] - at[0]), abs(c[1] - at[1]), c))
-    cells[at] = cells.get(at, 0) + 1
-    return {_key(c): n for c, n in sorted(cells.items())}
+    key = _key(at)
+    if key not in cells and len(cells) >= MAX_CELLS:
+        own = cells_of({k: n for k, n in cells.items() if k.startswith(f"{at[0]}.")})
+        near = min(own or cells_of(cells), key=lambda c: (abs(c[0] - at[0]), abs(c[1] - at[1]), c))
+        key = _key(near)
+    cells[key] = cells.get(key, 0) + 1
+    return cells
 
 
-def standing(data: Any, moves: int, ms: int, *, by_moves: bool, counted: bool) -> float:
-    """How many wins the result (``moves``, ``ms``) beats: the wins in worse cells, and half of
-    the others in its own. ``by_moves``: fewer moves first, then less time; else time alone.
-    ``counted``: the result is one of the cells' wins (it does not beat itself)."""
+def standing(
+    data: Any, moves: int, ms: int, *, by_moves: bool, mine: tuple[int, int] | None = None
+) -> tuple[float, int]:
+    """How many of the deal's wins the result (``moves``, ``ms``) beats, and how many it is
+    compared with: the wins in worse cells count, and half of those in its own cell.
+    ``by_moves``: fewer moves first, then less time; else time alone. ``mine``: the player's
+    own win among them (moves, ms), left out — a result is compared with the others'."""
     cells = cells_of(data)
-    mine = cell(moves, ms)
+    if mine is not None:
+        own_cell = cell(*mine)
+        if cells.get(own_cell):
+            cells[own_cell] -= 1
+    at = cell(moves, ms)
     rank = (lambda c: c) if by_moves else (lambda c: (0, c[1]))
-    own = rank(mine)
+    own = rank(at)
     worse = sum(n for c, n in cells.items() if rank(c) > own)
-    same = sum(n for c, n in cells.items() if rank(c) == own) - (1 if counted else 0)
-    return worse + max(0, same) / 2
+    same = sum(n for c, n in cells.items() if rank(c) == own)
+    return worse + same / 2, sum(cells.values())

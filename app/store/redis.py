@@ -17,7 +17,12 @@ Keys, under a configurable prefix (default ``sol:``):
     The player's statistics document (:mod:`app.store.counting`), written in the same
     ``MULTI`` as the game change that counted it (and watched with it).
 ``sol:d:{code}``
-    How a deal went for everyone who finished it (JSON: players, wins, best_ms, fewest).
+    How a deal went for everyone who finished it (JSON: players, wins, best_ms, fewest and
+    the wins' cells, :mod:`app.store.histogram`).
+``sol:Y:{id}`` / ``sol:y:{sid}``
+    A replay (:mod:`app.store.replays`: JSON of the game as it ended, with its line), and a
+    hash of the player's replays (id → the replay's summary) for their list, their cap and
+    their deletion; both written in the ``MULTI`` of the game change that ended the game.
 ``sol:l:{hash}`` / ``sol:o:{sid}``
     A device link: the hash of its secret → the player, and the player → the hash.
 ``sol:v:{position key}``
@@ -91,6 +96,13 @@ from app.store.base import (
 )
 from app.store.jsondata import dumps, int_or_zero, json_dict, json_or_none
 from app.store.ratelimit import Limits, RateLimiter, redis_limiter
+from app.store.replays import (
+    MAX_REPLAYS_PER_SESSION,
+    ReplaySummary,
+    StoredReplay,
+    past_cap,
+    replay_of,
+)
 
 DEFAULT_TTL_SECONDS: Final = 90 * 24 * 3600
 """How long an untouched session or game is kept: the session cookie's 90 days."""
@@ -203,6 +215,22 @@ def _finished(codes: list[str], values: list[str | None], limit: int) -> list[Ga
     ended = [GameSummary.of(g) for g in games if g is not None and g.state != "playing"]
     ended.sort(key=lambda g: (-g.updated_ms, g.code))
     return ended[:limit]
+
+
+def _replay_ids(raw: Any) -> list[tuple[int, str]]:
+    """The (ended_ms, id) of a player's replays hash as read (damaged entries end at 0)."""
+    held = []
+    for ident, text in (raw or {}).items():
+        ended = json_dict(json_or_none(text)).get("ended_ms")
+        held.append((ended if isinstance(ended, int) else 0, str(ident)))
+    return held
+
+
+def _replays_past_cap(held: list[tuple[int, str]], replay: StoredReplay) -> list[str]:
+    """The player's replays to delete so that ``replay`` fits under the cap."""
+    if any(ident == replay.id for _, ident in held):
+        return []
+    return past_cap(held, MAX_REPLAYS_PER_SESSION)
 
 
 def _game_json(game: StoredGame) -> str:
@@ -397,10 +425,17 @@ class RedisStore(Store):
                         counted = (*counting.count(json_or_none(raw_doc), old, new), raw_deal)
                         new = counted[0]
                     gone = self._oldest_past_cap(pipe, all_key) if raw_game is None else []
+                    replay = replay_of(old, new)
+                    if replay is not None:
+                        pipe.watch(self._replays_key(sid))  # type: ignore[no-untyped-call]
+                        held = _replay_ids(pipe.hgetall(self._replays_key(sid)))
+                        replayed = (replay, _replays_past_cap(held, replay))
                     pipe.multi()
                     self._queue_game_write(
                         pipe, sid, code, new, counted, gone, (all_key, recent_key, session_key)
                     )
+                    if replay is not None:
+                        self._queue_replay_write(pipe, sid, *replayed)
                     replies: list[Any] = pipe.execute(raise_on_error=False)
                 self._check_replies(replies, recent_key, code, new)
                 return result
@@ -423,6 +458,89 @@ class RedisStore(Store):
 
     def _link_key(self, digest: str) -> str:
         return f"{self._prefix}l:{digest}"
+
+    def _replay_key(self, replay_id: str) -> str:
+        return f"{self._prefix}Y:{replay_id}"
+
+    def _replays_key(self, sid: str) -> str:
+        return f"{self._prefix}y:{_key_part(sid)}"
+
+    def _queue_replay_write(
+        self, pipe: Any, sid: str, replay: StoredReplay, gone: list[str]
+    ) -> None:
+        """Queue (inside ``MULTI``) a replay and its place in the player's list, making room
+        under the cap."""
+        key, ttl = self._replays_key(sid), self.ttl_seconds
+        if gone:
+            pipe.hdel(key, *gone)
+            pipe.delete(*(self._replay_key(ident) for ident in gone))
+        pipe.set(self._replay_key(replay.id), dumps(replay.to_data()), ex=ttl)
+        pipe.hset(key, replay.id, dumps(replay.summary.to_data()))
+        pipe.expire(key, ttl)
+
+    def _fresh(self, replay: StoredReplay | None) -> StoredReplay | None:
+        """A replay that ended within the store's time to live (an older one is gone)."""
+        if replay is None or replay.ended_ms < now_ms() - self.ttl_seconds * 1000:
+            return None
+        return replay
+
+    def _summaries(self, raw: Any) -> list[ReplaySummary]:
+        found = []
+        for text in (raw or {}).values():
+            replay = self._fresh(
+                StoredReplay.from_data({**json_dict(json_or_none(text)), "line": ""})
+            )
+            if replay is not None:
+                found.append(replay.summary)
+        found.sort(key=lambda r: (-r.ended_ms, r.id))
+        return found
+
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        with self._errors():
+            text = _text(self._redis.get(self._replay_key(replay_id)))
+        return self._fresh(StoredReplay.from_data(json_or_none(text)))
+
+    async def replay_async(self, replay_id: str) -> StoredReplay | None:
+        with self._errors():
+            text = _text(await self._client().get(self._replay_key(replay_id)))
+        return self._fresh(StoredReplay.from_data(json_or_none(text)))
+
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        with self._errors():
+            try:
+                raw = self._redis.hgetall(self._replays_key(sid))
+            except ResponseError:  # a damaged key (another type): no replays listed
+                return []
+        return self._summaries(raw)
+
+    async def player_replays_async(self, sid: str) -> list[ReplaySummary]:
+        with self._errors():
+            try:
+                raw = await self._client().hgetall(self._replays_key(sid))
+            except ResponseError:
+                return []
+        return self._summaries(raw)
+
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        with self._errors():
+            try:
+                held = self._redis.hdel(self._replays_key(sid), replay_id)
+            except ResponseError:
+                return False
+            if held:
+                self._redis.delete(self._replay_key(replay_id))
+        return bool(held)
+
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        client = self._client()
+        with self._errors():
+            try:
+                held = await client.hdel(self._replays_key(sid), replay_id)
+            except ResponseError:
+                return False
+            if held:
+                await client.delete(self._replay_key(replay_id))
+        return bool(held)
 
     def _own_link_key(self, sid: str) -> str:
         return f"{self._prefix}o:{_key_part(sid)}"
@@ -755,10 +873,17 @@ class RedisStore(Store):
                     gone = (
                         await self._oldest_past_cap_async(pipe, all_key) if raw_game is None else []
                     )
+                    replay = replay_of(old, new)
+                    if replay is not None:
+                        await pipe.watch(self._replays_key(sid))
+                        held = _replay_ids(await pipe.hgetall(self._replays_key(sid)))
+                        replayed = (replay, _replays_past_cap(held, replay))
                     pipe.multi()  # type: ignore[no-untyped-call]  # untyped in redis-py
                     self._queue_game_write(
                         pipe, sid, code, new, counted, gone, (all_key, recent_key, session_key)
                     )
+                    if replay is not None:
+                        self._queue_replay_write(pipe, sid, *replayed)
                     replies: list[Any] = await pipe.execute(raise_on_error=False)
                 if any(isinstance(reply, Exception) for reply in replies):
                     await asyncio.to_thread(

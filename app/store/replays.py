@@ -80,17 +80,28 @@ class StoredReplay(ReplaySummary):
         """The replay in ``data`` (:meth:`to_data`'s shape), ``None`` for anything else."""
         if not isinstance(data, dict):
             return None
-        texts = [data.get(k) for k in ("id", "code", "state", "line")]
-        numbers = [data.get(k) for k in ("ms", "moves", "score", "ended_ms")]
-        if not all(isinstance(v, str) for v in texts) or not all(_count(v) for v in numbers):
+        ident, code, state, line = (data.get(k) for k in ("id", "code", "state", "line"))
+        ms, moves, score, ended = (
+            _whole(data.get(k)) for k in ("ms", "moves", "score", "ended_ms")
+        )
+        texts = (ident, code, state, line)
+        if not all(isinstance(v, str) for v in texts) or None in (ms, moves, score, ended):
             return None
-        ident, code, state, line = texts
-        ms, moves, score, ended = numbers
-        return cls(ident, code, state, ms, moves, score, ended, line)
+        return cls(
+            str(ident),
+            str(code),
+            str(state),
+            ms or 0,
+            moves or 0,
+            score or 0,
+            ended or 0,
+            str(line),
+        )
 
 
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+def _whole(value: Any) -> int | None:
+    """A count as JSON holds it (``None`` for anything else)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def replay_id(game: StoredGame | None) -> str | None:

@@ -499,7 +499,7 @@ async def game_result(
     if ending is None and ident is not None:  # undone since: the game as it ended
         replay = await store.replay_async(ident)
         ending = None if replay is None else (replay.state, replay.ms, replay.moves)
-    standing = standing_values(figures, ending, code, ident, doc, by_moves)
+    standing = standing_values(figures, ending, code, doc, by_moves)
     return (ended_values(doc, code, kind), deal_tuple(figures), standing, ident)
 
 

@@ -155,7 +155,7 @@ StepQuery = Annotated[str, Query()]
 
 def parse_step(text: str, last: int) -> int:
     """``?step=N``: a whole number from 0 to ``last``, or a page that says what is accepted."""
-    if text.isdigit() and int(text) <= last:
+    if text.isascii() and text.isdigit() and int(text) <= last:
         return int(text)
 
     def problem(t: NullTranslations) -> str:

@@ -34,6 +34,7 @@ from app.engine.game import RecordError
 from app.engine.games import UnknownGameError, format_help, game_for_code
 from app.engine.replay import Line, LineError
 from app.i18n import N_
+from app.store import Store
 from app.store.replays import ID_PATTERN, StoredReplay
 from app.web.actions import ActionForm, read_form
 from app.web.board import BoardFacts, board_open
@@ -141,7 +142,7 @@ async def stored_line(request: Request, replay: StoredReplay) -> Line[Any, Any]:
     return line
 
 
-async def _find(store: Any, ident: str) -> StoredReplay:
+async def _find(store: Store, ident: str) -> StoredReplay:
     replay = await store.replay_async(ident) if ID_PATTERN.fullmatch(ident) else None
     if replay is None:
         raise not_found()

@@ -111,7 +111,8 @@ class Screen(ABC, Generic[G]):
 
     def replay_board(self, code: DealCode, position: Any, lang: str) -> str:
         """A position's places as a replay shows them: the board of a diagram (no forms)."""
-        return str(self.diagram(self.game.starting_from(code, position), lang).html)
+        game: Any = self.game.starting_from(code, position)
+        return str(self.diagram(game, lang).html)
 
     # --- the daily deal ----------------------------------------------------------------------
 

@@ -120,11 +120,10 @@ def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
     )
 
 
-Standing = tuple[str, int, int, int, int, bool, bool]
+Standing = tuple[str, int, int, int, int, bool]
 """Where a finished game stands among the deal's wins: its state (``won`` or ``lost``), time,
-moves, the percentage of the wins it beats, how many wins the deal has, whether the game is
-one of them (the result that counted), and whether wins rank by moves first."""
-
+moves, the percentage of the other players' wins it beats and how many they are (for a
+loss: how many players won the deal), and whether wins rank by moves first."""
 
 Ending = tuple[str, int, int]
 """How a game ended: its state, its clock's time and its moves."""
@@ -138,17 +137,13 @@ def ended_as(row: StoredGame | None) -> Ending | None:
 
 
 def standing_values(
-    figures: dict[str, Any] | None,
-    ending: Ending | None,
-    code: str,
-    ident: str | None,
-    doc: Any,
-    by_moves: bool,
+    figures: dict[str, Any] | None, ending: Ending | None, code: str, doc: Any, by_moves: bool
 ) -> Standing | None:
     """Where the player's game of ``code`` stands on its deal (issue 26), as it ended
-    (``ending``; its replay's id ``ident``), from the deal's figures for everyone (their
-    wins' cells, :mod:`app.store.histogram`); ``None`` when it has not ended, or when the
-    figures predate the cells."""
+    (``ending``), among the other players' wins: the deal's figures for everyone hold them as
+    cells (:mod:`app.store.histogram`), the player's own counted win (their statistics' entry
+    for the deal) left out. ``None`` when the game has not ended, or when the figures predate
+    the cells."""
     if ending is None or not figures:
         return None
     cells = figures.get("cells")
@@ -157,44 +152,47 @@ def standing_values(
         return None  # wins counted before the deal's figures had cells
     state, ms, moves = ending
     if state != "won":
-        return ("lost", 0, 0, 0, wins, False, by_moves)
+        return ("lost", 0, 0, 0, wins, by_moves)
     entry = next((e for e in normal(doc)["recent"] if e.get("code") == code), None)
-    counted = ident is not None and entry is not None and entry.get("replay") == ident
-    beaten = histogram.standing(cells, moves, ms, by_moves=by_moves, counted=counted)
-    share = round(100 * beaten / wins) if wins else 0
-    return ("won", ms, moves, share, wins, counted, by_moves)
+    mine = None
+    if entry is not None and entry.get("r") == "won":
+        mine = (int(entry.get("moves") or 0), int(entry.get("ms") or 0))
+    beaten, others = histogram.standing(cells, moves, ms, by_moves=by_moves, mine=mine)
+    share = round(100 * beaten / others) if others else 0
+    return ("won", ms, moves, share, others, by_moves)
 
 
 def standing_line(standing: Standing, t: NullTranslations) -> str:
-    """ "Won in 4:12 — faster than 73 % of the 41 players who won this deal.", or for a loss
-    how many players won the deal."""
-    state, ms, moves, share, wins, counted, by_moves = standing
+    """ "Won in 4:12 — faster than 73 % of the 41 other players who won this deal.", or for a
+    loss how many players won the deal."""
+    state, ms, moves, share, count, by_moves = standing
     if state != "won":
-        if not wins:
+        if not count:
             return t.gettext(N_("Nobody has won this deal yet."))
         return t.ngettext(
-            "%(num)s player has won this deal.", "%(num)s players have won this deal.", wins
-        ) % {"num": wins}
-    others = wins - (1 if counted else 0)
-    values = {"time": clock_text(ms), "moves": moves, "percent": f"{share} %", "num": wins}
-    if not others:
+            "%(num)s player has won this deal.", "%(num)s players have won this deal.", count
+        ) % {"num": count}
+    values = {"time": clock_text(ms), "moves": moves, "percent": f"{share}\u00a0%", "num": count}
+    if not count:
         return t.gettext(N_("Won in %(time)s: nobody else has won this deal yet.")) % values
     if by_moves:
         return (
             t.ngettext(
                 "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
-                " player who won this deal (fewer moves first, then less time).",
+                " other player who won this deal (fewer moves first, then less time).",
                 "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
-                " players who won this deal (fewer moves first, then less time).",
-                wins,
+                " other players who won this deal (fewer moves first, then less time).",
+                count,
             )
             % values
         )
     return (
         t.ngettext(
-            "Won in %(time)s — faster than %(percent)s of the %(num)s player who won this deal.",
-            "Won in %(time)s — faster than %(percent)s of the %(num)s players who won this deal.",
-            wins,
+            "Won in %(time)s — faster than %(percent)s of the %(num)s other player who won this"
+            " deal.",
+            "Won in %(time)s — faster than %(percent)s of the %(num)s other players who won this"
+            " deal.",
+            count,
         )
         % values
     )
