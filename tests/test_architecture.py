@@ -145,3 +145,27 @@ def test_outside_its_own_packages_a_game_is_named_by_at_most_three_modules():
     hits = _game_names().count(APP.parent)
     assert set(hits) <= ALLOWED_TO_NAME_GAMES, hits
     assert len(hits) <= 3, hits
+
+
+def test_every_game_is_its_two_packages_found_through_the_table():
+    from app.engine import games
+    from app.web import games as web_games
+
+    assert games.PACKAGES == ("halfmoon", "seahaven")
+    for name in games.PACKAGES:
+        game = importlib.import_module(f"app.engine.{name}").GAME
+        screen = importlib.import_module(f"app.web.{name}").SCREEN
+        assert games.GAMES[game.slug] is game and web_games.SCREENS[game.slug] is screen
+        assert screen.game is game and games.game_by_id(game.game_id) is game
+    assert len({g.game_id for g in games.GAMES.values()}) == len(games.GAMES)
+    assert len(web_games.ROUTERS) == len(games.PACKAGES)
+
+
+def test_a_package_that_is_no_game_is_refused_by_name():
+    from app.engine import games
+    from app.web import games as web_games
+
+    with pytest.raises(ImportError, match=r"app\.engine\.cards has no GAME"):
+        games._game_of("cards")
+    with pytest.raises(ImportError, match=r"app\.web\.board needs SCREEN"):
+        web_games._router_of("board")

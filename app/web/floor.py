@@ -20,8 +20,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from app.engine.codes import DealCode
-from app.web.actions import ActionForm, read_form
 from app.web.dependencies import guard_write
+from app.web.forms import ActionForm, read_form
 from app.web.games import SCREENS
 from app.web.htmx import html_answer
 from app.web.sessions import Player

@@ -36,7 +36,6 @@ from app.engine.replay import Line, LineError
 from app.i18n import N_
 from app.store import Store
 from app.store.replays import ID_PATTERN, StoredReplay
-from app.web.actions import ActionForm, read_form
 from app.web.board import BoardFacts, board_open
 from app.web.context import PageBase
 from app.web.dependencies import (
@@ -48,6 +47,7 @@ from app.web.dependencies import (
     public_origin,
 )
 from app.web.errors import PlayerError
+from app.web.forms import ActionForm, read_form
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
 from app.web.pages import Pager, parse_step
 from app.web.render import Renderer
@@ -186,7 +186,7 @@ def view(
         move = screen.describe_move(line.position(step - 1), line.move(step), lang)
         said = t.gettext(N_("Move %(step)s: %(move)s")) % {"step": step, "move": move}
     state = result.state if step == last else "playing"
-    facts = BoardFacts(state, line.game.points(position), step, (), (), "still")
+    facts = BoardFacts(state, line.game.points(position), step, (), None, "still")
     board = (
         board_open(screen.slug, str(code), facts, None, None)
         + screen.replay_board(code, position, lang)

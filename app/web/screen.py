@@ -3,44 +3,40 @@
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from babel.support import NullTranslations
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.games import AnyGame, game_for_code
-from app.i18n import N_, rank_letter, translations
+from app.i18n import N_, translations
 from app.store import SessionData, Store, StoredGame
 from app.web.board import (
     CODE,
     BoardFacts,
+    Ending,
     board_open,
-    ending_box,
     ending_html,
-    restart_question,
-    summary_box,
 )
 from app.web.board import version as board_version
 from app.web.diagrams import Diagram
+from app.web.ending import ending_box_html
 from app.web.errors import Text
 from app.web.htmx import NO_STORE
-from app.web.notices import COMMON_NOTICES, NOTICES, QUESTIONS
+from app.web.notices import COMMON_NOTICES, NOTICES
 from app.web.render import Renderer
 from app.web.sessions import Player
-from app.web.statistics import result_html
 from app.web.views import (
     ScreenView,
     clock_text,
 )
 
 if TYPE_CHECKING:
-    from app.web.actions import ActionForm as ActionFormLike
+    from app.web.forms import ActionForm as ActionFormLike
 
 G = TypeVar("G", bound=AnyGame)
 """The game a screen shows (its engine class's instances)."""
@@ -184,16 +180,15 @@ class Screen(ABC, Generic[G]):
         state = state or game.status().value
         return self.ending_text(self.ending_facts(game, state, game.score), t)
 
-    def ending_text(self, ending: tuple[Any, ...], t: NullTranslations) -> str | None:
-        if not ending or ending[0] == "playing":
+    def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None:
+        if ending is None or ending.state == "playing":
             return None
-        state, score, elapsed_ms = ending[:3]
-        if state == "won":
+        if ending.state == "won":
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
-                "score": score,
-                "time": clock_text(elapsed_ms),
+                "score": ending.score,
+                "time": clock_text(ending.elapsed_ms),
             }
-        if self.defeat_at_deal and ending[5]:
+        if self.defeat_at_deal and ending.at_deal:
             return t.gettext(self.defeat_at_deal)
         return t.gettext(self.defeat)
 
@@ -235,23 +230,27 @@ class Screen(ABC, Generic[G]):
 
     def ending_facts(
         self, game: G, state: str, score: int, asking: str | None = None
-    ) -> tuple[Any, ...]:
-        """What the ending box depends on (``()`` while the game goes on and nothing is asked):
-        state, score, play time, the question asked (``restart``), the New game link, whether
-        the deal was lost before any move, the actions offered and a won game's moves (the
-        end box's additions follow: :func:`app.web.actions.with_result`)."""
+    ) -> Ending | None:
+        """What the ending box depends on (``None`` while the game goes on and nothing is
+        asked); the statistics' additions come later (:func:`app.web.ending.with_result`)."""
         if state == "playing" and asking is None:
-            return ()
+            return None
         won = state == "won"
-        elapsed = game.clock.elapsed_ms if won else 0
-        at_deal = game.move_count == 0 and not game.can_redo()
-        actions = self.end_actions_for(game)
-        moves = game.move_count if won else 0
-        link = self.new_game_link(game)
-        return (state, score, elapsed, asking, link, at_deal, actions, moves)
+        return Ending(
+            state,
+            score,
+            game.clock.elapsed_ms if won else 0,
+            asking,
+            self.new_game_link(game),
+            game.move_count == 0 and not game.can_redo(),
+            self.end_actions_for(game),
+            game.move_count if won else 0,
+        )
 
     def ending_html(self, facts: BoardFacts, lang: str) -> str:
-        return _ending_html(self, lang, facts.ending) if facts.ending else ending_html("", None)
+        if facts.ending is None:
+            return ending_html("", None)
+        return ending_box_html(self, lang, facts.ending)
 
     def board_parts(self, facts: BoardFacts, lang: str) -> list[str]:
         """Each place's cached markup, in board order."""
@@ -294,11 +293,6 @@ class Screen(ABC, Generic[G]):
 AnyScreen = Screen[Any]
 """A screen of either game (routes shared by both games hold one)."""
 
-CASCADE: Final = tuple(
-    Card.parse(c) for c in ("KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C")
-)
-"""The cards of the win's cascade (decoration: hidden from screen readers)."""
-
 SCREENS: dict[str, AnyScreen] = {}
 """Each game's screen under its slug (:func:`app.web.game_routes.game_router` registers it;
 :mod:`app.web.games` loads every game's package): the same keys as the engine's ``GAMES``
@@ -308,56 +302,3 @@ table."""
 def screen_for(code: DealCode) -> AnyScreen:
     """The screen of the game a deal code belongs to."""
     return SCREENS[game_for_code(code).slug]
-
-
-@functools.lru_cache(maxsize=256)
-def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
-    """The end of a game, and Restart's question (``asking``), inside the board."""
-    t = translations(lang)
-    state, score, elapsed, asking, new_game_link, _at_deal, offered, moves = ending[:8]
-    result = ending[8] if len(ending) > 8 else None  # issue 16: what the game set, the deal
-    ident = result[3] if result is not None and len(result) > 3 else None  # issue 26
-    replay = None if ident is None else (f"/replay/{ident}", t.gettext(N_("Watch the replay")))
-    parts = []
-    if state == "won" and asking != "restart":
-        figures = (
-            ("time", t.gettext(N_("Time")), clock_text(elapsed)),
-            ("moves", t.gettext(N_("Moves")), str(moves)),
-            ("score", t.gettext(N_("Score")), str(score)),
-        )
-        parts.append(
-            summary_box(
-                t.gettext(N_("You won!")),
-                figures,
-                result_html(result, t),
-                ((card, rank_letter(card, t)) for card in CASCADE),
-                (screen.slug, t.gettext(N_("Play this deal again"))),
-                (new_game_link, t.gettext(N_("New game"))),
-                replay,
-            )
-        )
-    elif state != "playing" and asking != "restart":
-        labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
-        actions = [] if state == "won" else [(verb, labels[verb]) for verb in offered]
-        text = screen.ending_text(ending, t) or ""
-        parts.append(
-            ending_box(
-                screen.slug,
-                state,
-                text,
-                actions,
-                (new_game_link, t.gettext(N_("New game"))),
-                result_html(result, t),
-                replay,
-            )
-        )
-    if asking == "restart":
-        parts.append(
-            restart_question(
-                screen.slug,
-                t.gettext(QUESTIONS["restart"]),
-                t.gettext(N_("Restart")),
-                t.gettext(N_("Keep playing")),
-            )
-        )
-    return ending_html("".join(parts), state)

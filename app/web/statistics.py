@@ -15,10 +15,10 @@ from markupsafe import Markup, escape
 
 from app.engine.games import GAMES, VARIANTS, game_by_id, kinds
 from app.i18n import N_
-from app.store import StoredGame, histogram
-from app.store.base import clock_elapsed
 from app.store.counting import KINDS, kind_of, normal, records
-from app.store.replays import ENDED, ReplaySummary
+from app.store.replays import ReplaySummary
+from app.web.board import DealFigures, GameResult, Records
+from app.web.standing import standing_line
 from app.web.views import clock_text
 
 KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
@@ -45,7 +45,7 @@ def lines(keys: list[str], doc: dict[str, Any], kind: str, t: NullTranslations) 
     return record_lines(record_values(keys, doc, kind), t)
 
 
-def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> tuple[tuple[str, int], ...]:
+def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> Records:
     """Each record key with the figure its sentence names (language-independent, hashable:
     the board's cached ending box depends on it)."""
     figures = doc["k"][kind]
@@ -61,7 +61,7 @@ def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> tuple[tupl
     return tuple((key, number[key]) for key in keys if key in number)
 
 
-def record_lines(values: tuple[tuple[str, int], ...], t: NullTranslations) -> list[str]:
+def record_lines(values: Records, t: NullTranslations) -> list[str]:
     said: list[str] = []
     for key, n in values:
         if key == "first_win":
@@ -93,7 +93,7 @@ def record_lines(values: tuple[tuple[str, int], ...], t: NullTranslations) -> li
     return said
 
 
-def ended_values(doc: dict[str, Any] | None, code: str, kind: str) -> tuple[tuple[str, int], ...]:
+def ended_values(doc: dict[str, Any] | None, code: str, kind: str) -> Records:
     """What the game ``code`` set when it was counted (nothing when the player's last counted
     game is another one)."""
     data = normal(doc)
@@ -108,11 +108,11 @@ def ended_lines(doc: dict[str, Any] | None, code: str, kind: str, t: NullTransla
     return record_lines(ended_values(doc, code, kind), t)
 
 
-def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
-    """A deal's figures as (players, wins, best_ms, fewest), ``None`` when nobody finished it."""
+def deal_figures(data: dict[str, Any] | None) -> DealFigures | None:
+    """A deal's figures for everyone, ``None`` when nobody finished it."""
     if not data or not data.get("players"):
         return None
-    return (
+    return DealFigures(
         int(data["players"]),
         int(data.get("wins", 0)),
         int(data.get("best_ms", 0)),
@@ -120,94 +120,15 @@ def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
     )
 
 
-Standing = tuple[str, int, int, int, int, bool]
-"""Where a finished game stands among the deal's wins: its state (``won`` or ``lost``), time,
-moves, the percentage of the other players' wins it beats and how many they are (for a
-loss: how many players won the deal), and whether wins rank by moves first."""
-
-Ending = tuple[str, int, int]
-"""How a game ended: its state, its clock's time and its moves."""
-
-
-def ended_as(row: StoredGame | None) -> Ending | None:
-    """How the game ``row`` ended, ``None`` while it goes on."""
-    if row is None or row.state not in ENDED:
-        return None
-    return (row.state, clock_elapsed(row.record), row.moves)
-
-
-def standing_values(
-    figures: dict[str, Any] | None, ending: Ending | None, code: str, doc: Any, by_moves: bool
-) -> Standing | None:
-    """Where the player's game of ``code`` stands on its deal (issue 26), as it ended
-    (``ending``), among the other players' wins: the deal's figures for everyone hold them as
-    cells (:mod:`app.store.histogram`), the player's own counted win (their statistics' entry
-    for the deal) left out. ``None`` when the game has not ended, or when the figures predate
-    the cells."""
-    if ending is None or not figures:
-        return None
-    cells = figures.get("cells")
-    wins = sum(histogram.cells_of(cells).values())
-    if wins < int(figures.get("wins") or 0):
-        return None  # wins counted before the deal's figures had cells
-    state, ms, moves = ending
-    if state != "won":
-        return ("lost", 0, 0, 0, wins, by_moves)
-    entry = next((e for e in normal(doc)["recent"] if e.get("code") == code), None)
-    mine = None
-    if entry is not None and entry.get("r") == "won":
-        mine = (int(entry.get("moves") or 0), int(entry.get("ms") or 0))
-    beaten, others = histogram.standing(cells, moves, ms, by_moves=by_moves, mine=mine)
-    share = round(100 * beaten / others) if others else 0
-    return ("won", ms, moves, share, others, by_moves)
-
-
-def standing_line(standing: Standing, t: NullTranslations) -> str:
-    """ "Won in 4:12 — faster than 73 % of the 41 other players who won this deal.", or for a
-    loss how many players won the deal."""
-    state, ms, moves, share, count, by_moves = standing
-    if state != "won":
-        if not count:
-            return t.gettext(N_("Nobody has won this deal yet."))
-        return t.ngettext(
-            "%(num)s player has won this deal.", "%(num)s players have won this deal.", count
-        ) % {"num": count}
-    values = {"time": clock_text(ms), "moves": moves, "percent": f"{share}\u00a0%", "num": count}
-    if not count:
-        return t.gettext(N_("Won in %(time)s: nobody else has won this deal yet.")) % values
-    if by_moves:
-        return (
-            t.ngettext(
-                "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
-                " other player who won this deal (fewer moves first, then less time).",
-                "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
-                " other players who won this deal (fewer moves first, then less time).",
-                count,
-            )
-            % values
-        )
-    return (
-        t.ngettext(
-            "Won in %(time)s — faster than %(percent)s of the %(num)s other player who won this"
-            " deal.",
-            "Won in %(time)s — faster than %(percent)s of the %(num)s other players who won this"
-            " deal.",
-            count,
-        )
-        % values
-    )
-
-
-def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:
+def result_html(result: GameResult | None, t: NullTranslations) -> str:
     """The end box's additions (issue 16): the bests and streaks this game set, where it stands
-    on its deal (issue 26) and how the deal went for everyone who finished it — ``result`` from
-    :func:`app.web.actions.game_result`."""
+    on its deal (issue 26) and how the deal went for everyone who finished it — ``result``
+    from :func:`app.web.ending.game_result`."""
     if not result:
         return ""
-    values, deal, *more = result
-    standing = more[0] if more else None
+    deal, standing = result.deal, result.standing
     out = ""
-    said = record_lines(values, t)
+    said = record_lines(result.records, t)
     if said:
         items = "".join(f"<li>{escape(line)}</li>" for line in said)
         out += f'<ul class="bests" id="bests">{items}</ul>'

@@ -21,7 +21,6 @@ from app.i18n import N_
 from app.services import daily
 from app.store import Store
 from app.store.counting import normal
-from app.web.actions import ActionForm, FormT, read_form
 from app.web.dependencies import (
     PlayerDep,
     RendererDep,
@@ -32,6 +31,7 @@ from app.web.dependencies import (
     public_origin,
 )
 from app.web.errors import PlayerError
+from app.web.forms import ActionForm, FormT, read_form
 from app.web.games import LOST_RULE, SCREENS
 from app.web.htmx import NO_STORE, html_answer
 from app.web.render import Renderer
@@ -81,7 +81,7 @@ class ResetForm(ActionForm):
 async def _checked(
     request: Request, store: Store, player: Player, model: type[FormT], back: str = "/stats"
 ) -> FormT:
-    """A POST's form as the game actions read theirs (:func:`app.web.actions.read_form`),
+    """A POST's form as the game actions read theirs (:func:`app.web.forms.read_form`),
     after :func:`app.web.dependencies.guard_write`, its token checked; ``back`` is the page an
     expired form offers to reload."""
     await guard_write(request)

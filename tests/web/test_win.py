@@ -13,8 +13,8 @@ from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
-from app.web.actions import with_result
 from app.web.board import fill
+from app.web.ending import with_result
 from app.web.screen import SCREENS
 from app.web.views import clock_text
 from tests.browser.play import moving_card

@@ -29,9 +29,10 @@ from app.i18n import (
     translations,
 )
 from app.store import SessionData
-from app.web.actions import Action, ActionForm, CardField, action_route, parsed
+from app.web.actions import Action, action_route
 from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
 from app.web.diagrams import Diagram
+from app.web.forms import ActionForm, CardField, parsed
 from app.web.game_routes import game_router
 from app.web.notices import STALE, Said, notice, refused
 from app.web.screen import Screen

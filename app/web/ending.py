@@ -1,0 +1,122 @@
+"""The end of a game on its board: the end box (a won game's summary, or the message of a game
+that cannot be won any more) and Restart's question, drawn from an :class:`Ending`; and what
+the statistics add to it once the game is over (:func:`game_result`, :func:`with_result`).
+
+Markup is cached by the ending, which is hashable plain data (:class:`~app.web.board.Ending`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import TYPE_CHECKING, Final
+
+from app.engine.cards import Card
+from app.i18n import N_, rank_letter, translations
+from app.store import Store
+from app.store.counting import kind_of
+from app.store.replays import replay_id
+from app.web.board import (
+    BoardFacts,
+    Ending,
+    GameResult,
+    ending_box,
+    ending_html,
+    restart_question,
+    summary_box,
+)
+from app.web.notices import QUESTIONS
+from app.web.standing import ended_as, standing_values
+from app.web.statistics import deal_figures, ended_values, result_html
+from app.web.views import clock_text
+
+if TYPE_CHECKING:
+    from app.web.screen import AnyScreen
+
+CASCADE: Final = tuple(
+    Card.parse(c) for c in ("KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C")
+)
+"""The cards of the win's cascade (decoration: hidden from screen readers)."""
+
+
+@functools.lru_cache(maxsize=256)
+def ending_box_html(screen: AnyScreen, lang: str, ending: Ending) -> str:
+    """The end of a game, and Restart's question (``asking``), inside the board."""
+    t = translations(lang)
+    state, asking, new_game = ending.state, ending.asking, ending.new_game_link
+    ident = ending.result.replay if ending.result is not None else None  # issue 26
+    replay = None if ident is None else (f"/replay/{ident}", t.gettext(N_("Watch the replay")))
+    parts = []
+    if state == "won" and asking != "restart":
+        figures = (
+            ("time", t.gettext(N_("Time")), clock_text(ending.elapsed_ms)),
+            ("moves", t.gettext(N_("Moves")), str(ending.moves)),
+            ("score", t.gettext(N_("Score")), str(ending.score)),
+        )
+        parts.append(
+            summary_box(
+                t.gettext(N_("You won!")),
+                figures,
+                result_html(ending.result, t),
+                ((card, rank_letter(card, t)) for card in CASCADE),
+                (screen.slug, t.gettext(N_("Play this deal again"))),
+                (new_game, t.gettext(N_("New game"))),
+                replay,
+            )
+        )
+    elif state != "playing" and asking != "restart":
+        labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
+        actions = [] if state == "won" else [(verb, labels[verb]) for verb in ending.actions]
+        text = screen.ending_text(ending, t) or ""
+        parts.append(
+            ending_box(
+                screen.slug,
+                state,
+                text,
+                actions,
+                (new_game, t.gettext(N_("New game"))),
+                result_html(ending.result, t),
+                replay,
+            )
+        )
+    if asking == "restart":
+        parts.append(
+            restart_question(
+                screen.slug,
+                t.gettext(QUESTIONS["restart"]),
+                t.gettext(N_("Restart")),
+                t.gettext(N_("Keep playing")),
+            )
+        )
+    return ending_html("".join(parts), state)
+
+
+async def game_result(
+    store: Store, sid: str, code: str, by_moves: bool = False
+) -> GameResult | None:
+    """What the end box adds once the player's game is over (the caller asks only then:
+    no screen may say whether a deal can be won while it is played): the personal bests and
+    streaks it set, how the deal went for everyone who finished it, where the game stands
+    among the deal's wins (``by_moves``: the game ranks wins by fewer moves first, issue 26)
+    and its replay's id."""
+    kind = kind_of(code)
+    if kind is None:
+        return None
+    doc = await store.player_stats_async(sid)
+    figures = await store.deal_stats_async(code)
+    _, row = await store.load_async(sid, code)
+    ident = replay_id(row)
+    ending = ended_as(row)
+    if ending is None and ident is not None:  # undone since: the game as it ended
+        replay = await store.replay_async(ident)
+        ending = None if replay is None else (replay.state, replay.ms, replay.moves)
+    standing = standing_values(figures, ending, code, doc, by_moves)
+    return GameResult(ended_values(doc, code, kind), deal_figures(figures), standing, ident)
+
+
+def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:
+    """The board's facts with the end box's additions (part of what the ending depends on,
+    so a partial answer sends the box again when they change)."""
+    if result is None or facts.ending is None or facts.state == "playing":
+        return facts
+    return dataclasses.replace(facts, ending=facts.ending._replace(result=result))
