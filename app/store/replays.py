@@ -5,8 +5,9 @@ drew, 128 random bits). When a change writes a row that has *just ended* (won, s
 from a row that had not) and names a replay, the store writes the replay in the same
 transaction as the game (:func:`replay_of`, called by :func:`app.store.counting.settle`): the
 deal code, the line as the record holds it (the record's ``moves``), the result, time, moves
-and score, and when it ended. A replay is never changed afterwards except by being written
-again whole with the same id (an Undo after the end, then the same last move again).
+and score, and when it ended. A replay is changed only by being written again whole with the
+same id: the same game ending again after an Undo (as it ended this time). So replays grow no
+faster than the moves that make them.
 
 A replay is found by its id alone — whoever has the link sees it — and deleted only by its
 player; a session keeps at most :data:`MAX_REPLAYS_PER_SESSION` (a new one past that
@@ -23,8 +24,8 @@ from typing import Any, Final
 from app.store.base import StoredGame, clock_elapsed
 
 REPLAY: Final = "replay"
-"""Key of :attr:`StoredGame.extra`: ``{"id": …, "of": …}``, the game's replay id and a digest
-of the line it was drawn for (the web layer keeps the id when the same line ends again)."""
+"""Key of :attr:`StoredGame.extra`: ``{"id": …}``, the game's replay id (the web layer keeps it
+while the game goes on from the same deal: :mod:`app.web.replay`)."""
 
 MAX_REPLAYS_PER_SESSION: Final = 100
 """Replays one session keeps; the one that ended longest ago goes first."""
@@ -116,7 +117,7 @@ def replay_of(old: StoredGame | None, new: StoredGame) -> StoredReplay | None:
     with another replay) and names a replay; ``None`` for every other change.
 
     >>> row = StoredGame("HM1-N-AAAAAAB", {"moves": "ae", "clock": [900, None]}, "stuck",
-    ...                  10, 1, 5, {REPLAY: {"id": "A" * 22, "of": "x"}})
+    ...                  10, 1, 5, {REPLAY: {"id": "A" * 22}})
     >>> replay_of(None, row).line, replay_of(row, row)
     ('ae', None)
     """

@@ -2,15 +2,16 @@
 once a won deal is played again, that win (issue 16).
 
 A game that has just ended names a replay (:data:`~app.store.replays.REPLAY` in its row's
-``extra``): a new id of 128 random bits, unless it ends again on the very line it ended on
-before (an Undo after the end, then the same move again), which keeps its id. The store writes
-the replay with the row that names it (:func:`app.store.replays.replay_of`).
+``extra``): a new id of 128 random bits the first time this game of the deal ends. A game that
+ends again after an Undo keeps its id — the store writes the replay again, as the game ended
+this time (:func:`app.store.replays.replay_of`) — so a replay costs no more than the moves
+that made it; the next game of the deal (*Play this deal again*, Restart) gets a new one when
+it ends.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import secrets
 from collections.abc import Callable
 from typing import Any, Final
@@ -30,18 +31,11 @@ def new_replay_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def line_digest(record: dict[str, Any]) -> str:
-    """A short digest of the line a record holds: the same line ending again keeps its id."""
-    moves = record.get("moves")
-    text = moves if isinstance(moves, str) else ""
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-
 def carried(
     before: StoredGame | None, written: StoredGame, new_id: Callable[[], str] = new_replay_id
 ) -> StoredGame:
     """``written`` with what the saved game keeps: its last win, and its replay's id — a new
-    one when it has just ended on another line than its last replay's."""
+    one when it has just ended without one."""
     extra = dict(written.extra)
     old = {} if before is None else before.extra
     win: Any = old.get(EARLIER_WIN)
@@ -54,12 +48,11 @@ def carried(
         }
     if isinstance(win, dict) and EARLIER_WIN not in extra:
         extra[EARLIER_WIN] = win
-    mark: Any = old.get(REPLAY)
-    if written.state in ENDED and (before is None or before.state not in ENDED):
-        line = line_digest(written.record)
-        kept = isinstance(mark, dict) and mark.get("of") == line and replay_id(before)
-        if not kept:
-            mark = {"id": new_id(), "of": line}
+    moves, redo = written.record.get("moves"), written.record.get("redo")
+    anew = not moves and not redo  # restarted (or never moved): the next game of the deal
+    mark: Any = None if anew else old.get(REPLAY)
+    if written.state in ENDED and written.moves > 0 and replay_id(before) is None:
+        mark = {"id": new_id()}
     if isinstance(mark, dict) and REPLAY not in extra:
         extra[REPLAY] = mark
     return written if extra == written.extra else dataclasses.replace(written, extra=extra)

@@ -32,7 +32,7 @@ def game(
     line: str = "ae",
     code: str = HM,
 ) -> StoredGame:
-    extra: dict[str, Any] = {} if replay is None else {REPLAY: {"id": replay, "of": "x"}}
+    extra: dict[str, Any] = {} if replay is None else {REPLAY: {"id": replay}}
     record = {"code": code, "moves": line, "clock": [ms, None]}
     return StoredGame(code, record, state, moves * 10, moves, now_ms() if at is None else at, extra)
 

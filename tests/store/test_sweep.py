@@ -111,7 +111,7 @@ def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -
     # player statistics, deal figures, device links and replays 0 each (short: done), full
     # rate-limit buckets 0 (short: done)
     assert statements.count("BEGIN IMMEDIATE") == 11
-    assert statements.count("COMMIT") == 10
+    assert statements.count("COMMIT") == 11
     store.close()
 
 

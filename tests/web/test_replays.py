@@ -114,7 +114,9 @@ def test_the_end_box_of_a_won_game_links_its_replay_by_an_unguessable_id(player,
     assert p.board.by_id("summary").find("a", id="ending-replay").text == "Watch the replay"
 
 
-def test_a_stuck_game_links_its_replay_too_and_each_ending_has_its_own(player, tiny):
+def test_a_stuck_game_links_its_replay_too_and_each_game_of_the_deal_has_its_own(
+    player, tiny, store
+):
     p = player(CODE)
     play(p, LOSE)
     assert p.board.attrs["data-state"] == "stuck"
@@ -122,12 +124,34 @@ def test_a_stuck_game_links_its_replay_too_and_each_ending_has_its_own(player, t
     p.post("undo")
     assert p.board.by_id("ending").children == []
     p.tap("pile-3")
-    p.tap("pile-2")  # the same line ends again: the same replay
+    p.tap("pile-2")  # the game ends again: the same replay
     assert replay_url(p) == stuck
-    p.post("restart", confirm="yes")
+    p.post("restart", confirm="yes")  # another game of the deal: another replay
     play(p, WIN)
-    assert replay_url(p) != stuck  # another game of the deal: another replay
+    assert replay_url(p) != stuck
     assert p.client.get(stuck).status_code == 200
+    assert len(store.player_replays(p.client.cookies.get("sid"))) == 2
+
+
+def test_a_game_that_ends_again_after_undo_keeps_its_replay_as_it_ended_last(
+    player, tiny, store, client
+):
+    """An Undo after the end and another last move: the same replay, now that ending — so
+    replays grow no faster than the moves that make them."""
+    p = player(CODE)
+    p.tap("pile-1")
+    p.tap("pile-2")  # 5♠ + 6♣
+    p.tap("pile-1")
+    p.tap("pile-3")  # 6♦ + 5♥: won
+    url = replay_url(p)
+    assert parse(client.get(url).text).by_id("replay-outcome").text == "Won"
+    p.post("undo")
+    p.post("undo")
+    play(p, LOSE)  # 5♥ + 6♣ instead: stuck
+    assert replay_url(p) == url
+    shown = parse(client.get(url).text)
+    assert shown.by_id("replay-outcome").text == "Lost" and shown.by_id("replay-moves").text == "1"
+    assert len(store.player_replays(client.cookies.get("sid"))) == 1
 
 
 @pytest.mark.slow
