@@ -42,17 +42,16 @@ from app.web.dependencies import (
     PlayerDep,
     RendererDep,
     StoreDep,
+    checked_form,
     get_page,
-    guard_write,
     public_origin,
 )
 from app.web.errors import PlayerError
-from app.web.forms import ActionForm, read_form
+from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
 from app.web.pages import Pager, parse_step
 from app.web.render import Renderer
 from app.web.screen import AnyScreen, screen_for
-from app.web.sessions import check_token
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -305,10 +304,7 @@ async def replay_pasted(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     """A pasted game's replay: every move checked by the rules, nothing stored."""
-    await guard_write(request)
-    form = await read_form(request, PastedForm)
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, "/replay")
+    form = await checked_form(request, store, player, PastedForm, "/replay")
     page = await get_page(request, store, player)
     cache = line_cache(request)
     key = ("", _digest(form.text))
@@ -341,10 +337,7 @@ async def delete_replay(
     ident: str, request: Request, store: StoreDep, player: PlayerDep
 ) -> Response:
     """The player deletes one of their replays; another player's is never touched."""
-    await guard_write(request)
-    form = await read_form(request, ActionForm)
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, "/stats")
+    await checked_form(request, store, player, ActionForm, "/stats")
     deleted = ID_PATTERN.fullmatch(ident) and await store.delete_replay_async(player.sid, ident)
     if not deleted:
         raise not_found()

@@ -25,17 +25,17 @@ from app.web.dependencies import (
     PlayerDep,
     RendererDep,
     StoreDep,
+    checked_form,
     get_page,
-    guard_write,
     limit,
     public_origin,
 )
 from app.web.errors import PlayerError
-from app.web.forms import ActionForm, FormT, read_form
+from app.web.forms import ActionForm
 from app.web.games import LOST_RULE, SCREENS
 from app.web.htmx import NO_STORE, html_answer
 from app.web.render import Renderer
-from app.web.sessions import Player, check_token
+from app.web.sessions import Player
 from app.web.statistics import (
     daily_streak,
     game_rows,
@@ -76,19 +76,6 @@ class ResetForm(ActionForm):
     """Reset: the token, and the confirmation (``confirm=yes``)."""
 
     confirm: Literal["", "yes"] = ""
-
-
-async def _checked(
-    request: Request, store: Store, player: Player, model: type[FormT], back: str = "/stats"
-) -> FormT:
-    """A POST's form as the game actions read theirs (:func:`app.web.forms.read_form`),
-    after :func:`app.web.dependencies.guard_write`, its token checked; ``back`` is the page an
-    expired form offers to reload."""
-    await guard_write(request)
-    form = await read_form(request, model)
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, back)
-    return form
 
 
 def digest_of(secret: str) -> str:
@@ -138,7 +125,7 @@ async def stats_page(
 @router.post("/stats/reset")
 async def reset(request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """Without ``confirm=yes`` it asks first (a question on the page, without JavaScript too)."""
-    form = await _checked(request, store, player, ResetForm)
+    form = await checked_form(request, store, player, ResetForm, "/stats")
     if form.confirm != "yes":
         return RedirectResponse("/stats?ask=reset", 303, headers=NO_STORE)
     await store.reset_stats_async(player.sid)
@@ -150,7 +137,7 @@ async def make_link(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     """A new device link (replacing the player's previous one), shown on this answer only."""
-    await _checked(request, store, player, ActionForm)
+    await checked_form(request, store, player, ActionForm, "/stats")
     secret = secrets.token_urlsafe(24)
     await store.save_link_async(player.sid, digest_of(secret))
     link = f"{public_origin(request)}/link/{secret}"
@@ -159,7 +146,7 @@ async def make_link(
 
 @router.post("/stats/link/revoke")
 async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> Response:
-    await _checked(request, store, player, ActionForm)
+    await checked_form(request, store, player, ActionForm, "/stats")
     await store.drop_link_async(player.sid)
     return RedirectResponse("/stats?n=revoked", 303, headers=NO_STORE)
 
@@ -198,7 +185,7 @@ async def open_link(
 @router.post("/link/{secret}")
 async def use_link(secret: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """This browser takes the link's player id: from now on both browsers play as one."""
-    await _checked(request, store, player, ActionForm, f"/link/{secret}")
+    await checked_form(request, store, player, ActionForm, f"/link/{secret}")
     owner = await _owner(request, store, secret)
     request.state.player = Player(owner, fresh=False)
     return RedirectResponse("/stats?n=linked", 303, headers=NO_STORE)

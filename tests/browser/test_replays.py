@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -14,21 +13,14 @@ from playwright.sync_api import BrowserContext, Page, expect
 from app.engine.codes import DealCode
 from app.engine.halfmoon import apply_move, deal
 from app.engine.halfmoon import place_name as hm_place
+from tests.browser import test_motion
 from tests.browser.conftest import PHONE, assert_accessible, screenshot
 from tests.browser.play import HM, SH_LOST, board, hm_line, hm_reach, sh_reach
-from tests.browser.test_motion import WATCH, motion, reset, settled
+from tests.browser.test_motion import motion, reset, settled
 
 LINE = hm_line(HM)
-
-
-@pytest.fixture
-def watched(new_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
-    def make(**options: Any) -> Page:
-        context = new_context(**options)
-        context.add_init_script(WATCH)
-        return context.new_page()
-
-    return make
+watched = test_motion.watched
+"""A page whose animations are watched (the motion tests' fixture)."""
 
 
 def won_replay(page: Page) -> str:
