@@ -133,7 +133,7 @@ def result_html(result: GameResult | None, t: NullTranslations) -> str:
         items = "".join(f"<li>{escape(line)}</li>" for line in said)
         out += f'<ul class="bests" id="bests">{items}</ul>'
     if standing is not None:
-        out += f'<p class="standing" id="standing">{escape(standing_line(standing, t))}</p>'
+        out += f'<div class="standing" id="standing">{escape(standing_line(standing, t))}</div>'
     if deal is not None:
         players, wins, best_ms, fewest = deal
         text = t.ngettext(
