@@ -51,23 +51,28 @@ class Variant(NamedTuple):
 
 
 _VARIANTS: dict[GameId, tuple[str, ...]] = {}
-"""Each game's variant codes, from the table of games (filled on first use)."""
+"""Each game's variant codes (its default first), as the table of games gives them."""
+_HELP: list[str] = [""]
+"""What a deal code looks like (in English), as the table of games gives it."""
+
+
+def know_games(variants: dict[GameId, tuple[str, ...]], help_text: str) -> None:
+    """Take the games' letters and variants, and the sentence that says what a code looks
+    like, from the table of games (:mod:`app.engine.games`, which the engine's package loads
+    first: a deal code is never read before the table is)."""
+    _VARIANTS.clear()
+    _VARIANTS.update(variants)
+    _HELP[0] = help_text
 
 
 def _variants(game: str) -> tuple[str, ...] | None:
     """The variant codes of the game ``game`` names (the default first), ``None`` for none."""
-    if not _VARIANTS:
-        from app.engine.games import VARIANTS  # here, not above: the games import this module
-
-        _VARIANTS.update(VARIANTS)
     return _VARIANTS.get(game)
 
 
 def _help() -> str:
     """What a deal code looks like, said after every code error (in English)."""
-    from app.engine.games import FORMAT_HELP  # here, not above: the games import this module
-
-    return FORMAT_HELP
+    return _HELP[0]
 
 
 class DealCodeError(ValueError):

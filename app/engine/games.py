@@ -14,7 +14,8 @@ from __future__ import annotations
 import importlib
 from typing import Any, Final
 
-from app.engine.codes import DealCode, GameId, Variant
+from app.engine import rng
+from app.engine.codes import DealCode, GameId, Variant, know_games
 from app.engine.game import Game
 from app.engine.texts import ENGLISH, N_, Translator
 
@@ -117,3 +118,6 @@ def format_help(t: Translator = ENGLISH) -> str:
 
 FORMAT_HELP: Final = format_help()
 """What a deal code looks like, in English (the engine's own messages say it)."""
+
+know_games(VARIANTS, FORMAT_HELP)
+rng.DECKS.update({g.game_id: g.decks for g in GAMES.values()})

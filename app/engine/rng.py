@@ -28,6 +28,10 @@ from app.engine.codes import DealCode, GameId
 _MASK64: Final = (1 << 64) - 1
 _T = TypeVar("_T")
 
+DECKS: dict[GameId, int] = {}
+"""How many decks each game's deal shuffles, as the table of games gives it
+(:mod:`app.engine.games`, which the engine's package loads first)."""
+
 
 class SplitMix64:
     """SplitMix64: a 64-bit state advanced by the golden-ratio increment, then mixed."""
@@ -87,10 +91,6 @@ def shuffled_cards(code: DealCode, decks: int | None = None) -> list[Card]:
     """
     if code.version != 1:
         raise ValueError(f"no dealing algorithm for version {code.version}")
-    if decks is None:
-        from app.engine.games import game_by_id  # here, not above: the games import this module
-
-        decks = game_by_id(code.game).decks
-    cards = fresh_decks(decks)
+    cards = fresh_decks(DECKS[code.game] if decks is None else decks)
     shuffle(cards, SplitMix64(seed_for(code)))
     return cards

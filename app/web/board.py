@@ -141,16 +141,18 @@ class Ending(NamedTuple):
     it (:func:`app.web.ending.ending_html`)."""
 
     state: str
-    score: int
-    elapsed_ms: int
-    """The game clock: a won game's time (0 otherwise)."""
+    score: int | None
+    """``None`` in *Zen* (issue 27): the box names no score and no time."""
+    elapsed_ms: int | None
+    """The game clock: a won game's time (0 otherwise; ``None`` in *Zen*)."""
     asking: str | None
     """The question the board asks (``restart``)."""
     new_game_link: str
     at_deal: bool
     """The deal ended before any move (no Undo or Restart to suggest)."""
     actions: tuple[str, ...]
-    """What the end box offers besides New game (``undo``, ``restart``)."""
+    """What the end box offers besides New game (``undo``, ``restart``); ``home`` while a game
+    that goes on offers *Send all home*."""
     moves: int
     """A won game's moves (0 otherwise)."""
     result: GameResult | None = None
@@ -173,6 +175,8 @@ class BoardFacts:
     """What the ending box depends on (``None`` while the game goes on and nothing is asked)."""
     classes: str = ""
     """Extra classes on ``#board`` (Half Moon's ``with-help``)."""
+    zen: bool = False
+    """*Zen* (issue 27): the board says nothing of the score (no ``data-score``)."""
 
 
 @functools.lru_cache(maxsize=16384)
@@ -201,6 +205,7 @@ def board_open(
     (``None``: a board no action is sent from, a replay's)."""
     swap = f' hx-swap-oob="{oob}"' if oob else ""
     classes = f"board {game}{' ' + facts.classes if facts.classes else ''}"
+    score = "" if facts.zen else f' data-score="{facts.score}"'
     sent = (
         ""
         if board_version is None
@@ -208,7 +213,7 @@ def board_open(
     )
     return (
         f'<div id="board"{swap} class="{classes}" data-game="{game}" data-code="{code}"'
-        f' data-state="{facts.state}" data-score="{facts.score}" data-moves="{facts.moves}"'
+        f' data-state="{facts.state}"{score} data-moves="{facts.moves}"'
         f"{sent}>"
     )
 
@@ -251,6 +256,16 @@ def ending_box(
         f'<div class="ending {state}"><p>{attr(text)}</p>{extra}<div class="ending-actions">'
         f"{forms}{replay_link(replay)}"
         f'<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
+    )
+
+
+def home_offer(slug: str, text: str, label: str) -> str:
+    """*Send all home* (issue 27), offered while only foundation moves are left: a move the
+    player sends (one action, one Undo), never one the game makes by itself."""
+    button = f'<button id="control-home">{attr(label)}</button>'
+    return (
+        f'<div class="send-home" id="send-home"><p>{attr(text)}</p>'
+        f"{action_form(slug, 'home', '', '', button)}</div>"
     )
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
+
+from babel.support import NullTranslations
 
 from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
@@ -22,6 +24,7 @@ from app.web.board import (
     GameResult,
     ending_box,
     ending_html,
+    home_offer,
     restart_question,
     summary_box,
 )
@@ -30,8 +33,15 @@ from app.web.standing import ended_as, standing_values
 from app.web.statistics import deal_figures, ended_values, result_html
 from app.web.views import clock_text
 
-if TYPE_CHECKING:
-    from app.web.screen import AnyScreen
+
+class EndingScreen(Protocol):
+    """What the end box asks of a game's screen (:class:`app.web.screen.Screen`)."""
+
+    @property
+    def slug(self) -> str: ...
+
+    def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None: ...
+
 
 CASCADE: Final = tuple(
     Card.parse(c) for c in ("KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C")
@@ -40,24 +50,30 @@ CASCADE: Final = tuple(
 
 
 @functools.lru_cache(maxsize=256)
-def ending_box_html(screen: AnyScreen, lang: str, ending: Ending) -> str:
+def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     """The end of a game, and Restart's question (``asking``), inside the board."""
     t = translations(lang)
     state, asking, new_game = ending.state, ending.asking, ending.new_game_link
     ident = ending.result.replay if ending.result is not None else None  # issue 26
     replay = None if ident is None else (f"/replay/{ident}", t.gettext(N_("Watch the replay")))
+    zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)
     parts = []
     if state == "won" and asking != "restart":
+        moved = ("moves", t.gettext(N_("Moves")), str(ending.moves))
         figures = (
-            ("time", t.gettext(N_("Time")), clock_text(ending.elapsed_ms)),
-            ("moves", t.gettext(N_("Moves")), str(ending.moves)),
-            ("score", t.gettext(N_("Score")), str(ending.score)),
+            (moved,)
+            if zen
+            else (
+                ("time", t.gettext(N_("Time")), clock_text(ending.elapsed_ms or 0)),
+                moved,
+                ("score", t.gettext(N_("Score")), str(ending.score)),
+            )
         )
         parts.append(
             summary_box(
                 t.gettext(N_("You won!")),
                 figures,
-                result_html(ending.result, t),
+                result_html(ending.result, t, zen),
                 ((card, rank_letter(card, t)) for card in CASCADE),
                 (screen.slug, t.gettext(N_("Play this deal again"))),
                 (new_game, t.gettext(N_("New game"))),
@@ -75,8 +91,16 @@ def ending_box_html(screen: AnyScreen, lang: str, ending: Ending) -> str:
                 text,
                 actions,
                 (new_game, t.gettext(N_("New game"))),
-                result_html(ending.result, t),
+                result_html(ending.result, t, zen),
                 replay,
+            )
+        )
+    elif state == "playing" and "home" in ending.actions and asking != "restart":
+        parts.append(
+            home_offer(
+                screen.slug,
+                t.gettext(N_("Only moves to the foundations are left.")),
+                t.gettext(N_("Send all home")),
             )
         )
     if asking == "restart":

@@ -31,6 +31,13 @@ __all__ = ["ROUTERS", "SCREENS", "AnyScreen"]
 
 # --- the site's sentences that name every game ---------------------------------------------------
 
+SITE_NAME: Final = N_("Patience: Half Moon and Seahaven Towers")
+"""The site's name as an installed app (the web app manifest)."""
+SITE_DESCRIPTION: Final = N_(
+    "Play Half Moon and Seahaven Towers, two patience games, free in your browser, "
+    "in English, Turkish and Bulgarian."
+)
+"""The site's description as an installed app (the web app manifest)."""
 LOST_RULE: Final = N_(
     "It is lost when the game proves it cannot be won any more (Half Moon: no move left;"
     " Seahaven Towers: no useful move left), or when you make the first move of another"

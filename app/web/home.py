@@ -22,7 +22,7 @@ from app.web.games import SCREENS
 from app.web.htmx import html_answer
 from app.web.replay import EARLIER_WIN
 from app.web.screen import AnyScreen, screen_for
-from app.web.statistics import daily_streak
+from app.web.statistics import RESULT_NAMES, daily_streak
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -46,7 +46,9 @@ async def home(
         ],
         code="",
         problem=None,
-        **await daily_block(store, player.sid, t),
+        **await daily_block(
+            store, player.sid, t, zen=page.session is not None and page.session.zen
+        ),
     )
     return html_answer(renderer.page("pages/home.html", context, t))
 
@@ -131,8 +133,11 @@ DAILY_RESULTS = {
 }
 
 
-async def daily_block(store: Store, sid: str, t: NullTranslations) -> dict[str, Any]:
-    """Today's deals with the player's own result on each, and the daily streak."""
+async def daily_block(
+    store: Store, sid: str, t: NullTranslations, zen: bool = False
+) -> dict[str, Any]:
+    """Today's deals with the player's own result on each, and the daily streak; in *Zen* a
+    win without its time."""
     day = daily.today()
     codes = await daily.daily_codes(day)
     deals = []
@@ -140,8 +145,8 @@ async def daily_block(store: Store, sid: str, t: NullTranslations) -> dict[str, 
         text = str(code)
         _, game = await store.load_async(sid, text)
         state = "none" if game is None or game.moves == 0 else game.state
-        result = t.gettext(DAILY_RESULTS[state])
-        if state == "won":
+        result = t.gettext(RESULT_NAMES["won"] if zen and state == "won" else DAILY_RESULTS[state])
+        if state == "won" and not zen:
             result = result % {"time": clock_text(clock_ms(game))} if game else result
         deals.append(
             {

@@ -163,8 +163,8 @@ PASTED: Final = {
 }
 
 
-def _outcome(result: Result, t: NullTranslations) -> str:
-    if result.ms is None:
+def _outcome(result: Result, t: NullTranslations, zen: bool) -> str:
+    if result.ms is None or zen:
         return t.gettext(PASTED[result.state])
     return t.gettext(OUTCOMES[result.state]) % {"time": clock_text(result.ms)}
 
@@ -176,8 +176,10 @@ def view(
     step: int,
     lang: str,
     t: NullTranslations,
+    zen: bool = False,
 ) -> dict[str, Any]:
-    """One step of a replay: what its template shows (plain data, the board as markup)."""
+    """One step of a replay: what its template shows (plain data, the board as markup); in
+    *Zen* (the viewer's) neither the time nor the score."""
     code, last = line.code, len(line)
     position = line.position(step)
     said = t.gettext(N_("The deal, before the first move."))
@@ -185,7 +187,7 @@ def view(
         move = screen.describe_move(line.position(step - 1), line.move(step), lang)
         said = t.gettext(N_("Move %(step)s: %(move)s")) % {"step": step, "move": move}
     state = result.state if step == last else "playing"
-    facts = BoardFacts(state, line.game.points(position), step, (), None, "still")
+    facts = BoardFacts(state, line.game.points(position), step, (), None, "still", zen)
     board = (
         board_open(screen.slug, str(code), facts, None, None)
         + screen.replay_board(code, position, lang)
@@ -196,7 +198,8 @@ def view(
         "name": name,
         "slug": screen.slug,
         "code": str(code),
-        "title": f"{name} {code} — {_outcome(result, t)}",
+        "title": f"{name} {code} — {_outcome(result, t, zen)}",
+        "zen": zen,
         "state": result.state,
         "time": "–" if result.ms is None else clock_text(result.ms),
         "moves": result.moves,
@@ -220,6 +223,11 @@ async def _page(
     context = page.context(r=replay)
     html = await run_in_threadpool(renderer.page, TEMPLATE, context, page.t)
     return html_answer(html, status)
+
+
+def _zen(page: PageBase) -> bool:
+    """The viewer's *Zen* (issue 27): no clock, no score."""
+    return page.session is not None and page.session.zen
 
 
 StepQuery = Annotated[str, Query(max_length=16)]
@@ -257,7 +265,7 @@ async def replay_page(
     page = await get_page(request, store, player)
     screen = screen_for(line.code)
     result = Result(replay.state, replay.ms, replay.moves, replay.score)
-    shown = view(screen, line, result, number, page.lang, page.t)
+    shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
     path = f"/replay/{replay.id}"
     shown |= {
         "pager": Pager(number, len(line), path),
@@ -322,7 +330,7 @@ async def replay_pasted(
     final = screen.game.starting_from(line.code, line.position(len(line)))
     screen.prepare(final)  # no search on the request path: an unproved loss reads as not won
     result = Result(final.status().value, None, len(line), line.game.points(final.position))
-    shown = view(screen, line, result, number, page.lang, page.t)
+    shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
     shown |= {
         "pager": Pager(number, len(line), "/replay"),
         "text_url": None,

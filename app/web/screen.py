@@ -149,8 +149,9 @@ class Screen(ABC, Generic[G]):
             score,
             game.move_count,
             self.places(game, helping),
-            self.ending_facts(game, state, score, asking),
+            self.ending_facts(game, state, score, asking, session.zen),
             "with-help" if helping else "",
+            session.zen,
         )
 
     @abstractmethod
@@ -175,18 +176,22 @@ class Screen(ABC, Generic[G]):
     end_actions: ClassVar[tuple[str, ...]]
     """What the end message offers besides New game: ``undo``, ``restart``."""
 
-    def ending(self, game: G, t: NullTranslations, state: str | None = None) -> str | None:
+    def ending(
+        self, game: G, t: NullTranslations, state: str | None = None, zen: bool = False
+    ) -> str | None:
         """The announcement of a game that has ended, or ``None`` while it goes on."""
         state = state or game.status().value
-        return self.ending_text(self.ending_facts(game, state, game.score), t)
+        return self.ending_text(self.ending_facts(game, state, game.score, zen=zen), t)
 
     def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None:
         if ending is None or ending.state == "playing":
             return None
+        if ending.state == "won" and ending.score is None:  # Zen: no score, no time
+            return t.gettext(N_("You won!"))
         if ending.state == "won":
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
                 "score": ending.score,
-                "time": clock_text(ending.elapsed_ms),
+                "time": clock_text(ending.elapsed_ms or 0),
             }
         if self.defeat_at_deal and ending.at_deal:
             return t.gettext(self.defeat_at_deal)
@@ -229,17 +234,18 @@ class Screen(ABC, Generic[G]):
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
     def ending_facts(
-        self, game: G, state: str, score: int, asking: str | None = None
+        self, game: G, state: str, score: int, asking: str | None = None, zen: bool = False
     ) -> Ending | None:
         """What the ending box depends on (``None`` while the game goes on and nothing is
-        asked); the statistics' additions come later (:func:`app.web.ending.with_result`)."""
+        asked); the statistics' additions come later (:func:`app.web.ending.with_result`). In
+        *Zen* the score and the time are ``None``: the box names neither."""
         if state == "playing" and asking is None:
             return None
         won = state == "won"
         return Ending(
             state,
-            score,
-            game.clock.elapsed_ms if won else 0,
+            None if zen else score,
+            None if zen else game.clock.elapsed_ms if won else 0,
             asking,
             self.new_game_link(game),
             game.move_count == 0 and not game.can_redo(),
@@ -257,7 +263,10 @@ class Screen(ABC, Generic[G]):
         return [self.place_html(lang, place) for place in facts.places]
 
     def board_version(self, facts: BoardFacts, parts: list[str], lang: str, token: str) -> str:
-        head = f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{facts.ending}"
+        head = (
+            f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{facts.ending}"
+            f"|{facts.zen}"
+        )
         return board_version((head, *parts), token)
 
     def board_html(self, facts: BoardFacts, lang: str, token: str, oob: str | None = None) -> str:

@@ -53,9 +53,9 @@ def standing_values(
     return Standing("won", ms, moves, share, others, by_moves)
 
 
-def standing_line(standing: Standing, t: NullTranslations) -> str:
+def standing_line(standing: Standing, t: NullTranslations, zen: bool = False) -> str:
     """ "Won in 4:12 — faster than 73 % of the 41 other players who won this deal.", or for a
-    loss how many players won the deal."""
+    loss how many players won the deal. In *Zen* no time is named."""
     state, ms, moves, share, count, by_moves = standing
     if state != "won":
         if not count:
@@ -65,7 +65,20 @@ def standing_line(standing: Standing, t: NullTranslations) -> str:
         ) % {"num": count}
     values = {"time": clock_text(ms), "moves": moves, "percent": f"{share}\u00a0%", "num": count}
     if not count:
+        if zen:
+            return t.gettext(N_("Nobody else has won this deal yet."))
         return t.gettext(N_("Won in %(time)s: nobody else has won this deal yet.")) % values
+    if by_moves and zen:
+        return (
+            t.ngettext(
+                "Won in %(moves)s moves — better than %(percent)s of the %(num)s other player who"
+                " won this deal (fewer moves first, then less time).",
+                "Won in %(moves)s moves — better than %(percent)s of the %(num)s other players who"
+                " won this deal (fewer moves first, then less time).",
+                count,
+            )
+            % values
+        )
     if by_moves:
         return (
             t.ngettext(
@@ -73,6 +86,15 @@ def standing_line(standing: Standing, t: NullTranslations) -> str:
                 " other player who won this deal (fewer moves first, then less time).",
                 "Won in %(moves)s moves and %(time)s — better than %(percent)s of the %(num)s"
                 " other players who won this deal (fewer moves first, then less time).",
+                count,
+            )
+            % values
+        )
+    if zen:
+        return (
+            t.ngettext(
+                "Faster than %(percent)s of the %(num)s other player who won this deal.",
+                "Faster than %(percent)s of the %(num)s other players who won this deal.",
                 count,
             )
             % values

@@ -120,20 +120,28 @@ def deal_figures(data: dict[str, Any] | None) -> DealFigures | None:
     )
 
 
-def result_html(result: GameResult | None, t: NullTranslations) -> str:
+ZEN_HIDDEN: Final = frozenset({"best_time", "best_score"})
+"""The records an end box in *Zen* leaves out (issue 27): they name a time or a score."""
+
+
+def result_html(result: GameResult | None, t: NullTranslations, zen: bool = False) -> str:
     """The end box's additions (issue 16): the bests and streaks this game set, where it stands
     on its deal (issue 26) and how the deal went for everyone who finished it — ``result``
-    from :func:`app.web.ending.game_result`."""
+    from :func:`app.web.ending.game_result`. In *Zen* nothing that names a time or a score
+    (the statistics still count them)."""
     if not result:
         return ""
-    deal, standing = result.deal, result.standing
+    values, deal, standing = result.records, result.deal, result.standing
+    if zen:
+        values = tuple((key, n) for key, n in values if key not in ZEN_HIDDEN)
     out = ""
-    said = record_lines(result.records, t)
+    said = record_lines(values, t)
     if said:
         items = "".join(f"<li>{escape(line)}</li>" for line in said)
         out += f'<ul class="bests" id="bests">{items}</ul>'
     if standing is not None:
-        out += f'<div class="standing" id="standing">{escape(standing_line(standing, t))}</div>'
+        line = standing_line(standing, t, zen)
+        out += f'<div class="standing" id="standing">{escape(line)}</div>'
     if deal is not None:
         players, wins, best_ms, fewest = deal
         text = t.ngettext(
@@ -142,7 +150,9 @@ def result_html(result: GameResult | None, t: NullTranslations) -> str:
             players,
         ) % {"num": players}
         text += ", " + t.ngettext("%(num)s won", "%(num)s won", wins) % {"num": wins}
-        if best_ms:
+        if best_ms and zen:
+            text += "; " + t.gettext(N_("fewest moves %(moves)s")) % {"moves": fewest}
+        elif best_ms:
             text += "; " + t.gettext(N_("best time %(time)s, fewest moves %(moves)s")) % {
                 "time": clock_text(best_ms),
                 "moves": fewest,

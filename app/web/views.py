@@ -41,6 +41,8 @@ class InfoView:
     can_redo: bool
     can_restart: bool = True
     """Whether Restart would change anything (moves made, or moves to redo)."""
+    zen: bool = False
+    """*Zen* (issue 27): the bar has no clock and no score at all, only the moves."""
 
 
 def clock_text(ms: int) -> str:
@@ -68,6 +70,8 @@ class InfoParts(NamedTuple):
     before_restart: str
     after_restart: str
     """New game, Rules and the keyboard shortcuts: the end of the bar."""
+    zen_moves: str
+    """In *Zen* (issue 27), the bar's numbers start here: the moves alone."""
 
 
 @functools.lru_cache(maxsize=1024)
@@ -106,6 +110,7 @@ def _info_parts(
         '<details class="shortcuts-help"><summary><span aria-hidden="true">?</span>'
         f'<span class="visually-hidden">{escape(shortcuts_title)}</span></summary>'
         f"{shortcuts}</details></div>",
+        f'<dl class="stats" id="stats"><div><dt>{escape(moves_text)}</dt><dd id="moves">',
     )
 
 
@@ -123,6 +128,10 @@ def _control(lang: str, verb: str, enabled: bool) -> str:
 
 
 def _stats(lang: str, info: InfoView, parts: InfoParts) -> str:
+    """The numbers of the bar; in *Zen* only the moves (:attr:`InfoParts.zen_moves` opens the
+    list at them)."""
+    if info.zen:
+        return f"{parts.zen_moves}{info.moves}"
     running = "true" if info.running else "false"
     return (
         f'{parts.before_time}<time id="clock" data-elapsed="{info.elapsed_ms}"'
@@ -165,12 +174,23 @@ def oob(html: str) -> str:
     return f'{html[:cut]} hx-swap-oob="true"{html[cut:]}'
 
 
-def status_html(message: str | None, oob: bool, spoken: str | None = None) -> str:
+def status_html(
+    message: str | None,
+    oob: bool,
+    spoken: str | None = None,
+    sound: str | None = None,
+    flight: tuple[str, ...] = (),
+) -> str:
     """The live region: outside the swapped board, updated out of band after every action.
 
     What the board already shows (the end of the game, a question) is ``spoken`` only: in the
-    live region for screen readers, never printed twice."""
+    live region for screen readers, never printed twice. ``sound``: what a player with *Sound*
+    on hears for this answer (``static/js/sound.js``)."""
     swap = ' hx-swap-oob="true"' if oob else ""
+    if sound:
+        swap += f' data-sound="{sound}"'
+    if flight:
+        swap += f' data-flight="{" ".join(flight)}"'
     text = escape(message) if message else ""
     if spoken:
         gap = " " if message else ""

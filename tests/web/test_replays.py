@@ -501,3 +501,18 @@ def test_playing_a_deal_again_never_counts_twice(app, store, player, tiny, clock
     figures = store.deal_stats(CODE)
     assert (figures["players"], figures["wins"], sum(figures["cells"].values())) == (1, 1, 1)
     assert p.board.by_id("standing").text == "Won in 0:03: nobody else has won this deal yet."
+
+
+def test_a_viewer_in_zen_sees_no_clock_and_no_score_on_a_replay(player, client, tiny):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    response = client.post("/settings", data={"zen": "on", "token": p.token, "next": url})
+    assert response.status_code == 303
+    page = parse(client.get(url + "?step=1").text)
+    assert page.find_all(id="replay-time") == [] and page.find_all(id="replay-score") == []
+    assert page.by_id("replay-moves").text == "2"
+    assert "data-score" not in page.by_id("board").attrs
+    assert page.find("title").text == f"Half Moon {CODE} — won · Patience"
+    ended = parse(client.get(p.url).text)
+    assert ended.by_id("standing").text == "Nobody else has won this deal yet."

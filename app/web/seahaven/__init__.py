@@ -14,7 +14,7 @@ from babel.support import NullTranslations
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.engine.cards import SUIT_SYMBOLS, SUITS, Card, Suit
+from app.engine.cards import SUIT_SYMBOLS, SUITS, Card
 from app.engine.codes import DealCode
 from app.engine.seahaven import (
     CELLS,
@@ -26,9 +26,19 @@ from app.engine.seahaven import (
 )
 from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.store import Store, StoredGame
-from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
+from app.web.board import (
+    INTERACTIVE,
+    Ending,
+    action_form,
+    attr,
+    colour,
+    face_html,
+    hidden,
+    label_html,
+)
 from app.web.dependencies import get_page
 from app.web.diagrams import Diagram
+from app.web.errors import Text
 from app.web.game_routes import game_router
 from app.web.htmx import NO_STORE, html_answer
 from app.web.notices import notice
@@ -36,32 +46,24 @@ from app.web.render import Renderer
 from app.web.screen import Screen
 from app.web.seahaven.deals import LEVELS, cells_query, playable_deal
 from app.web.seahaven.forms import PlaceForm
+from app.web.seahaven.places import (
+    DESTINATION_HINT,
+    column_label,
+    destinations,
+    foundation_label,
+    place_names,
+    place_text,
+)
 from app.web.sessions import Player
 
 REFUSED = notice("refused", N_("Not allowed: nothing moved."))
 """A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
-
-
-def place_text(place: int, t: NullTranslations) -> str:
-    """A place in a sentence: "column 3", "cell 1", "foundation ♥"."""
-    if place in COLUMNS:
-        return t.gettext("column %(number)s") % {"number": place - COLUMNS.start + 1}
-    if place in CELLS:
-        return t.gettext("cell %(number)s") % {"number": place - CELLS.start + 1}
-    suit = SUITS[place - FOUNDATIONS.start]
-    return t.gettext("foundation %(suit)s") % {"suit": SUIT_SYMBOLS[suit]}
-
-
-def column_label(number: int, count: int, t: NullTranslations) -> str:
-    return t.ngettext(
-        "column %(number)s, %(count)s card", "column %(number)s, %(count)s cards", count
-    ) % {"number": number, "count": count}
-
-
-def foundation_label(suit: Suit, count: int, t: NullTranslations) -> str:
-    return t.ngettext(
-        "foundation %(suit)s, %(count)s card", "foundation %(suit)s, %(count)s cards", count
-    ) % {"suit": SUIT_SYMBOLS[suit], "count": count}
+NOT_HOME_KEY: Final = "not-home"
+NOT_HOME = notice(
+    NOT_HOME_KEY,
+    N_("Not every card can go home by moves to the foundations now: nothing moved."),
+)
+"""*Send all home* asked for while other moves than to the foundations are left."""
 
 
 def fan_class(count: int) -> str:
@@ -84,7 +86,7 @@ class SeahavenScreen(Screen[Seahaven]):
         "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
     end_actions: ClassVar = ("undo", "restart")
-    own_notices: ClassVar = frozenset({"refused"})
+    own_notices: ClassVar = frozenset({"refused", NOT_HOME_KEY})
     tap_form: ClassVar = PlaceForm
     rules_title: ClassVar = N_("Seahaven Towers rules")
     rules_description: ClassVar = N_(
@@ -118,7 +120,7 @@ class SeahavenScreen(Screen[Seahaven]):
     ranks_wins_by_moves: ClassVar = True
 
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
-        from app.web.seahaven import replay  # it uses this module's place names
+        from app.web.seahaven import replay  # its own module, as the example is
 
         return replay.describe(position, move, lang)
 
@@ -167,6 +169,23 @@ class SeahavenScreen(Screen[Seahaven]):
         )
         return html_answer(renderer.page("games/seahaven/new.html", context, t))
 
+    def ending_facts(
+        self, game: Seahaven, state: str, score: int, asking: str | None = None, zen: bool = False
+    ) -> Ending | None:
+        """While only foundation moves are left, the ending slot offers *Send all home*
+        (``home`` among the actions offered; issue 27)."""
+        if state == "playing" and asking is None and game.can_send_home():
+            return Ending(
+                "playing", None, None, None, self.new_game_link(game), False, ("home",), 0
+            )
+        return super().ending_facts(game, state, score, asking, zen)
+
+    def notice(self, key: str, game: Seahaven) -> Text | None:
+        """``not-home`` only while *Send all home* is indeed not possible."""
+        if key == NOT_HOME_KEY and game.can_send_home():
+            return None
+        return super().notice(key, game)
+
     def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         return f"/seahaven?last={game.cell_count}"
@@ -182,12 +201,12 @@ class SeahavenScreen(Screen[Seahaven]):
         for offset, in_cell in enumerate(position.cells):
             place = CELLS.start + offset
             count = 0 if in_cell is None else 1
-            goes = _names(targets.get((place, 1), ()))
+            goes = place_names(targets.get((place, 1), ()))
             places.append((place, count, in_cell, place == at, place in wanted, goes))
         for offset, (suit, height) in enumerate(zip(SUITS, position.foundations, strict=True)):
             place = FOUNDATIONS.start + offset
             top = Card(height, suit) if height else None
-            goes = _names(targets.get((place, 1), ()))
+            goes = place_names(targets.get((place, 1), ()))
             places.append((place, height, top, place == at, place in wanted, goes))
         for index in COLUMNS:
             column = position.columns[index]
@@ -195,7 +214,9 @@ class SeahavenScreen(Screen[Seahaven]):
             selected_from = column.index(card) if index == at and card is not None else -1
             movable_from = count - position.run_length(index)
             goes_from = (
-                tuple(_names(targets.get((index, count - depth), ())) for depth in range(count))
+                tuple(
+                    place_names(targets.get((index, count - depth), ())) for depth in range(count)
+                )
                 if helping
                 else ()
             )
@@ -234,24 +255,6 @@ GESTURES: Final = action_form(
 double tap (it fills ``place`` and ``card``; ``double=1``) and a drop (``from``, ``card``,
 ``to``). On the board, so they carry its version (``hx-headers:inherited``) and join the same
 queue as every tap; they never change, so a partial answer leaves them alone."""
-
-
-DESTINATION_HINT: Final = N_("the selection can go here")
-"""*Placement help*: added to the spoken name of a place the selection may move to."""
-
-
-def destinations(game: Seahaven) -> dict[tuple[int, int], tuple[int, ...]]:
-    """*Placement help*: for every movable card (its place and how many cards move with it),
-    the places it may legally go to — from the engine's legal moves, so the hint never
-    promises a move the rules refuse."""
-    found: dict[tuple[int, int], list[int]] = {}
-    for source, count, target in game.legal_moves():
-        found.setdefault((source, count), []).append(target)
-    return {key: tuple(sorted(places)) for key, places in found.items()}
-
-
-def _names(places: tuple[int, ...]) -> str:
-    return " ".join(place_name(place) for place in places)
 
 
 def _card_html(

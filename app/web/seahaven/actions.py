@@ -7,13 +7,14 @@ from collections.abc import Callable
 
 from babel.support import NullTranslations
 
-from app.engine.seahaven import COLUMNS, ActionResult, Move, Outcome, Seahaven
+from app.engine.seahaven import COLUMNS, FOUNDATIONS, ActionResult, Move, Outcome, Seahaven
 from app.i18n import N_, card_name
 from app.store import SessionData
 from app.web.actions import Action, action_route
 from app.web.notices import STALE, Said, refused
-from app.web.seahaven import REFUSED, SCREEN, place_text, router
-from app.web.seahaven.forms import AutoForm, MoveForm, PlaceForm
+from app.web.seahaven import NOT_HOME, NOT_HOME_KEY, REFUSED, SCREEN, router
+from app.web.seahaven.forms import AutoForm, HomeForm, MoveForm, PlaceForm
+from app.web.seahaven.places import place_text
 
 
 def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -> Said:
@@ -33,7 +34,7 @@ def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -
                 return t.gettext(N_("%(card)s to %(place)s.")) % values
             return t.gettext(N_("%(count)s cards, from %(card)s up, to %(place)s.")) % values
 
-        return Said(say_moved)
+        return Said(say_moved, sound="card" if target in FOUNDATIONS else None)
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None
         return refused(result.refusal, session, REFUSED, "refused")
@@ -76,6 +77,27 @@ def auto(form: AutoForm) -> Action:
     tap so the game ends as the double tap alone would leave it (docs/decisions.md)."""
     double = Seahaven.finish_double_tap if form.double else Seahaven.auto
     return _played(lambda game, now: double(game, form.place, form.card, now))
+
+
+@action_route(router, SCREEN, "home", HomeForm)
+def home(form: HomeForm) -> Action:
+    """*Send all home* (issue 27): every card left goes to its foundation, one after
+    another, as one action; refused (nothing moves) unless only foundation moves are left."""
+
+    def action(game: Seahaven, session: SessionData, now: int) -> Said:
+        result = game.send_home(now)
+        if result.outcome is not Outcome.MOVED:
+            return Said(NOT_HOME, NOT_HOME_KEY, sound="refusal")
+        sent = len(result.cards)
+
+        def say(t: NullTranslations) -> str:
+            return t.ngettext("%(num)s card sent home.", "%(num)s cards sent home.", sent) % {
+                "num": sent
+            }
+
+        return Said(say, sound="card", flight=tuple(f"card-{card}" for card in result.cards))
+
+    return action
 
 
 @action_route(router, SCREEN, "move", MoveForm)

@@ -29,7 +29,8 @@ from app.i18n import card_letters, translations
 from app.web.board import STATIC
 from app.web.diagrams import NOBODY, Diagram
 from app.web.examples import ExampleError, copy_game
-from app.web.seahaven import SCREEN, column_html, place_text, slot_html
+from app.web.seahaven import SCREEN, column_html, slot_html
+from app.web.seahaven.places import place_text
 
 SEAHAVEN_DEAL: Final = SCREEN.example_deal
 SEAHAVEN_LINE: Final = [

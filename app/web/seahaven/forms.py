@@ -45,3 +45,7 @@ class MoveForm(ActionForm):
     source: SeahavenPlace = Field(alias="from")
     card: CardField
     to: SeahavenPlace
+
+
+class HomeForm(ActionForm):
+    """``home``: *Send all home* takes nothing but the form token."""
