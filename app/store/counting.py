@@ -305,6 +305,9 @@ class Written:
     created: bool
     """The session had no game of this code: first delete its oldest games past the cap
     (:func:`past_cap`), so the new one fits under :attr:`Store.max_games`."""
+    result: DealResult | None = None
+    """The result :attr:`deal` folds in: a store whose deal figures live apart from the
+    player's keys (a Redis Cluster slot of their own) folds it after the game's write."""
     replay: StoredReplay | None = None
     """The replay of the game that has just ended (:func:`app.store.replays.replay_of`), to
     write with the game; ``None``: no replay to write."""
@@ -329,11 +332,11 @@ def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]
     new = carry(old, new)
     replay = replay_of(old, new)
     if not wants(new):
-        return Written(new, None, None, old is None, replay)
+        return Written(new, None, None, old is None, replay=replay)
     doc, figures = counts()
     game, stats, result = count(doc, old, new)
     deal = None if result is None else fold_deal(figures, result)
-    return Written(game, stats, deal, old is None, replay)
+    return Written(game, stats, deal, old is None, result, replay)
 
 
 def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:
