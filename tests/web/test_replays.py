@@ -24,6 +24,7 @@ from app.engine.halfmoon.solver import solve
 from app.engine.replay import Line
 from app.i18n import translations
 from app.main import create_app
+from app.services import daily
 from app.web.halfmoon.replay import REMOVED
 from app.web.sessions import form_token
 from tests.web.conftest import forget_cached_games, token_of
@@ -501,6 +502,61 @@ def test_playing_a_deal_again_never_counts_twice(app, store, player, tiny, clock
     figures = store.deal_stats(CODE)
     assert (figures["players"], figures["wins"], sum(figures["cells"].values())) == (1, 1, 1)
     assert p.board.by_id("standing").text == "Won in 0:03: nobody else has won this deal yet."
+
+
+def test_a_daily_deals_page_shows_the_days_figures_once_the_game_has_ended(app, monkeypatch, clock):
+    """Today's Half Moon deal (reached by /daily/half-moon) deals the four-card table: one
+    player wins it, and another's page of it says nothing while the game goes on, then, once
+    it is lost, how many players won the day's deal; the winner's says where the win stands."""
+    from tests.web.conftest import Player
+
+    today = str(daily.codes_of(daily.today())["HM"])
+    original = HalfMoon.deal.__func__
+    position = position_from_data(TINY)
+
+    def fake(cls, code):
+        return position if str(code) == today else original(cls, code)
+
+    monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
+    forget_cached_games(app)
+    pages = []
+    for line in (WIN, LOSE):
+        with TestClient(app, follow_redirects=False) as client:
+            assert client.get("/daily/half-moon").headers["location"] == f"/half-moon/{today}"
+            p = Player(client, f"/half-moon/{today}")
+            p.open()
+            p.tap(line[0][0])
+            assert p.doc.find_all(id="standing") == []  # nothing while the game goes on
+            p.tap(line[0][1])
+            play(p, line[1:], clock)
+            pages.append(p)
+    winner, loser = pages
+    assert winner.board.attrs["data-state"] == "won" and loser.board.attrs["data-state"] == "stuck"
+    assert winner.board.by_id("standing").text.startswith("Won in ")
+    assert loser.board.by_id("standing").text == "1 player has won this deal."
+    assert loser.board.by_id("deal-figures").text.startswith(
+        "This deal for everyone: 2 players finished it, 1 won"
+    )
+
+
+def test_a_replay_deleted_from_stats_answers_404_and_leaves_the_lists(player, client, tiny, app):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    ident = url.rsplit("/", 1)[1]
+    stats = parse(client.get("/stats").text)
+    form = stats.by_id("replay-list").find("tr", data_code=CODE).find("form")
+    assert form.attrs["action"] == f"{url}/delete" and form.attrs["method"] == "post"
+    with TestClient(app, follow_redirects=False) as other:  # another player: never deleted
+        token = token_of(parse(other.get("/stats").text))
+        denied = other.post(f"{url}/delete", data={"token": token})
+        assert denied.status_code == 404
+    assert client.get(url).status_code == 200
+    done = client.post(f"{url}/delete", data={"token": p.token})
+    assert done.status_code == 303 and done.headers["location"].startswith("/stats")
+    gone = client.get(url)
+    assert gone.status_code == 404 and client.get(f"{url}.txt").status_code == 404
+    assert ident not in client.get("/stats").text and ident not in client.get("/").text
 
 
 def test_a_viewer_in_zen_sees_no_clock_and_no_score_on_a_replay(player, client, tiny):
