@@ -12,6 +12,7 @@ produce a board the rules would not reach.
 
 from __future__ import annotations
 
+import copy as _copy
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -694,6 +695,22 @@ class Game(ABC, Generic[P, M]):
         """Play several moves in order (tests, solver lines)."""
         for move in moves:
             self.play(move, now)
+
+    def copy(self) -> Self:
+        """An independent copy without a replay: positions are immutable values, so the copy
+        shares them and only the lists are new (a few microseconds for 5,000 moves, where
+        :meth:`from_record` replays them all)."""
+        clone = _copy.copy(self)
+        clone._positions = list(self._positions)
+        clone.moves = list(self.moves)
+        clone.redo_stack = list(self.redo_stack)
+        clone.clock = Clock(self.clock.elapsed_ms, self.clock.running_since)
+        self._copy_state(clone)
+        return clone
+
+    def _copy_state(self, clone: Self) -> None:
+        """Give ``clone`` its own copy of a subclass's mutable state (immutable values, such
+        as a selection, are shared)."""
 
     @property
     def positions(self) -> Sequence[P]:

@@ -38,6 +38,11 @@ class StoreError(RuntimeError):
     """The store cannot be opened or used (bad configuration, unreadable file)."""
 
 
+class StoreFullError(StoreError):
+    """The store answers but cannot write: no room (a full disk, Redis at its ``maxmemory``
+    without eviction) or no permission."""
+
+
 CHOICES: dict[str, tuple[str, ...]] = {
     "deck": ("classic", "four-colour"),
     "hand": ("right", "left"),
@@ -340,6 +345,49 @@ class Store(ABC):
     async def drop_link_async(self, sid: str) -> bool:
         return self.drop_link(sid)
 
+    # --- who the store knows, and the server's secret (issue 23) ------------------------------
+
+    def knows(self, sid: str) -> bool:
+        """Whether anything is stored under ``sid``: a session, a game, statistics or a device
+        link (a session id from before ids were signed is honoured only then)."""
+        session, _ = self.load(sid)
+        return (
+            session is not None
+            or bool(self.recent_games(sid, 1))
+            or bool(self.finished_games(sid, 1))  # the newest game, when it has ended
+            or self.player_stats(sid) is not None
+            or self.has_link(sid)
+        )
+
+    async def knows_async(self, sid: str) -> bool:
+        session, _ = await self.load_async(sid)
+        return (
+            session is not None
+            or bool(await self.recent_games_async(sid, 1))
+            or bool(await self.finished_games_async(sid, 1))
+            or await self.player_stats_async(sid) is not None
+            or await self.has_link_async(sid)
+        )
+
+    @abstractmethod
+    def kept_secret(self) -> bytes:
+        """The secret kept beside the store's data, made on first use: every worker and
+        instance that opens this store gets the same (:mod:`app.services.signing` signs
+        session ids with it when ``SOLITAIRE_SECRET`` is not set).
+
+        :raises StoreError: when it can neither be read nor made.
+        """
+
+    def move_player(self, old: str, new: str) -> bool:
+        """Move everything stored under ``old`` — the session, its games, the statistics —
+        to ``new``, which has nothing yet, atomically; the device link is dropped. Revoking a
+        device link does this (the revoking browser takes the new id; every browser still
+        holding ``old`` finds nothing). ``False`` when ``old`` held nothing."""
+        raise NotImplementedError
+
+    async def move_player_async(self, old: str, new: str) -> bool:
+        return self.move_player(old, new)
+
     # --- the same calls for code on the event loop -------------------------------------------
     # By default they call the methods above directly, for stores that answer from memory.
     # A store that may wait (a network, a disk's lock) overrides them: Redis with its asyncio
@@ -365,10 +413,12 @@ class Store(ABC):
     async def remember_verdict_async(self, key: str, lost: bool) -> None:
         self.remember_verdict(key, lost)
 
-    async def ping(self) -> None:  # noqa: B027  (nothing to check for local stores)
-        """Check that the store answers (``/health``).
+    async def ping(self) -> None:  # noqa: B027  (nothing to check for a memory store)
+        """Check that the store answers and can write (``/health``): Redis below its
+        ``maxmemory`` unless it may evict, SQLite since its last write failed for want of room.
 
-        :raises StoreError: when it does not.
+        :raises StoreFullError: when it answers but cannot write.
+        :raises StoreError: when it does not answer.
         """
 
     async def aclose(self) -> None:

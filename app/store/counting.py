@@ -15,20 +15,29 @@ store never imports the engine or the web layer): a game's kind comes from its c
   after the end, restarting, or finishing an abandoned game later never counts again (the
   game's row carries the mark ``counted``: ``open`` once played, ``done`` once counted, and
   that mark is what makes a second transition — another tab, a retried tap, another app
-  instance — count nothing, because it is read and written in the same transaction).
+  instance — count nothing, because it is read and written in the same transaction). The
+  row may go — a session keeps 100 games, and a new one pushes out the oldest — so the
+  player's document also keeps the deals counted (``seen``: a 32-bit fingerprint of each of
+  the last :data:`SEEN` deals counted as played, 8 KiB at most): a deal played again after
+  its row went counts nothing either (issue 23), unless thousands of other deals were
+  counted since. A reset of the statistics keeps ``seen``.
 - Time is the game clock's time; best time and fewest moves are of won games, best score of
   any counted game.
 
 The document kept per player (JSON, a few kilobytes at most) holds the aggregates per kind
 (``HM``, ``SH-C4``, ``SH-C2``, ``SH-C1``), the open game of each kind, the last
 :data:`RECENT` games, the codes of abandoned games still stored (at most :data:`GONE`, as
-many as a session keeps games) and the daily-deal streak.
+many as a session keeps games), the daily-deal streak and the fingerprints of the deals
+counted (``seen``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import dataclasses
 import datetime
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -47,6 +56,16 @@ session keeps games (base.MAX_GAMES_PER_SESSION), so an abandoned game still sto
 always among them."""
 
 KINDS: Final = ("HM", "SH-C4", "SH-C2", "SH-C1")
+
+SEEN: Final = 2048
+"""Deals whose fingerprints the document keeps (the most recently counted): replaying a deal
+counts nothing as long as fewer than this many other deals were played since — at the
+default limit of 60 new games an hour, more than 34 hours of nothing but new games. 4 bytes a
+deal: 8 KiB, 11 KiB as the document's base64 text."""
+
+FINGERPRINT: Final = 4
+"""Bytes of SHA-256 kept per deal: a new deal is mistaken for a counted one once in about
+two million (2048 / 2^32)."""
 
 COUNTED: Final = "counted"
 """Key of :attr:`StoredGame.extra`: ``open`` (counted as played) or ``done`` (result counted)."""
@@ -144,7 +163,50 @@ def normal(doc: Any) -> dict[str, Any]:
             "days": [d for d in daily.get("days", []) if isinstance(d, str)][-RECENT:],
         },
         "set": json_dict(data.get("set")),
+        "seen": _seen_text(data.get("seen")),
     }
+
+
+def fingerprint(code: str) -> bytes:
+    """What ``seen`` keeps of a deal code.
+
+    >>> fingerprint("HM1-N-AAAAAAB").hex()
+    '2f8f10c6'
+    """
+    return hashlib.sha256(b"counted deal\x00" + code.encode()).digest()[:FINGERPRINT]
+
+
+def _seen_text(value: Any) -> str:
+    """``seen`` as stored, or ``""`` when it is not base64 of whole fingerprints."""
+    raw = _seen(value) if isinstance(value, str) else b""
+    return base64.b64encode(raw[-SEEN * FINGERPRINT :]).decode()
+
+
+def _seen(text: str) -> bytes:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return b""
+    return raw if len(raw) % FINGERPRINT == 0 else b""
+
+
+def was_counted(doc: dict[str, Any], code: str) -> bool:
+    """Whether ``code`` is among the deals the document (:func:`normal`) counted."""
+    raw, mark = _seen(doc["seen"]), fingerprint(code)
+    return any(raw[i : i + FINGERPRINT] == mark for i in range(0, len(raw), FINGERPRINT))
+
+
+def _remember(doc: dict[str, Any], code: str) -> None:
+    """Add ``code`` to ``seen``, forgetting the oldest past :data:`SEEN`."""
+    raw = _seen(doc["seen"]) + fingerprint(code)
+    doc["seen"] = base64.b64encode(raw[-SEEN * FINGERPRINT :]).decode()
+
+
+def after_reset(doc: Any) -> dict[str, Any] | None:
+    """The document a reset leaves: nothing counted, but the deals already counted stay
+    counted (``None``: nothing to keep)."""
+    seen = normal(doc)["seen"]
+    return {"seen": seen} if seen else None
 
 
 def _entry(doc: dict[str, Any], code: str) -> dict[str, Any] | None:
@@ -172,6 +234,15 @@ def count(
     code, now = new.code, new.updated_ms
     mark = new.extra.get(COUNTED)
     deal: DealResult | None = None
+    if mark is None and data["open"].get(kind) != code and was_counted(data, code):
+        # counted before, its row pushed out since: its first result stands
+        done = dataclasses.replace(new, extra={**new.extra, COUNTED: "done"})
+        if code not in data["gone"]:
+            return done, None, None
+        data["gone"] = [c for c in data["gone"] if c != code]
+        return done, data, None
+    if mark is None and data["open"].get(kind) == code:
+        mark = "open"  # played before and still open: its row went, the game goes on
     if mark is None:  # the first move: played (and another open game of its kind abandoned)
         other = data["open"].get(kind)
         if other is not None and other != code:
@@ -182,6 +253,7 @@ def count(
                 entry["r"] = "abandoned"
         data["open"][kind] = code
         figures["played"] += 1
+        _remember(data, code)
         data["recent"] = [
             {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now},
             *(e for e in data["recent"] if e.get("code") != code),

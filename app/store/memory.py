@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
 from typing import Any, Final
@@ -42,6 +43,33 @@ class MemoryStore(Store):
         """Replays by id, each with its player."""
         """Device links: the secret's hash → the player and when the link was made (swept as
         an expired game is, as the SQLite store does)."""
+        self._secret = secrets.token_urlsafe(32).encode()
+        """This store's secret: the store lives as long as the process, and so does it."""
+
+    def kept_secret(self) -> bytes:
+        return self._secret
+
+    def move_player(self, old: str, new: str) -> bool:
+        with self._lock:
+            moved = False
+            if old in self._sessions:
+                self._sessions[new] = self._sessions.pop(old)
+                self._touched_ms[new] = self._touched_ms.pop(old)
+                moved = True
+            for sid, code in [key for key in self._games if key[0] == old]:
+                self._games[(new, code)] = self._games.pop((sid, code))
+                moved = True
+            if old in self._stats:
+                self._stats[new] = self._stats.pop(old)
+                moved = True
+            for ident, (sid, replay) in list(self._replays.items()):
+                if sid == old:  # the replays go with their player (their ids stay)
+                    self._replays[ident] = (new, replay)
+                    moved = True
+            for digest in [d for d, (s, _) in self._links.items() if s == old]:
+                del self._links[digest]
+                moved = True
+            return moved
 
     def rate_limiter(self, configured: Limits) -> RateLimiter:
         """Token buckets in this process: the store is this process's too."""
@@ -125,7 +153,10 @@ class MemoryStore(Store):
 
     def reset_stats(self, sid: str) -> None:
         with self._lock:
-            self._stats.pop(sid, None)
+            held = self._stats.pop(sid, None)
+            kept = counting.after_reset(held and held[0])
+            if kept is not None:
+                self._stats[sid] = (kept, now_ms())
 
     def save_link(self, sid: str, digest: str) -> None:
         with self._lock:

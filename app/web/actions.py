@@ -17,7 +17,6 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -49,10 +48,10 @@ from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
-from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
+from app.web.notices import QUESTIONS, UNREADABLE, Said, notice_query, sentence
 from app.web.replay import carried
 from app.web.screen import AnyScreen
-from app.web.sessions import Player, check_token
+from app.web.sessions import Player, check_token, signer_of
 from app.web.verdicts import rebuild, settle_verdict
 from app.web.views import info_changes, oob, status_html
 
@@ -102,7 +101,10 @@ async def act(
     code_str = str(code)
     page_url = screen.url(code_str)
     creating = await may_create(request)
-    daily_day = await daily.day_of(code_str)
+    # a daily deal counts for the day it was first played on, and only when that is its own
+    # day (issue 23): yesterday's deal begun today counts for no day's streak
+    today = daily.today()
+    daily_day = today if await daily.day_of(code_str) == today else None
 
     def decide(
         session: SessionData, stored: StoredGame | None, game: AnyGame, unreadable: bool
@@ -126,7 +128,7 @@ async def act(
         saved = None
         if changed:
             saved = carried(stored, screen.stored(game, game.to_record(), now, state))
-        if saved is not None and daily_day is not None:  # counted for the daily streak
+        if saved is not None and stored is None and daily_day is not None:  # the streak's day
             saved = dataclasses.replace(saved, extra={**saved.extra, DAILY: daily_day})
         row = saved or stored
         return saved, Acted(session, game, said, before, state, ended, created, row, after_mark)
@@ -168,8 +170,10 @@ async def act(
         state = acted.game.status().value
         ended = ended or not was_over
     if not is_htmx(request):
-        shown = said.notice is not None and screen.notice(said.notice, acted.game) is not None
-        query = [f"n={quote(said.notice or '')}"] if shown else []
+        notice = said.notice or ""
+        shown = bool(notice) and screen.notice(notice, acted.game) is not None
+        signer, moves = signer_of(request.app), acted.game.move_count
+        query = [notice_query(signer, player.sid, page_url, notice, moves)] if shown else []
         query += [f"ask={said.ask}"] if said.ask else []
         url = page_url + ("?" + "&".join(query) if query else "")
         _keep(cache, player.sid, code_str, acted)

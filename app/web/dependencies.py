@@ -67,12 +67,17 @@ async def limit(request: Request, kind: Kind) -> Verdict:
     return await limiter.hit(kind, client_of(request))
 
 
-async def may_create(request: Request) -> Verdict:
-    """Would the client's next new game (or session) be allowed? Counts nothing."""
+async def may(request: Request, kind: Kind) -> Verdict:
+    """Would the client's next ``kind`` be allowed? Counts (and writes) nothing."""
     limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
     if limiter is None:
         return Verdict(True)
-    return await limiter.test("new", client_of(request))
+    return await limiter.test(kind, client_of(request))
+
+
+async def may_create(request: Request) -> Verdict:
+    """Would the client's next new game (or session) be allowed? Counts nothing."""
+    return await may(request, "new")
 
 
 async def checked_form(

@@ -37,13 +37,20 @@ def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tu
 
 
 async def settle_verdict(
-    request: Request, store: Store, sid: str, screen: AnyScreen, game: AnyGame
+    request: Request,
+    store: Store,
+    sid: str,
+    screen: AnyScreen,
+    game: AnyGame,
+    *,
+    saved: bool = True,
 ) -> bool:
     """Prove the game's position in the proof pool when nobody has (:mod:`app.services.proofs`);
     ``True`` when it is lost — then the saved game (when it is still this one) keeps the
-    verdict, its clock stopped at its last action. Waits at most ``proof_wait`` seconds
-    without holding up anyone else; without a verdict by then, the game goes on as playable
-    and the next answer asks again."""
+    verdict, its clock stopped at its last action; ``saved=False`` says there is no saved
+    game (a page of a deal not played yet: the verdict stays in this worker's memory, issue
+    23). Waits at most ``proof_wait`` seconds without holding up anyone else; without a
+    verdict by then, the game goes on as playable and the next answer asks again."""
     position = screen.unproved(game)
     if position is None:
         return False
@@ -53,7 +60,7 @@ async def settle_verdict(
     if lost is None:
         return False
     screen.note_verdict(game, lost)
-    if lost:
+    if lost and saved:
         await _keep_lost(store, sid, screen, game)
     return lost
 

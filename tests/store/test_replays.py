@@ -169,3 +169,14 @@ def test_a_win_stands_above_the_wins_in_worse_cells_and_half_of_its_own() -> Non
     assert standing(by_moves, 90, 1_000_000, by_moves=True, mine=(90, 1_000_000)) == (1, 1)
     assert standing(by_moves, 120, 10_000, by_moves=True, mine=(120, 10_000)) == (0, 1)
     assert standing(by_moves, 120, 10_000, by_moves=False, mine=(120, 10_000)) == (1, 1)
+
+
+def test_a_player_moved_to_a_new_id_takes_their_replays(store: Store) -> None:
+    """A revoked device link moves the player (issue 23): the replays' list goes with them,
+    the replays keep their ids (their links still work) and only the new id deletes them."""
+    write(store, "p", game("won", moves=2, replay=RID, line="ae.bq"))
+    assert store.move_player("p", "q")
+    assert [r.id for r in store.player_replays("q")] == [RID]
+    assert store.player_replays("p") == [] and not store.delete_replay("p", RID)
+    assert store.replay(RID) is not None
+    assert store.delete_replay("q", RID) and store.replay(RID) is None

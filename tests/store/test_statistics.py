@@ -10,10 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.clock import now_ms
 from app.engine.codes import encode_number
 from app.store import MemoryStore, SessionData, Store, StoredGame
-from app.store.counting import Written, count, empty_kind, kind_of, settle
+from app.store.counting import Written, count, empty_kind, kind_of, normal, settle
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
 
@@ -40,7 +42,7 @@ def write(store: Store, sid: str, game: StoredGame) -> StoredGame:
 def figures(store: Store, sid: str, kind: str = "HM") -> dict[str, int]:
     doc = store.player_stats(sid)
     assert doc is not None
-    result: dict[str, int] = doc["k"][kind]
+    result: dict[str, int] = normal(doc)["k"][kind]
     return result
 
 
@@ -190,7 +192,7 @@ def test_a_reset_forgets_the_figures_and_an_open_game_counts_when_it_ends(store:
     write(store, "p", stored(HM, "won", moves=48))
     write(store, "p", stored(HM2, moves=1))
     store.reset_stats("p")
-    assert store.player_stats("p") is None
+    assert figures(store, "p") == empty_kind()  # only the deals counted stay (issue 23)
     write(store, "p", stored(HM2, "won", moves=48, ms=1000))
     f = figures(store, "p")
     assert (f["played"], f["won"], f["best_ms"]) == (1, 1, 1000)
@@ -391,3 +393,69 @@ def test_redis_statistics_keys_carry_the_games_time_to_live(
     for key in keys:
         assert 990 <= redis_client.ttl(key) <= 1000, key
     store.close()
+
+
+# --- issue 23: a deal's first result stays its result after its row is gone -------------------
+
+
+def test_a_won_deal_pushed_out_of_the_game_cap_counts_nothing_when_played_again(
+    store: Store,
+) -> None:
+    """Before: once 100 newer games pushed the won game out of the session, the same deal
+    counted again (won 1 → 2, the deal's players + 1)."""
+    store.max_games = 3
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "won", moves=48, ms=5000))
+    for i in range(3):  # three newer games push the won one out
+        write(store, "p", stored(f"HM1-N-{encode_number(500 + i)}", moves=0, at=2000 + i))
+    assert store.load("p", HM)[1] is None
+    write(store, "p", stored(HM, moves=1, at=3000))
+    again = write(store, "p", stored(HM, "won", moves=48, ms=4000, at=3001))
+    assert again.extra["counted"] == "done"
+    f = figures(store, "p")
+    assert (f["played"], f["won"], f["best_ms"]) == (1, 1, 5000)
+    assert store.deal_stats(HM)["players"] == 1
+
+
+def test_a_reset_does_not_let_a_deal_count_again(store: Store) -> None:
+    store.max_games = 2
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "won", moves=48))
+    store.reset_stats("p")
+    for i in range(2):
+        write(store, "p", stored(f"HM1-N-{encode_number(600 + i)}", moves=0, at=2000 + i))
+    write(store, "p", stored(HM, moves=1, at=3000))
+    write(store, "p", stored(HM, "won", moves=48, at=3001))
+    assert figures(store, "p")["won"] == 0
+    assert store.deal_stats(HM)["players"] == 1
+
+
+def test_an_open_game_pushed_out_goes_on_and_counts_its_end_once(store: Store) -> None:
+    store.max_games = 2
+    write(store, "p", stored(HM, moves=1))
+    for i in range(2):
+        write(store, "p", stored(f"HM1-N-{encode_number(700 + i)}", moves=0, at=2000 + i))
+    write(store, "p", stored(HM, moves=1, at=3000))
+    write(store, "p", stored(HM, "won", moves=48, at=3001))
+    f = figures(store, "p")
+    assert (f["played"], f["won"]) == (1, 1)
+
+
+def test_the_counted_deals_are_bounded() -> None:
+    import base64
+
+    from app.store.counting import FINGERPRINT, SEEN, was_counted
+
+    doc: Any = None
+    for i in range(SEEN + 10):
+        new = stored(f"HM1-N-{encode_number(10_000 + i)}", moves=1, at=i)
+        doc = count(doc, None, new)[1]
+    data = normal(doc)
+    assert len(base64.b64decode(data["seen"])) == SEEN * FINGERPRINT  # 8 KiB
+    assert not was_counted(data, f"HM1-N-{encode_number(10_000)}")  # the oldest forgotten
+    assert was_counted(data, f"HM1-N-{encode_number(10_000 + SEEN + 9)}")
+
+
+@pytest.mark.parametrize("damaged", [1, "not base64!", "QUJD"])
+def test_a_damaged_list_of_counted_deals_reads_as_empty(damaged: Any) -> None:
+    assert normal({"seen": damaged})["seen"] == ""

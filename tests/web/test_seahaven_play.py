@@ -20,7 +20,7 @@ from app.engine.seahaven import (
 from app.engine.seahaven.solver import solve_code
 from tests import seeds
 from tests.engine.test_seahaven_rules import EXAMPLE
-from tests.web.conftest import HTMX, Player, forget_cached_games, varies
+from tests.web.conftest import HTMX, Player, forget_cached_games, sid_of, varies
 from tests.web.html import parse
 
 CUSTOM = "SH1-C4-AAAAAAB"
@@ -315,7 +315,7 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
             "No useful move left: no card can reach a foundation any more. Undo, or restart the"
             " deal."
         )
-    stored = store.load(client.cookies["sid"], "SH1-C1-AAAAAAC")[1]
+    stored = store.load(sid_of(client), "SH1-C1-AAAAAAC")[1]
     assert (stored.state, stored.moves) == ("lost", 1)
     assert stored.extra.keys() == {"counted", "replay"} and stored.extra["counted"] == "done"
     assert stored.record["clock"] == [0, None]  # stopped with the losing move
@@ -325,7 +325,7 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
 def test_the_lost_verdict_is_kept_with_the_saved_game(sh, store, client):
     p = sh("SH1-C1-AAAAAAC")
     p.tap("column-1", p.column(1)[-1])  # an action (a selection), so the game is saved
-    stored = store.load(client.cookies["sid"], "SH1-C1-AAAAAAC")[1]
+    stored = store.load(sid_of(client), "SH1-C1-AAAAAAC")[1]
     assert stored.state == "lost"
 
 
@@ -417,11 +417,11 @@ def test_a_stale_move_changes_nothing(sh, dealt):
 def test_bad_input_gets_a_clear_422_and_changes_nothing(sh, client, store, verb, fields, message):
     p = sh()
     p.tap("column-1", p.column(1)[-1])
-    before = store.load(client.cookies["sid"], "SH1-C4-AAAAAJ2")[1]
+    before = store.load(sid_of(client), "SH1-C4-AAAAAJ2")[1]
     response = client.post(f"{p.url}/{verb}", data={**fields, "token": p.token})
     assert response.status_code == 422
     assert message in parse(response.text).find(class_="detail").text
-    assert store.load(client.cookies["sid"], "SH1-C4-AAAAAJ2")[1] == before
+    assert store.load(sid_of(client), "SH1-C4-AAAAAJ2")[1] == before
 
 
 def test_seahaven_actions_answer_fragments_or_303(sh, client):

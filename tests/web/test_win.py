@@ -18,6 +18,7 @@ from app.web.ending import with_result
 from app.web.screen import SCREENS
 from app.web.views import clock_text
 from tests.browser.play import moving_card
+from tests.web.conftest import sid_of
 from tests.web.html import parse
 from tests.web.test_seahaven_play import SeahavenPlayer
 
@@ -98,7 +99,7 @@ def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
     p = player(HM)
     _win_half_moon(p, clock)
     screen = SCREENS["half-moon"]
-    _, stored = p.client.app.state.store.load(p.client.cookies.get("sid"), HM)
+    _, stored = p.client.app.state.store.load(sid_of(p.client), HM)
     game = screen.game.from_record(stored.record)
     facts = screen.facts(game, SessionData("tok"))
     assert with_result(facts, None) == facts
@@ -126,14 +127,14 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert p.board.find_all(id="summary") == []
     assert len(p.board.find_all(data_card=True)) == 20
     assert p.status == "The deal starts again from the beginning."
-    _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
+    _, stored = client.app.state.store.load(sid_of(client), HM)
     win = {"ms": 309_000, "moves": 48, "score": 520, "replay": replay}
     assert stored.extra["won"] == win  # with the won game's replay (issue 26)
     assert "replay" not in stored.extra  # the game played again gets its own when it ends
     # the earlier win survives the next moves too, and the home page says it
     clock()
     p.tap("pile-1")
-    _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
+    _, stored = client.app.state.store.load(sid_of(client), HM)
     assert stored.extra["won"] == win
     home = parse(client.get("/").text)
     line = home.find(class_="continue").find("li")

@@ -270,6 +270,9 @@ class Seahaven(Game[Position, Move]):
             self.note_verdict(cached)
         return cached
 
+    def _copy_state(self, clone: Seahaven) -> None:
+        clone._lost_cache = dict(self._lost_cache)
+
     def defer_proofs(self) -> None:
         """Never search in :meth:`is_lost` (a server proves positions off its request path)."""
         self._deferred = True

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 from functools import partial
 from typing import Any, Final, Literal
 
@@ -59,6 +60,7 @@ from app.store.base import (
     SessionData,
     StoredGame,
     StoreError,
+    StoreFullError,
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, json_or_none
@@ -69,8 +71,12 @@ from app.store.redis.connection import Connection
 from app.store.redis.keys import Layout, Player
 from app.store.redis.migrate import migrate
 from app.store.redis.scripts import (
+    DROP_KEYS,
     FOLD_DEAL,
     LIST_GAMES,
+    MOVE_IN,
+    MOVE_OUT,
+    REPLACE_IF,
     SAVE_SESSION,
     WRITE_GAME,
     digest,
@@ -123,6 +129,8 @@ class RedisStore(Connection):
         """Check that the server answers, then move keys of the first layout."""
         try:
             await self.ping()
+        except StoreFullError as exc:  # it answers: reads work, /health says it is full
+            log.warning("%s", exc)
         except StoreError as exc:
             raise StoreError(f"cannot reach the Redis store {self._where!r}: {exc}") from exc
         with self._errors():
@@ -356,8 +364,18 @@ class RedisStore(Connection):
         return None if raw is None else dict_from_json(raw)
 
     async def reset_stats_async(self, sid: str) -> None:
-        with self._errors():
-            await self._client().execute_command("DEL", self.layout.player(sid).stats)
+        """What the reset keeps (:func:`counting.after_reset`: the deals counted), written
+        unless a change counted something meanwhile (then read and reset again)."""
+        key = self.layout.player(sid).stats
+        for attempt in range(MAX_ATTEMPTS):
+            (raw,) = await self._fetch(key)
+            kept = counting.after_reset(json_or_none(records.text(raw)))
+            args = [digest(raw), "" if kept is None else dumps(kept), self.ttl_seconds]
+            with self._errors():
+                if await REPLACE_IF.run(self._client(), [key], args) == 1:
+                    return
+            await self._conflicted(attempt)
+        raise StoreError(f"Redis store {self._where!r}: statistics kept changing")
 
     # --- device links: the link's hash names the player, the player's key names the hash --
 
@@ -394,6 +412,49 @@ class RedisStore(Connection):
         with self._errors():
             found = await self._client().execute_command("EXISTS", self.layout.player(sid).link)
         return bool(found)
+
+    # --- the server's secret, and moving a player (issue 23) --------------------------------
+
+    async def kept_secret_async(self) -> bytes:
+        """``sol:secret``, set once by whichever instance needs it first (``SET NX``, no
+        expiry): every instance on this Redis reads the same."""
+        key = f"{self.prefix}secret"
+        (value,) = await self._read(key)
+        if value is None:  # the first start: a full Redis still gives the secret it has
+            with self._errors():
+                await self._client().execute_command("SET", key, secrets.token_urlsafe(32), "NX")
+            (value,) = await self._read(key)
+        if value is None or len(value) < 32:
+            raise StoreError(f"Redis store {self._where!r}: the secret {key!r} is too short")
+        return value.encode()
+
+    def kept_secret(self) -> bytes:
+        return self._sync(self.kept_secret_async)
+
+    async def move_player_async(self, old: str, new: str) -> bool:
+        """Three scripts: everything of ``old`` read (:data:`MOVE_OUT`, ``DUMP``), written
+        under ``new`` (:data:`MOVE_IN`, ``RESTORE``: the same values and times to live),
+        then deleted under ``old`` with its device link (:data:`DROP_KEYS`). Under a cluster
+        the two ids are two slots, so this cannot be one script: a failure before the last
+        step leaves ``old`` as it was (the revoke fails and can be asked again), never a
+        player with nothing."""
+        was, now = self.layout.player(old), self.layout.player(new)
+        keys = [was.session, was.recent, was.all, was.stats, was.pending, was.link, was.replays]
+        with self._errors():
+            *dumped, link = await MOVE_OUT.run(self._client(), keys, [was.base])
+        names = [dumped[i] for i in range(0, len(dumped), 3)]
+        if dumped:
+            with self._errors(writing=True):
+                await MOVE_IN.run(self._client(), [now.session], [now.base, *dumped])
+        hash_ = records.text(link) if isinstance(link, bytes) else None
+        with self._errors():
+            await DROP_KEYS.run(self._client(), [was.session], [was.base, *names, "o"])
+            if hash_:
+                await self._client().execute_command("DEL", self.layout.link(hash_))
+        return bool(dumped or hash_)
+
+    def move_player(self, old: str, new: str) -> bool:
+        return self._sync(self.move_player_async, old, new)
 
     # --- verdicts ------------------------------------------------------------------------------
 

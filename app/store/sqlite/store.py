@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from pathlib import Path
 from typing import Any, Final
 
 from app.clock import now_ms
@@ -17,16 +18,29 @@ from app.store.base import (
     SessionData,
     Store,
     StoredGame,
+    StoreError,
+    StoreFullError,
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
 from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
 from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
+from app.store.secretfile import kept_secret
 from app.store.sqlite import sql
 from app.store.sqlite.buckets import SQLiteBuckets
 from app.store.sqlite.files import SQLiteFile, as_store_error
 from app.store.sqlite.sweep import SWEEP_PAUSE_SECONDS, sweep
 from app.store.sqlite.writer import GroupCommit
+
+PROBE: Final = "health:probe:" + "x" * 16_384
+"""The key of the row ``/health`` writes (and deletes) to see whether the file has room for
+one more game's row again (16 KiB: more than a record at the move cap)."""
+
+
+def _probe(conn: sqlite3.Connection) -> None:
+    """A write that needs room for a game's row and leaves nothing behind."""
+    conn.execute(sql.UPSERT_BUCKET, (PROBE, 0.0, 0, 0))
+    conn.execute("DELETE FROM rate_buckets WHERE key = ?", (PROBE,))
 
 
 class SQLiteStore(Store):
@@ -186,9 +200,18 @@ class SQLiteStore(Store):
         return await asyncio.to_thread(self.delete_replay, sid, replay_id)
 
     def reset_stats(self, sid: str) -> None:
-        self._file.in_write_transaction(
-            lambda conn: conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,)).rowcount
-        )
+        """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
+        now = now_ms()
+
+        def work(conn: sqlite3.Connection) -> None:
+            row = conn.execute(sql.STATS, (sid,)).fetchone()
+            kept = counting.after_reset(None if row is None else json_or_none(row[0]))
+            if kept is None:
+                conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,))
+            else:
+                conn.execute(sql.UPSERT_STATS, (sid, dumps(kept), now))
+
+        self._file.in_write_transaction(work)
 
     async def reset_stats_async(self, sid: str) -> None:
         await asyncio.to_thread(self.reset_stats, sid)
@@ -224,6 +247,27 @@ class SQLiteStore(Store):
                 lambda conn: conn.execute("DELETE FROM links WHERE sid = ?", (sid,)).rowcount
             )
         )
+
+    def kept_secret(self) -> bytes:
+        """``PATH.secret`` beside the file (:mod:`app.store.secretfile`)."""
+        return kept_secret(Path(f"{self.path}.secret"))
+
+    def move_player(self, old: str, new: str) -> bool:
+        """One write transaction: the rows of every table keyed by the player change hands."""
+
+        def work(conn: sqlite3.Connection) -> bool:
+            moved = 0
+            for table in ("sessions", "games", "player_stats", "replays"):  # fixed names
+                update = f"UPDATE {table} SET sid = ? WHERE sid = ?"
+                moved += conn.execute(update, (new, old)).rowcount
+            moved += conn.execute("DELETE FROM links WHERE sid = ?", (old,)).rowcount
+            return moved > 0
+
+        return bool(self._file.in_write_transaction(work))
+
+    async def move_player_async(self, old: str, new: str) -> bool:
+        """In a thread: the write may wait for the write lock behind a group commit."""
+        return await asyncio.to_thread(self.move_player, old, new)
 
     async def save_link_async(self, sid: str, digest: str) -> None:
         await asyncio.to_thread(self.save_link, sid, digest)
@@ -272,6 +316,21 @@ class SQLiteStore(Store):
         """:func:`app.store.sqlite.sweep.sweep`, resting ``sweep_pause_seconds`` between
         batches so the other processes' waiting writers get the lock."""
         return sweep(self._file, cutoff_ms, batch, idle_cutoff_ms, self._sweep_pause)
+
+    async def ping(self) -> None:
+        """The file is local: it answers. It can write unless the last write failed for want
+        of room or permission (:attr:`SQLiteFile.cannot_write`); then a small write is tried
+        again (a 16 KiB row of ``rate_buckets``, written and deleted in one transaction), so
+        the store reports healthy again as soon as room was made.
+
+        :raises StoreFullError: when the file cannot write.
+        """
+        if self._file.cannot_write is None:
+            return
+        try:
+            await asyncio.to_thread(self._file.in_write_transaction, _probe)
+        except StoreError as error:
+            raise StoreFullError(f"SQLite store {self.path!r} cannot write: {error}") from error
 
     def close(self) -> None:
         """Finish the queued changes and close this thread's connection; later use raises
