@@ -27,7 +27,7 @@ from app.main import create_app
 from app.services import daily
 from app.web.halfmoon.replay import REMOVED
 from app.web.sessions import form_token
-from tests.web.conftest import forget_cached_games, token_of
+from tests.web.conftest import forget_cached_games, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -131,7 +131,7 @@ def test_a_stuck_game_links_its_replay_too_and_each_game_of_the_deal_has_its_own
     play(p, WIN)
     assert replay_url(p) != stuck
     assert p.client.get(stuck).status_code == 200
-    assert len(store.player_replays(p.client.cookies.get("sid"))) == 2
+    assert len(store.player_replays(sid_of(p.client))) == 2
 
 
 def test_a_game_that_ends_again_after_undo_keeps_its_replay_as_it_ended_last(
@@ -152,7 +152,7 @@ def test_a_game_that_ends_again_after_undo_keeps_its_replay_as_it_ended_last(
     assert replay_url(p) == url
     shown = parse(client.get(url).text)
     assert shown.by_id("replay-outcome").text == "Lost" and shown.by_id("replay-moves").text == "1"
-    assert len(store.player_replays(client.cookies.get("sid"))) == 1
+    assert len(store.player_replays(sid_of(client))) == 1
 
 
 @pytest.mark.slow
@@ -290,7 +290,7 @@ def test_a_replay_shows_nothing_else_of_its_player(app, player, tiny, client):
     url = replay_url(p)
     other = player("HM1-N-AAAAAAC")
     other.tap("pile-1")  # another game of theirs, in play
-    sid = client.cookies.get("sid")
+    sid = sid_of(client)
     with TestClient(app, follow_redirects=False) as stranger:
         pages = [stranger.get(f"{url}?step={n}").text for n in (0, 1, 2)]
         pages.append(stranger.get(f"{url}.txt").text)
@@ -326,7 +326,7 @@ def test_the_text_form_is_plain_text_that_replays_to_the_final_position(player, 
     for row in rows[1:]:
         game.play(HalfMoon.parse_move(row), now=0)  # Move.parse ↔ str(move)
         assert str(HalfMoon.parse_move(row)) == row
-    _, stored = client.app.state.store.load(client.cookies.get("sid"), CODE)
+    _, stored = client.app.state.store.load(sid_of(client), CODE)
     assert game.position == HalfMoon.from_record(stored.record).position and game.is_won()
 
 
