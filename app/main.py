@@ -32,6 +32,7 @@ from app.web import (
     install,
     logs,
     pages,
+    replays,
     settings,
     static,
     stats,
@@ -127,7 +128,7 @@ def create_app(
     app.include_router(settings.router)
     for router in games.ROUTERS:  # every game's, from the table of games
         app.include_router(router)
-    for module in (pages, static, health, stats, install):
+    for module in (pages, static, health, stats, install, replays):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

@@ -9,6 +9,8 @@ sessions an hour per address) faces one hostile client that
 2. floods one game with ``--taps`` taps,
 3. tries to start ``--games`` new games, each from a fresh cookie (page, then one tap),
 4. tries to make ``--settings`` new sessions by saving a setting from fresh cookies;
+5. ends one game ``--endings`` times (issue 26: every ending is a replay): a short stuck line,
+   then Undo and Redo over and over, each Redo ending the game again;
 
 after each phase the rows of every table and the games' bytes are counted, so the run shows
 what the store kept (issue 17 measured 10,000 GETs and 5,000 games kept before the limits;
@@ -42,13 +44,19 @@ HTMX = {"HX-Request": "true"}
 @dataclass
 class Footprint:
     rows: dict[str, int]
-    """Rows of every table: sessions, games, statistics, deals, links, verdicts, rate limits."""
+    """Rows of every table: sessions, games, replays, statistics, deals, links, verdicts, rate
+    limits."""
     bytes: int
-    """Bytes of the sessions' and games' data (sid, code, record, session JSON, columns)."""
+    """Bytes of the sessions', games' and replays' data (sid, code, record, session JSON, the
+    replay's line, columns)."""
 
     @property
     def total(self) -> int:
         return sum(self.rows.values())
+
+    @property
+    def replays(self) -> int:
+        return self.rows.get("replays", 0)
 
     def __str__(self) -> str:
         others = {k: v for k, v in self.rows.items() if k not in ("sessions", "games") and v}
@@ -71,9 +79,13 @@ def footprint(db: Path) -> Footprint:
             "SELECT COALESCE(SUM(LENGTH(sid) + LENGTH(code) + LENGTH(record)"
             " + LENGTH(extra) + LENGTH(state) + 24), 0) FROM games"
         ).fetchone()[0]
+        r_bytes = con.execute(
+            "SELECT COALESCE(SUM(LENGTH(id) + LENGTH(sid) + LENGTH(code)"
+            " + LENGTH(line) + LENGTH(state) + 40), 0) FROM replays"
+        ).fetchone()[0]
     finally:
         con.close()
-    return Footprint(rows, s_bytes + g_bytes)
+    return Footprint(rows, s_bytes + g_bytes + r_bytes)
 
 
 def token_and_card(html: str) -> tuple[str, str]:
@@ -153,6 +165,36 @@ def phase_settings(server: Server, n: int) -> dict[int, int]:
     return statuses
 
 
+def phase_endings(server: Server, n: int) -> dict[int, int]:
+    """One game ended ``n`` times: a stuck line (found as the browser tests find theirs), then
+    Undo and Redo, each Redo ending it again."""
+    from app.engine.halfmoon import place_name
+    from tests.browser.play import hm_stuck_line
+
+    code, line = hm_stuck_line()
+    statuses: dict[int, int] = {}
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        url = f"/half-moon/{code}"
+        for removal in line:
+            for place in removal:
+                page = client.get(url).text
+                token = TOKEN.search(page)
+                card = re.search(
+                    rf'data-place="{place_name(place)}".*?data-card="([^"]+)"', page, re.DOTALL
+                )
+                assert token is not None
+                assert card is not None
+                data = {"place": place_name(place), "card": card.group(1), "token": token.group(1)}
+                client.post(f"{url}/tap", data=data, headers=HTMX)
+        token = TOKEN.search(client.get(url).text)
+        assert token
+        for i in range(2 * n):
+            verb = "undo" if i % 2 == 0 else "redo"
+            response = client.post(f"{url}/{verb}", data={"token": token.group(1)}, headers=HTMX)
+            statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+    return statuses
+
+
 def tap_times(server: Server, n: int, code: str) -> tuple[list[float], dict[int, int]]:
     """``n`` taps on one game (select and deselect pile 1's card: every tap is written)."""
     times: list[float] = []
@@ -175,6 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--settings", type=int, default=200)
     parser.add_argument("--taps", type=int, default=600)
+    parser.add_argument("--endings", type=int, default=100)
     parser.add_argument("--cost-taps", type=int, default=400)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="bench-growth-"))
@@ -201,6 +244,9 @@ def main(argv: list[str] | None = None) -> None:
         )
         statuses = phase_settings(server, args.settings)
         print(f"{args.settings:,} new sessions tried {statuses}  {footprint(db)}")
+        time.sleep(60)  # the write limit's minute again
+        statuses = phase_endings(server, args.endings)
+        print(f"one game ended {args.endings:,} times {statuses}  {footprint(db)}")
     finally:
         server.stop()
 

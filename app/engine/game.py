@@ -318,6 +318,9 @@ class Game(ABC, Generic[P, M]):
     code_example: ClassVar[str]
     """A deal code of this game and what it means, for the sentence that says what a deal code
     looks like: a catalog text (``HM1-N-AAAAAAB (Half Moon)``)."""
+    notation: ClassVar[str]
+    """What a move looks like in the game's notation (``str(move)``), a catalog text: said when
+    a pasted game's line is not a move."""
     reasons: ClassVar[frozenset[Reason]] = frozenset()
     """The reasons this game's actions give a player when they refuse."""
     position_type: ClassVar[type]
@@ -395,6 +398,12 @@ class Game(ABC, Generic[P, M]):
     @abstractmethod
     def score(self) -> int:
         """The points of the current position (never below zero)."""
+
+    @classmethod
+    def points(cls, position: P) -> int:
+        """The points of a position reached from its deal (a replay's step shows them): what
+        :attr:`score` is once the game stands there."""
+        raise NotImplementedError(f"{cls.title} has no points of a position")
 
     @classmethod
     def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
@@ -640,6 +649,15 @@ class Game(ABC, Generic[P, M]):
         game.restore_selection(sel)
         game.clock = Clock.from_list(record["clock"])
         return game
+
+    @classmethod
+    def record_moves(cls, text: Any) -> list[M]:
+        """The moves a record's ``moves`` (or ``redo``) field holds, in order, unchecked (an
+        action of several moves is as many moves).
+
+        :raises RecordError: when ``text`` is not moves of this game in its notation.
+        """
+        return [move for action in cls._decode_moves(text) for move in action]
 
     @classmethod
     def _decode_moves(cls, text: Any) -> list[list[M]]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from app.store.ratelimit import Limits, RateLimiter
+    from app.store.replays import ReplaySummary, StoredReplay
 
 T = TypeVar("T")
 
@@ -296,6 +297,30 @@ class Store(ABC):
 
     async def reset_stats_async(self, sid: str) -> None:
         self.reset_stats(sid)
+
+    # --- replays (issue 26): written by change_game, see app/store/replays.py ----------------
+
+    @abstractmethod
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        """The replay with this id, whoever's it is (``None``: none, deleted or expired)."""
+
+    @abstractmethod
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        """The player's replays, the one that ended last first."""
+
+    @abstractmethod
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        """Delete the player's replay with this id; ``True`` when there was one (another
+        player's replay is never deleted)."""
+
+    async def replay_async(self, replay_id: str) -> StoredReplay | None:
+        return self.replay(replay_id)
+
+    async def player_replays_async(self, sid: str) -> list[ReplaySummary]:
+        return self.player_replays(sid)
+
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        return self.delete_replay(sid, replay_id)
 
     # --- the device link: a secret's hash names the player it carries ------------------------
 

@@ -42,8 +42,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from app.store import histogram
 from app.store.base import StoredGame
 from app.store.jsondata import int_or_zero, json_dict
+from app.store.replays import StoredReplay, replay_id, replay_of
 
 RECENT: Final = 20
 """Games listed on ``/stats``."""
@@ -285,6 +287,9 @@ def count(
                 "score": new.score,
                 "at": now,
             }
+            replay = replay_id(new)
+            if replay is not None:  # the replay of the result that counted (/stats links it)
+                entry["replay"] = replay
             data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
             before = normal(doc)
             day = new.extra.get(DAILY)
@@ -367,7 +372,7 @@ class Written:
     """The game row to write (its marks carried and counted)."""
     stats: dict[str, Any] | None
     """The player's new statistics document; ``None``: leave it as it is."""
-    deal: dict[str, int] | None
+    deal: dict[str, Any] | None
     """The deal's new figures for everyone; ``None``: leave them as they are."""
     created: bool
     """The session had no game of this code: first delete its oldest games past the cap
@@ -375,6 +380,9 @@ class Written:
     result: DealResult | None = None
     """The result :attr:`deal` folds in: a store whose deal figures live apart from the
     player's keys (a Redis Cluster slot of their own) folds it after the game's write."""
+    replay: StoredReplay | None = None
+    """The replay of the game that has just ended (:func:`app.store.replays.replay_of`), to
+    write with the game; ``None``: no replay to write."""
 
 
 def wants_counts(old: StoredGame | None, new: StoredGame) -> bool:
@@ -394,12 +402,13 @@ def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]
     True
     """
     new = carry(old, new)
+    replay = replay_of(old, new)
     if not wants(new):
-        return Written(new, None, None, old is None)
+        return Written(new, None, None, old is None, replay=replay)
     doc, figures = counts()
     game, stats, result = count(doc, old, new)
     deal = None if result is None else fold_deal(figures, result)
-    return Written(game, stats, deal, old is None, result)
+    return Written(game, stats, deal, old is None, result, replay)
 
 
 def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:
@@ -412,14 +421,23 @@ def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:
     return [code for _, code in sorted(games)[: max(0, len(games) - cap + 1)]]
 
 
-def fold_deal(figures: Any, result: DealResult) -> dict[str, int]:
+def fold_deal(figures: Any, result: DealResult) -> dict[str, Any]:
     """A deal's figures for everyone (players who finished it, wins, best time and fewest
-    moves of the wins) with one more player's result."""
+    moves of the wins, and the wins' cells of moves and time: :mod:`app.store.histogram`)
+    with one more player's result."""
     data = json_dict(figures)
     players, wins = int_or_zero(data.get("players")), int_or_zero(data.get("wins"))
     best_ms, fewest = int_or_zero(data.get("best_ms")), int_or_zero(data.get("fewest"))
+    folded = histogram.valid(data.get("cells"))
     if result.won:
         wins += 1
         best_ms = min(best_ms or result.ms, result.ms)
         fewest = min(fewest or result.moves, result.moves)
-    return {"players": players + 1, "wins": wins, "best_ms": best_ms, "fewest": fewest}
+        folded = histogram.add(folded, result.moves, result.ms)
+    return {
+        "players": players + 1,
+        "wins": wins,
+        "best_ms": best_ms,
+        "fewest": fewest,
+        "cells": folded,
+    }

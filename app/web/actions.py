@@ -202,7 +202,7 @@ async def act(
     if after.state != "playing" or (before is not None and before.state != "playing"):
         # the end box's additions, on both sides: an action on a finished game (Undo) changes
         # neither, so the page it came from still matches the board it started from
-        result = await game_result(store, player.sid, code_str)
+        result = await game_result(store, player.sid, code_str, screen.ranks_wins_by_moves)
         after = with_result(after, result)
         before = None if before is None else with_result(before, result)
     board, version = _board_answer(request, screen, before, after, lang, session.token, said)

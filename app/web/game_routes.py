@@ -76,7 +76,8 @@ async def show_page(
     token, code_text = session.token, context["info"].code
     facts = screen.facts(game, session, asking=asking)
     if facts.state != "playing":
-        facts = with_result(facts, await game_result(store, player.sid, code_text))
+        result = await game_result(store, player.sid, code_text, screen.ranks_wins_by_moves)
+        facts = with_result(facts, result)
     board = screen.board_html(facts, lang, token)
     shortcuts = renderer.partial("partials/shortcuts.html", lang)
     info = info_html(lang, context["screen"], context["info"], shortcuts)

@@ -12,9 +12,10 @@ from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code, variant_of
 from app.i18n import N_
 from app.services import daily
-from app.store import GameSummary, Store
+from app.store import GameSummary, Store, StoredGame
 from app.store.counting import clock_ms, normal
 from app.store.jsondata import int_or_zero
+from app.store.replays import replay_id
 from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
 from app.web.games import SCREENS
@@ -32,8 +33,9 @@ async def home(
     page: PageDep, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     t = page.t
-    games = _lines(await store.recent_games_async(player.sid, 10), t)
-    finished = _lines(await store.finished_games_async(player.sid, FINISHED_SHOWN), t)
+    replays = {r.id for r in await store.player_replays_async(player.sid)}
+    games = _lines(await store.recent_games_async(player.sid, 10), t, replays)
+    finished = _lines(await store.finished_games_async(player.sid, FINISHED_SHOWN), t, replays)
     context = page.context(
         games=games,
         finished=finished,
@@ -64,29 +66,54 @@ FINISHED_SHOWN: Final = 5
 """How many finished games the home page lists under "Recently finished"."""
 
 
-def _lines(games: list[GameSummary], t: NullTranslations) -> list[dict[str, Any]]:
+def _lines(
+    games: list[GameSummary], t: NullTranslations, replays: set[str]
+) -> list[dict[str, Any]]:
     """The home page's lines for games of either list: name, code, link and figures; a
-    replayed deal's earlier win (its time), a finished game's result and time."""
+    replayed deal's earlier win (its time and its replay); a finished game's result, time
+    and replay (issue 26: a finished deal played again lists both its results). ``replays``:
+    the player's replays still kept (a deleted one is not linked)."""
     lines = []
     for game in games:
         screen = _screen_for(game.code)
         if screen is None:
             continue
         earlier = game.extra.get(EARLIER_WIN)
-        won_before = int_or_zero(earlier.get("ms")) if isinstance(earlier, dict) else None
-        lines.append(
-            {
-                "code": game.code,
-                "url": screen.url(game.code),
-                "name": t.gettext(screen.name),
-                "state": game.state,
-                "score": game.score,
-                "moves": game.moves,
-                "time": clock_text(game.elapsed_ms),
-                "won_before": None if won_before is None else clock_text(won_before),
-            }
-        )
+        earlier = earlier if isinstance(earlier, dict) else None
+        won_before = None if earlier is None else int_or_zero(earlier.get("ms"))
+        before_replay = None if earlier is None else _replay_url(earlier.get("replay"), replays)
+        own = replay_id(StoredGame(game.code, {}, extra=game.extra))
+        line = {
+            "code": game.code,
+            "url": screen.url(game.code),
+            "name": t.gettext(screen.name),
+            "state": game.state,
+            "score": game.score,
+            "moves": game.moves,
+            "time": clock_text(game.elapsed_ms),
+            "won_before": None if won_before is None else clock_text(won_before),
+            "won_before_replay": before_replay,
+            "replay": _replay_url(own, replays) if game.state != "playing" else None,
+        }
+        lines.append(line)
+        if game.state != "playing" and earlier is not None and earlier.get("replay") != own:
+            lines.append(
+                line
+                | {
+                    "state": "won",
+                    "score": int_or_zero(earlier.get("score")),
+                    "moves": int_or_zero(earlier.get("moves")),
+                    "time": clock_text(int_or_zero(earlier.get("ms"))),
+                    "won_before": None,
+                    "won_before_replay": None,
+                    "replay": before_replay,
+                }
+            )
     return lines
+
+
+def _replay_url(ident: Any, replays: set[str]) -> str | None:
+    return f"/replay/{ident}" if isinstance(ident, str) and ident in replays else None
 
 
 def _screen_for(code: str) -> AnyScreen | None:

@@ -1,7 +1,7 @@
 """An action sent again from the board it was made on (issue 23 item 2): answered, not applied
 twice.
 
-The row an action writes keeps :func:`replay_key` of that action (:data:`REPLAY`). When its
+The row an action writes keeps :func:`replay_key` of that action (:data:`RETRY`). When its
 answer is lost — a store that stalled after the write, a dropped connection, a retry, a
 double tap — the page sends the same action again from the same board; it finds its own key
 on the row and is answered with the board as it is now (:func:`app.web.actions.act`), instead
@@ -21,7 +21,7 @@ from fastapi import Request
 from app.store import StoredGame
 from app.web.board import BOARD_VERSION_HEADER
 
-REPLAY: Final = "replay"
+RETRY: Final = "retry"
 """Key of :attr:`StoredGame.extra`: :func:`replay_key` of the action that wrote the row."""
 
 
@@ -42,13 +42,13 @@ async def replay_key(request: Request) -> str | None:
 
 def replayed(stored: StoredGame, key: str | None) -> bool:
     """The action ``key`` names is the one that wrote ``stored``."""
-    return key is not None and stored.extra.get(REPLAY) == key
+    return key is not None and stored.extra.get(RETRY) == key
 
 
 def with_key(row: StoredGame, key: str | None) -> StoredGame:
     """``row`` as written by the action ``key`` names (``None``: by no action a page can
     send again, so no earlier action's key survives on it)."""
-    extra = {k: v for k, v in row.extra.items() if k != REPLAY}
+    extra = {k: v for k, v in row.extra.items() if k != RETRY}
     if key is not None:
-        extra[REPLAY] = key
+        extra[RETRY] = key
     return row if extra == row.extra else dataclasses.replace(row, extra=extra)

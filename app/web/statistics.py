@@ -16,7 +16,9 @@ from markupsafe import Markup, escape
 from app.engine.games import GAMES, VARIANTS, game_by_id, kinds
 from app.i18n import N_
 from app.store.counting import KINDS, kind_of, normal, records
+from app.store.replays import ReplaySummary
 from app.web.board import DealFigures, GameResult, Records
+from app.web.standing import standing_line
 from app.web.views import clock_text
 
 KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
@@ -123,12 +125,13 @@ ZEN_HIDDEN: Final = frozenset({"best_time", "best_score"})
 
 
 def result_html(result: GameResult | None, t: NullTranslations, zen: bool = False) -> str:
-    """The end box's additions (issue 16): the bests and streaks this game set, and how the
-    deal went for everyone who finished it — ``result`` from :func:`app.web.ending.game_result`.
-    In *Zen* nothing that names a time or a score (the statistics still count them)."""
+    """The end box's additions (issue 16): the bests and streaks this game set, where it stands
+    on its deal (issue 26) and how the deal went for everyone who finished it — ``result``
+    from :func:`app.web.ending.game_result`. In *Zen* nothing that names a time or a score
+    (the statistics still count them)."""
     if not result:
         return ""
-    values, deal = result
+    values, deal, standing = result.records, result.deal, result.standing
     if zen:
         values = tuple((key, n) for key, n in values if key not in ZEN_HIDDEN)
     out = ""
@@ -136,6 +139,9 @@ def result_html(result: GameResult | None, t: NullTranslations, zen: bool = Fals
     if said:
         items = "".join(f"<li>{escape(line)}</li>" for line in said)
         out += f'<ul class="bests" id="bests">{items}</ul>'
+    if standing is not None:
+        line = standing_line(standing, t, zen)
+        out += f'<div class="standing" id="standing">{escape(line)}</div>'
     if deal is not None:
         players, wins, best_ms, fewest = deal
         text = t.ngettext(
@@ -184,6 +190,8 @@ class GameRow:
     moves: int
     date: str
     resumable: bool
+    replay: str | None = None
+    """The game's replay (issue 26), while the player keeps it."""
 
 
 def percent(part: int, whole: int) -> str:
@@ -224,7 +232,10 @@ def kind_rows(doc: dict[str, Any], t: NullTranslations) -> list[KindRow]:
     return rows
 
 
-def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
+def game_rows(
+    doc: dict[str, Any], t: NullTranslations, replays: frozenset[str] = frozenset()
+) -> list[GameRow]:
+    """The last games' rows; ``replays``: the player's replays still kept (linked)."""
     rows = []
     for entry in doc["recent"]:
         code = entry.get("code")
@@ -242,10 +253,55 @@ def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
                 str(state),
                 clock_text(ms) if state in ("won", "lost") else "–",
                 int(entry.get("moves") or 0),
-                datetime.datetime.fromtimestamp(at / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M")
-                if at
-                else "–",
+                date_text(at),
                 state == "playing",
+                f"/replay/{entry['replay']}" if entry.get("replay") in replays else None,
+            )
+        )
+    return rows
+
+
+def date_text(ms: int) -> str:
+    """A moment as the statistics page writes it (UTC), ``–`` for none."""
+    if not ms:
+        return "–"
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRow:
+    """A line of ``/stats``'s list of the player's replays (issue 26)."""
+
+    url: str
+    code: str
+    game: str
+    result: str
+    state: str
+    time: str
+    moves: int
+    date: str
+    delete: str
+    """Where its Delete form posts."""
+
+
+def replay_rows(replays: list[ReplaySummary], t: NullTranslations) -> list[ReplayRow]:
+    rows = []
+    for replay in replays:
+        kind = kind_of(replay.code)
+        if kind is None:
+            continue
+        won = replay.state == "won"
+        rows.append(
+            ReplayRow(
+                f"/replay/{replay.id}",
+                replay.code,
+                t.gettext(KIND_NAMES[kind]),
+                t.gettext(RESULT_NAMES["won" if won else "lost"]),
+                "won" if won else "lost",
+                clock_text(replay.ms),
+                replay.moves,
+                date_text(replay.ended_ms),
+                f"/replay/{replay.id}/delete",
             )
         )
     return rows

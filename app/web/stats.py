@@ -25,23 +25,24 @@ from app.web.dependencies import (
     PlayerDep,
     RendererDep,
     StoreDep,
+    checked_form,
     get_page,
-    guard_write,
     limit,
     may,
     public_origin,
 )
 from app.web.errors import PlayerError
-from app.web.forms import ActionForm, FormT, read_form
+from app.web.forms import ActionForm
 from app.web.games import LOST_RULE, SCREENS
 from app.web.htmx import NO_STORE, html_answer
 from app.web.notices import TAG, is_told, notice_query
 from app.web.render import Renderer
-from app.web.sessions import Player, check_token, new_sid, signer_of
+from app.web.sessions import Player, new_sid, signer_of
 from app.web.statistics import (
     daily_streak,
     game_rows,
     kind_rows,
+    replay_rows,
     win_rate_chart,
     win_time_chart,
 )
@@ -55,6 +56,7 @@ NOTICES: Final = {
         " it no longer see your games and statistics. This browser keeps them."
     ),
     "linked": N_("This browser now has the games and statistics of the device link."),
+    "replay-deleted": N_("The replay was deleted: its link opens nothing any more."),
 }
 """The page's notices after its POSTs: events (:data:`app.web.notices.EVENTS`), shown only
 with the tag the redirect carried and only while still true (:func:`_notice`)."""
@@ -83,19 +85,6 @@ class ResetForm(ActionForm):
     confirm: Literal["", "yes"] = ""
 
 
-async def _checked(
-    request: Request, store: Store, player: Player, model: type[FormT], back: str = "/stats"
-) -> FormT:
-    """A POST's form as the game actions read theirs (:func:`app.web.forms.read_form`),
-    after :func:`app.web.dependencies.guard_write`, its token checked; ``back`` is the page an
-    expired form offers to reload."""
-    await guard_write(request)
-    form = await read_form(request, model)
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, back)
-    return form
-
-
 def digest_of(secret: str) -> str:
     """What the store keeps of a device link's secret (SHA-256, hex)."""
     return hashlib.sha256(b"solitaire device link v1\x00" + secret.encode()).hexdigest()
@@ -115,10 +104,12 @@ async def _page(
     doc = normal(await store.player_stats_async(player.sid))
     current, best = daily_streak(doc, daily.today())
     has_link = link is not None or await store.has_link_async(player.sid)
+    replays = await store.player_replays_async(player.sid)
     notice = _notice(request, player, doc, has_link)
     context = page.context(
         kinds=kind_rows(doc, t),
-        games=game_rows(doc, t),
+        games=game_rows(doc, t, frozenset(r.id for r in replays)),
+        replays=replay_rows(replays, t),
         charts=[c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
         rules=[t.gettext(r) for r in RULES],
         daily_streak=current,
@@ -163,7 +154,7 @@ async def stats_page(
 @router.post("/stats/reset")
 async def reset(request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """Without ``confirm=yes`` it asks first (a question on the page, without JavaScript too)."""
-    form = await _checked(request, store, player, ResetForm)
+    form = await checked_form(request, store, player, ResetForm, "/stats")
     if form.confirm != "yes":
         return RedirectResponse("/stats?ask=reset", 303, headers=NO_STORE)
     await store.reset_stats_async(player.sid)
@@ -175,7 +166,7 @@ async def make_link(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     """A new device link (replacing the player's previous one), shown on this answer only."""
-    await _checked(request, store, player, ActionForm)
+    await checked_form(request, store, player, ActionForm, "/stats")
     secret = secrets.token_urlsafe(24)
     await store.save_link_async(player.sid, digest_of(secret))
     link = f"{public_origin(request)}/link/{secret}"
@@ -187,7 +178,7 @@ async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> R
     """Revoke the link and end the access of every browser that used it: the player's games,
     statistics and settings move to a new id, which only this browser gets; the others keep
     the old id, which now holds nothing (issue 23)."""
-    await _checked(request, store, player, ActionForm)
+    await checked_form(request, store, player, ActionForm, "/stats")
     if await store.has_link_async(player.sid):
         fresh = new_sid()
         await store.move_player_async(player.sid, fresh)  # the link goes with the old id
@@ -236,7 +227,7 @@ async def use_link(secret: str, request: Request, store: StoreDep, player: Playe
     """This browser takes the link's player id: from now on both browsers play as one. The
     browser's own id (one it may have been planted) is dropped for the link's, in a cookie
     signed now (issue 23)."""
-    await _checked(request, store, player, ActionForm, f"/link/{secret}")
+    await checked_form(request, store, player, ActionForm, f"/link/{secret}")
     owner = await _owner(request, store, secret)
     request.state.player = Player(owner, fresh=False)
     return _told(request, owner, "linked")

@@ -12,7 +12,7 @@ from app.engine.games import AnyGame
 from app.services.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.replay import carried
-from app.web.retries import REPLAY, with_key
+from app.web.retries import RETRY, with_key
 from app.web.screen import AnyScreen
 
 
@@ -81,7 +81,7 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
         kept.clock.stop(stored.updated_ms)  # the game ended with its last action
         written = screen.stored(kept, kept.to_record(), stored.updated_ms)
         # the action that made this row is still its last (app.web.retries)
-        written = with_key(written, stored.extra.get(REPLAY))
+        written = with_key(written, stored.extra.get(RETRY))
         return carried(stored, written), stored.updated_ms
 
     ended = await store.change_game_async(sid, str(code), change)

@@ -536,3 +536,31 @@ def test_damaged_recent_and_all_games_sets_list_nothing(
     redis_client.set("sol:{s1}:a", "not a set")
     assert store.recent_games("s1") == []
     assert store.finished_games("s1") == []
+
+
+def test_a_replay_is_its_own_key_listed_under_its_player_by_the_games_script(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    """Issue 26: the replay by its id alone (``sol:Y:{id}``, its own slot: a link holds no
+    session), the player's list of replays in the player's slot, written by the one script
+    that writes the game that ended: the same round trips as an ending without a replay."""
+    rid = "R" * 21 + "A"
+    record = {"moves": "ae.bq", "clock": [9000, None]}
+    calls = []
+    for sid, extra in (("s0", {}), ("s1", {}), ("s2", {"replay": {"id": rid}})):
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "playing", 0, 1, 400, {}))
+        redis_client.config_resetstat()
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "stuck", 20, 2, 500, extra))
+        calls.append(command_calls(redis_client))
+    assert calls[2] == calls[1]  # the replay's own SET is not counted: scripts run SETs too
+    assert redis_client.ttl(f"sol:Y:{{{rid}}}") > 0
+    assert json.loads(redis_client.get(f"sol:Y:{{{rid}}}"))["line"] == "ae.bq"
+    listed = redis_client.hgetall("sol:{s2}:y")
+    assert list(listed) == [rid] and "line" not in json.loads(listed[rid])
+    assert redis_client.ttl("sol:{s2}:y") > 0
+    assert not redis_client.exists("sol:{s1}:y")
+    assert key_slot(b"sol:{s2}:y") == key_slot(b"s2")
+    assert key_slot(f"sol:Y:{{{rid}}}".encode()) == key_slot(rid.encode())
+    assert not store.delete_replay("s1", rid)  # another player's
+    assert store.delete_replay("s2", rid)
+    assert not redis_client.exists(f"sol:Y:{{{rid}}}") and not redis_client.exists("sol:{s2}:y")

@@ -90,7 +90,13 @@ def test_a_win_counts_once_with_its_time_moves_and_score(store: Store) -> None:
         "fewest": 48,
         "best_score": 520,
     }
-    assert store.deal_stats(HM) == {"players": 1, "wins": 1, "best_ms": 90_000, "fewest": 48}
+    assert store.deal_stats(HM) == {
+        "players": 1,
+        "wins": 1,
+        "best_ms": 90_000,
+        "fewest": 48,
+        "cells": {"48.18": 1},  # 48 moves, 90 s: the 5-second bucket 18 (issue 26)
+    }
     doc = store.player_stats("p")
     assert doc is not None
     assert doc["recent"][0] == {
@@ -111,7 +117,13 @@ def test_undo_after_the_end_and_a_later_win_count_nothing_more(store: Store) -> 
     write(store, "p", stored(HM, "won", moves=48, score=520))
     f = figures(store, "p")
     assert (f["played"], f["won"], f["lost"], f["best_score"]) == (1, 0, 1, 100)
-    assert store.deal_stats(HM) == {"players": 1, "wins": 0, "best_ms": 0, "fewest": 0}
+    assert store.deal_stats(HM) == {
+        "players": 1,
+        "wins": 0,
+        "best_ms": 0,
+        "fewest": 0,
+        "cells": {},
+    }
 
 
 def test_a_new_game_of_the_same_kind_abandons_the_open_one(store: Store) -> None:
@@ -166,7 +178,13 @@ def test_the_deal_figures_count_each_player_once(store: Store) -> None:
         write(store, sid, stored(HM, moves=1))
         write(store, sid, stored(HM, state, moves=moves, ms=ms))
         write(store, sid, stored(HM, state, moves=moves, ms=ms))
-    assert store.deal_stats(HM) == {"players": 3, "wins": 2, "best_ms": 60_000, "fewest": 48}
+    assert store.deal_stats(HM) == {
+        "players": 3,
+        "wins": 2,
+        "best_ms": 60_000,
+        "fewest": 48,
+        "cells": {"48.12": 1, "48.16": 1},
+    }
 
 
 def test_a_reset_forgets_the_figures_and_an_open_game_counts_when_it_ends(store: Store) -> None:
@@ -235,7 +253,13 @@ def test_settling_a_change_reads_the_counts_only_when_it_counts() -> None:
     )
     won = settle(played.game, stored(HM, "won", moves=48, ms=7000), counts)
     assert won.game.extra == {"counted": "done"}
-    assert won.deal == {"players": 3, "wins": 2, "best_ms": 7000, "fewest": 48}
+    assert won.deal == {
+        "players": 3,
+        "wins": 2,
+        "best_ms": 7000,
+        "fewest": 48,
+        "cells": {"48.1": 1},
+    }
     assert won.stats is not None and won.stats["k"]["HM"]["won"] == 1
     again = settle(won.game, stored(HM, "won", moves=48, ms=7000), counts)
     assert (again.stats, again.deal, len(reads)) == (None, None, 2)  # counted once
@@ -269,7 +293,13 @@ def finish_together(stores: list[Store], sid: str, threads: int = 8) -> None:
     assert errors == []
     f = figures(stores[0], sid)
     assert (f["played"], f["won"], f["streak"]) == (1, 1, 1)
-    assert stores[0].deal_stats(HM) == {"players": 1, "wins": 1, "best_ms": 7000, "fewest": 48}
+    assert stores[0].deal_stats(HM) == {
+        "players": 1,
+        "wins": 1,
+        "best_ms": 7000,
+        "fewest": 48,
+        "cells": {"48.1": 1},
+    }
 
 
 def test_many_tabs_finishing_one_game_count_it_once(store: Store) -> None:
@@ -305,6 +335,7 @@ def test_async_changes_count_once_too(store: Store) -> None:
             "wins": 1,
             "best_ms": 7000,
             "fewest": 48,
+            "cells": {"48.1": 1},
         }
         await store.aclose()
 

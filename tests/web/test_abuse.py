@@ -73,6 +73,9 @@ GETS = [
     "/daily/half-moon",
     "/daily/seahaven?cells=2",
     "/link/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # 404: no such link
+    "/replay",  # issue 26: the form for a game's text, a replay that is not there
+    "/replay/AAAAAAAAAAAAAAAAAAAAAA",
+    "/replay/AAAAAAAAAAAAAAAAAAAAAA.txt",
 ]
 
 

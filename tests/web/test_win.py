@@ -13,7 +13,7 @@ from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
-from app.web.board import fill
+from app.web.board import GameResult, fill
 from app.web.ending import with_result
 from app.web.screen import SCREENS
 from app.web.views import clock_text
@@ -103,7 +103,7 @@ def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
     game = screen.game.from_record(stored.record)
     facts = screen.facts(game, SessionData("tok"))
     assert with_result(facts, None) == facts
-    result = ((("best_time", 309_000), ("streak", 3)), None)
+    result = GameResult((("best_time", 309_000), ("streak", 3)), None)
     board = parse(fill(screen.board_html(with_result(facts, result), "en", "tok"), "tok", HM))
     summary = board.by_id("summary")
     assert [li.text for li in summary.find_all("li")] == [
@@ -119,6 +119,7 @@ def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
 def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, client, clock):
     p = player(HM)
     _win_half_moon(p, clock)
+    replay = p.board.by_id("ending-replay").attrs["href"].removeprefix("/replay/")
     clock()
     p.post("restart", confirm="yes")
     assert p.board.attrs["data-state"] == "playing"
@@ -127,16 +128,20 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert len(p.board.find_all(data_card=True)) == 20
     assert p.status == "The deal starts again from the beginning."
     _, stored = client.app.state.store.load(sid_of(client), HM)
-    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    win = {"ms": 309_000, "moves": 48, "score": 520, "replay": replay}
+    assert stored.extra["won"] == win  # with the won game's replay (issue 26)
+    assert "replay" not in stored.extra  # the game played again gets its own when it ends
     # the earlier win survives the next moves too, and the home page says it
     clock()
     p.tap("pile-1")
     _, stored = client.app.state.store.load(sid_of(client), HM)
-    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    assert stored.extra["won"] == win
     home = parse(client.get("/").text)
     line = home.find(class_="continue").find("li")
     assert f"Half Moon {HM}" in line.text
-    assert line.find(class_="meta").text == "0 moves, 0 points; won before in 5:09"
+    meta = line.find(class_="meta")
+    assert meta.text.startswith("0 moves, 0 points; won before in 5:09")
+    assert meta.find("a").attrs["href"] == f"/replay/{win['replay']}"  # the win's replay
 
 
 def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, client, clock):
@@ -151,7 +156,7 @@ def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, clien
     playing, finished = home.find("ul", class_="continue"), home.find(class_="continue finished")
     assert [a.find("code").text for a in playing.find_all("a")] == ["HM1-N-AAAAAAC"]
     (line,) = finished.find_all("li")
-    assert line.find("a").attrs["href"] == f"/half-moon/{HM}"
+    assert line.find_all("a")[0].attrs["href"] == f"/half-moon/{HM}"
     assert line.find(class_="result won").text == "Won"
     assert line.find(class_="meta").text == "5:09, 48 moves, 520 points"
 

@@ -175,6 +175,11 @@ class Seahaven(Game[Position, Move]):
         Variant("C1", N_("Seahaven Towers, Hard (1 cell)"), N_("Seahaven Towers, 1 cell")),
     )
     code_example: ClassVar = N_("SH1-C4-AAAAAJ2 (Seahaven Towers, C4, C2 or C1 cells)")
+    notation: ClassVar = N_(
+        "A Seahaven move is the letter of the place it takes from, the letter of the place it"
+        " goes to, then the number of cards when more than one moves: a to j the columns 1 to"
+        " 10, k to n the cells, S H D C the foundations (for example aS, km or ch3)."
+    )
     reasons: ClassVar = frozenset(Reason)
     position_type: ClassVar = Position
     lost_needs_proof: ClassVar = True
@@ -238,6 +243,10 @@ class Seahaven(Game[Position, Move]):
     @property
     def score(self) -> int:
         return self.position.score
+
+    @classmethod
+    def points(cls, position: Position) -> int:
+        return position.score
 
     def status(self) -> Status:
         if self.position.is_won():

@@ -21,6 +21,11 @@ the result's id, so a second fold of it counts nothing) and the filed entry is r
 fold that fails (the deal's node unreachable) leaves the entry filed: the player's next
 change folds it.
 
+**Replays** (issue 26) are found by their id alone, so each lives in its own slot
+(``sol:Y:{id}``), written just before the script that writes the game that ended; the
+player's list of them (``sol:{sid}:y``, their cap and deletion) is written by that script,
+in the player's slot, and it answers the ids past the cap for the store to delete.
+
 **Never on the loop's time.** Everything is ``redis.asyncio``; the synchronous methods
 (tests, tools) run the same coroutines on the store's own loop (:class:`Portal`).
 
@@ -81,6 +86,7 @@ from app.store.redis.scripts import (
     WRITE_GAME,
     digest,
 )
+from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +230,11 @@ class RedisStore(Connection):
             writes = (write_id, *known.writes[: WRITES_KEPT - 1])
             game_bytes = records.game_json(new, writes).encode("utf-8")
             doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
+            if written.replay is not None:  # in its own slot, before the game names it
+                await self._publish(written.replay)
+            listed = ["", ""]
+            if written.replay is not None:
+                listed = [written.replay.id, dumps(written.replay.summary.to_data())]
             keys = [*_player_keys(player, code), player.fence(write_id)]
             args = [
                 known.session_digest,
@@ -238,6 +249,8 @@ class RedisStore(Connection):
                 player.games,
                 doc_bytes or "",
                 *filed,
+                *listed,
+                MAX_REPLAYS_PER_SESSION,
             ]
             reply = await self._write(player, code, write_id, keys, args)
             if reply[0] == 1:
@@ -246,8 +259,11 @@ class RedisStore(Connection):
                     known.session, known.session_digest, new, digest(game_bytes), writes, raw_doc
                 )
                 known_games.keep(sid, code, after)
-                if len(reply) > 1:
-                    await self._fold(player, records.pending_from(reply[1:]))
+                gone = int(reply[1]) if len(reply) > 1 else 0
+                if gone:
+                    await self._unpublish(records.texts(reply[2 : 2 + gone]))
+                if len(reply) > 2 + gone:
+                    await self._fold(player, records.pending_from(reply[2 + gone :]))
                 return result
             # refused: the answer holds what the keys hold now, so no read is needed
             known = Known.read(code, _values(reply[1:4]))
@@ -371,6 +387,57 @@ class RedisStore(Connection):
             reply = await LIST_GAMES.run(self._client(), [key], [player.games, limit, tidy])
         return records.listed(reply, limit)
 
+    # --- replays (issue 26): each in its own slot, listed under the player's ----------------
+
+    async def _publish(self, replay: StoredReplay) -> None:
+        with self._errors(writing=True):
+            await self._client().execute_command(
+                "SET", self.layout.replay(replay.id), dumps(replay.to_data()),
+                "EX", self.ttl_seconds,
+            )  # fmt: skip
+
+    async def _unpublish(self, gone: list[str | None]) -> None:
+        """Delete the replays that left their player's list past its cap (each in its own
+        slot). A failure is logged: the list no longer names them, and they expire."""
+        try:
+            with self._errors(writing=True):
+                for ident in gone:
+                    if ident is not None:
+                        await self._client().execute_command("DEL", self.layout.replay(ident))
+        except StoreError:
+            log.warning("a replay past its player's cap was left to expire")
+
+    def _fresh(self, replay: StoredReplay | None) -> StoredReplay | None:
+        """A replay that ended within the games' time to live (an older one is gone)."""
+        if replay is None or replay.ended_ms < now_ms() - self.ttl_seconds * 1000:
+            return None
+        return replay
+
+    async def replay_async(self, replay_id: str) -> StoredReplay | None:
+        (raw,) = await self._read(self.layout.replay(replay_id))
+        return self._fresh(StoredReplay.from_data(json_or_none(raw)))
+
+    async def player_replays_async(self, sid: str) -> list[ReplaySummary]:
+        key = self.layout.player(sid).replays
+        with self._errors():
+            if _kind(await self._client().execute_command("TYPE", key)) != "hash":
+                return []
+            raw = await self._client().execute_command("HGETALL", key)
+        fresh = [r.summary for r in _listed_replays(raw) if self._fresh(r) is not None]
+        fresh.sort(key=lambda r: (-r.ended_ms, r.id))
+        return fresh
+
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        """The player's list names its replays: only a replay listed there is deleted."""
+        key = self.layout.player(sid).replays
+        with self._errors():
+            if _kind(await self._client().execute_command("TYPE", key)) != "hash":
+                return False
+            if not await self._client().execute_command("HDEL", key, replay_id):
+                return False
+            await self._client().execute_command("DEL", self.layout.replay(replay_id))
+        return True
+
     # --- statistics ----------------------------------------------------------------------------
 
     async def player_stats_async(self, sid: str) -> dict[str, Any] | None:
@@ -457,7 +524,7 @@ class RedisStore(Connection):
         step leaves ``old`` as it was (the revoke fails and can be asked again), never a
         player with nothing."""
         was, now = self.layout.player(old), self.layout.player(new)
-        keys = [was.session, was.recent, was.all, was.stats, was.pending, was.link]
+        keys = [was.session, was.recent, was.all, was.stats, was.pending, was.link, was.replays]
         with self._errors():
             *dumped, link = await MOVE_OUT.run(self._client(), keys, [was.base])
         names = [dumped[i] for i in range(0, len(dumped), 3)]
@@ -497,6 +564,24 @@ class RedisStore(Connection):
         return 0
 
 
+def _kind(reply: Any) -> str:
+    """A ``TYPE`` reply as text (the client may give bytes or text)."""
+    return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+
+def _listed_replays(raw: Any) -> list[StoredReplay]:
+    """A player's replays hash as read (``HGETALL``: a dict, or field, value, … as a list):
+    their summaries as replays without a line; damaged entries left out."""
+    values = list(raw.values()) if isinstance(raw, dict) else list(raw or [])[1::2]
+    found = []
+    for value in values:
+        data = json_or_none(records.text(value))
+        replay = StoredReplay.from_data({**data, "line": ""} if isinstance(data, dict) else None)
+        if replay is not None:
+            found.append(replay)
+    return found
+
+
 def _counts(raw_doc: bytes | None) -> counting.Counts:
     """The player's statistics document as read (the deal's figures are not read here)."""
     return json_or_none(records.text(raw_doc)), None
@@ -521,6 +606,7 @@ def _player_keys(player: Player, code: str) -> tuple[str, ...]:
         player.all,
         player.stats,
         player.pending,
+        player.replays,
     )
 
 

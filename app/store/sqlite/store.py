@@ -24,6 +24,7 @@ from app.store.base import (
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
 from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
+from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
 from app.store.secretfile import kept_secret
 from app.store.sqlite import sql
 from app.store.sqlite.buckets import SQLiteBuckets
@@ -138,7 +139,7 @@ class SQLiteStore(Store):
             figures = conn.execute(sql.DEAL, (code,)).fetchone()
             return (
                 None if row is None else json_or_none(row[0]),
-                None if figures is None else dict(zip(sql.DEAL_FIELDS, figures, strict=True)),
+                None if figures is None else sql.deal(figures),
             )
 
         written = counting.settle(game, new, counts)
@@ -146,9 +147,13 @@ class SQLiteStore(Store):
         if written.stats is not None:
             conn.execute(sql.UPSERT_STATS, (sid, dumps(written.stats), now))
         if written.deal is not None:
-            conn.execute(sql.UPSERT_DEAL, (code, *(written.deal[f] for f in sql.DEAL_FIELDS), now))
+            conn.execute(sql.UPSERT_DEAL, (code, *sql.deal_row(written.deal), now))
         if written.created:
             conn.execute(sql.MAKE_ROOM, {"sid": sid, "cap": self.max_games})
+        if written.replay is not None:
+            room = {"sid": sid, "cap": MAX_REPLAYS_PER_SESSION, "id": written.replay.id}
+            conn.execute(sql.REPLAY_ROOM, room)
+            conn.execute(sql.UPSERT_REPLAY, sql.replay_row(sid, written.replay))
         conn.execute(
             sql.UPSERT_GAME,
             (
@@ -172,9 +177,27 @@ class SQLiteStore(Store):
     def deal_stats(self, code: str) -> dict[str, Any] | None:
         with as_store_error(self.path):
             row = self.connection().execute(sql.DEAL, (code,)).fetchone()
-        return (
-            None if row is None else dict(zip(sql.DEAL_FIELDS, map(int_or_zero, row), strict=True))
+        return None if row is None else sql.deal(row)
+
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        with as_store_error(self.path):
+            row = self.connection().execute(sql.REPLAY, (replay_id,)).fetchone()
+        return None if row is None else sql.stored_replay(row)
+
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        with as_store_error(self.path):
+            rows = self.connection().execute(sql.PLAYER_REPLAYS, (sid,)).fetchall()
+        return [sql.replay_summary(row) for row in rows]
+
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        return bool(
+            self._file.in_write_transaction(
+                lambda conn: conn.execute(sql.DELETE_REPLAY, (replay_id, sid)).rowcount
+            )
         )
+
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        return await asyncio.to_thread(self.delete_replay, sid, replay_id)
 
     def reset_stats(self, sid: str) -> None:
         """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
@@ -234,7 +257,7 @@ class SQLiteStore(Store):
 
         def work(conn: sqlite3.Connection) -> bool:
             moved = 0
-            for table in ("sessions", "games", "player_stats"):  # fixed names, no input
+            for table in ("sessions", "games", "player_stats", "replays"):  # fixed names
                 update = f"UPDATE {table} SET sid = ? WHERE sid = ?"
                 moved += conn.execute(update, (new, old)).rowcount
             moved += conn.execute("DELETE FROM links WHERE sid = ?", (old,)).rowcount

@@ -117,6 +117,13 @@ class SeahavenScreen(Screen[Seahaven]):
 
         return {"sh_code": str(self.example_deal), "case_step": examples.seahaven_steps()[1].step}
 
+    ranks_wins_by_moves: ClassVar = True
+
+    def describe_move(self, position: Any, move: Any, lang: str) -> str:
+        from app.web.seahaven import replay  # its own module, as the example is
+
+        return replay.describe(position, move, lang)
+
     def daily_variant(self, request: Request) -> str:
         """``?cells=4|2|1`` (4 when not given; anything else is the 422 page)."""
         return "C" + cells_query(request, ("cells",)).get("cells", "4")
