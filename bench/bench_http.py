@@ -1,18 +1,28 @@
-"""HTTP speed, side by side in one run: taps against an honest floor, both games, per store.
+"""HTTP speed, side by side in one run: taps against honest floors, per store, before/after.
 
-Run: ``.venv/bin/python -m bench.bench_http [--seconds 8] [--connections 32] [--workers 1]
-[--threads N]``
+Run: ``.venv/bin/python -m bench.bench_http [--baseline main] [--rounds 5] [--seconds 6]
+[--connections 32] [--threads 1] [--skip-redis] [--details [--scaling]]``
 
-For each store (SQLite with synchronous=FULL, then Redis) it starts a real uvicorn on a free
-loopback port with the floor route mounted (``app/web/floor.py``), opens one player session
-per connection and per game, and drives it with ``wrk`` (installed from the system packages
-when missing), one wrk thread per connection so each connection is one player whose page
-follows its own board version (read from the answer's ``X-Board-Version`` header) exactly as
-htmx does. With ``--threads N`` (fewer threads than connections, as in the issue's original
-measurement: ``wrk -t2 -c32``, 2 workers) each thread drives a pool of twice as many players as
-it has connections: a request takes an idle player, and the answer's board version, which is one
-of the two that player's board can show (card selected or not), hands the player back:
+**Issue 24's table** (always): for the baseline (``--baseline``: a git ref, archived into the
+work folder, or a directory; ``none`` to skip) and for this checkout, one uvicorn worker each
+with ``scripts/run``'s options, per configuration — SQLite ``synchronous=FULL`` with the rate
+limits on but raised out of reach (``scripts/run``'s default), the same with the limits
+``off``, the memory store, Redis (no persistence) — plus the project's floor route
+(``POST /_bench/floor/half-moon``, ``app/web/floor.py``: the tap's form, cookie, middleware
+and write limit, a static answer) and a minimal FastAPI app (``bench/minimal_app.py``: a form
+POST with a cookie answered by the same static bytes). Half Moon taps by 64 players, each on
+its own session and deal, driven by ``wrk -t1 -c32`` (the issue's measurement): a request
+takes an idle player, sends its cookie, form and current ``X-Board-Version``, and the
+answer's version hands the player back, so every answer is a followed partial 200 (whole
+boards, non-2xx and starved requests are counted: should be 0). Every configuration of both
+checkouts is measured once per round, interleaved, for ``--rounds`` rounds: the table shows
+medians (the range of taps/s in brackets), the 1-minute load average during the
+measurements, and the ratios (taps ÷ minimal app, ÷ floor route, change ÷ baseline, Redis ÷
+SQLite).
 
+**``--details``** (issue 12 item 5): for each store (SQLite, then Redis) a real uvicorn with the
+floor route, one player per connection and per game (``--threads N`` fewer than connections:
+pools of twice as many players per thread), and:
 - tap throughput — ``POST /half-moon/{code}/tap`` selecting and deselecting a card,
   ``POST /seahaven/{code}/tap`` the same on a column's top card: every request a full
   read-modify-write of a stored game, answered with the changed places — versus the floor,
@@ -45,13 +55,14 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import httpx
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal
 from app.engine.seahaven import COLUMNS, deal_position
-from tests.system.servers import Server, start_server
+from tests.system.servers import ROOT, Server, start_server
 
 HTMX = {"HX-Request": "true"}
 GAMES = ("half-moon", "seahaven")
@@ -463,35 +474,300 @@ def fill_sqlite(path: Path, games: int) -> None:
     con.close()
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=8)
-    parser.add_argument("--connections", type=int, default=32)
-    parser.add_argument("--workers", type=int, default=WORKERS)
-    parser.add_argument(
-        "--threads", type=int, default=0, help="wrk threads (default: one per connection)"
-    )
-    parser.add_argument(
-        "--loads",
-        default="0.5",
-        help="fixed offered loads, fractions of the tap capacity (comma-separated)",
-    )
-    parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--sessions", type=int, default=10_000)
-    parser.add_argument("--skip-redis", action="store_true")
-    parser.add_argument("--skip-scaling", action="store_true")
-    args = parser.parse_args(argv)
-    ensure_wrk()
-    work = Path(tempfile.mkdtemp(prefix="bench-http-"))
-    db = work / "games.db"
-    threads = args.threads or args.connections
-    loads = tuple(float(x) for x in args.loads.split(","))
-    run = (args.seconds, args.connections, threads, work, args.workers, loads)
-    results = measure(str(db), "sqlite", *run)
+RAISED: Final = {
+    "SOLITAIRE_RATE_WRITES": "100000000/minute",
+    "SOLITAIRE_RATE_NEW": "100000000/minute",
+}
+"""The limits on, as ``scripts/run`` ships them, raised out of a load test's reach (all the
+benchmark's players share 127.0.0.1)."""
+
+LIMITS_OFF: Final = {"SOLITAIRE_RATE_WRITES": "off", "SOLITAIRE_RATE_NEW": "off"}
+
+RUN_ARGS: Final = (
+    "--proxy-headers",
+    "--http",
+    "app.server:TimedHttpToolsProtocol",
+    "--limit-concurrency",
+    "1000",
+    "--timeout-keep-alive",
+    "75",
+)
+"""uvicorn's options as ``scripts/run`` passes them."""
+
+CONFIGURATIONS: Final = (
+    ("sqlite", "SQLite FULL, limits on (out of reach)", RAISED),
+    ("sqlite-off", "same, limits off", LIMITS_OFF),
+    ("memory", "memory store, limits on", RAISED),
+    ("redis", "Redis (no persistence), limits on", RAISED),
+)
+"""Issue 24's table: (name, label, environment). ``scripts/run``'s default comes first."""
+
+
+@dataclass
+class Side:
+    """One checkout's servers for the table: ``main`` (the baseline) or ``change``."""
+
+    name: str
+    root: Path
+    servers: dict[str, Server]
+    players: dict[str, list[dict[str, str]]]
+
+
+def checkout(ref: str, work: Path) -> Path:
+    """A directory holding ``ref``: the directory itself, or ``git archive`` of the commit."""
+    given = Path(ref)
+    if given.is_dir():
+        return given.resolve()
+    folder = work / f"checkout-{re.sub(r'[^A-Za-z0-9]', '_', ref)}"
+    folder.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def start_side(name: str, root: Path, work: Path, redis_url: str | None, players: int) -> Side:
+    servers: dict[str, Server] = {}
+    for config, _, env in CONFIGURATIONS:
+        if config == "redis" and redis_url is None:
+            continue
+        store = {
+            "memory": "memory:",
+            "redis": redis_url or "",
+        }.get(config, str(work / f"{name}-{config}.db"))
+        servers[config] = start_server(
+            store, work, name=f"{name}-{config}", env=env, root=root, args=RUN_ARGS
+        )
+    side = Side(name, root, servers, {})
+    for config, server in servers.items():
+        side.players[config] = open_sessions(server, "half-moon", players)
+    return side
+
+
+@dataclass
+class Row:
+    label: str
+    loads: list[Load]
+    load_average: list[float]
+
+    @property
+    def rps(self) -> float:
+        return statistics.median(load.rps for load in self.loads)
+
+    @property
+    def p99(self) -> float:
+        return statistics.median(load.p99_ms for load in self.loads)
+
+    def cell(self) -> str:
+        low = min(load.rps for load in self.loads)
+        high = max(load.rps for load in self.loads)
+        return f"{self.rps:,.0f} ({low:,.0f}–{high:,.0f}) | {self.p99:.1f}"
+
+    def faults(self) -> int:
+        return sum(load.errors + load.whole + load.starved for load in self.loads)
+
+
+def issue_table(args: argparse.Namespace, work: Path) -> None:
+    """Issue 24's table for the baseline and this checkout, measured in one run: the same
+    rounds, each round measuring every configuration of both once, interleaved."""
+    floors = work / "floors"
+    floors.mkdir(exist_ok=True)
+    os.environ["SOLITAIRE_BENCH_FLOOR"] = str(floors)
+    redis_url = None
+    redis = None
     if not args.skip_redis:
         from tests.store.redis_server import start_redis_server
 
         redis, url = start_redis_server(work)
+        redis_url = url.rsplit("/", 1)[0]
+    sides: list[Side] = []
+    minimal: Server | None = None
+    players = 2 * args.connections  # a pool per thread, as in the issue's measurement
+    try:
+        change = start_side("change", ROOT, work, redis_url and f"{redis_url}/2", players + 1)
+        probe = change.players["sqlite"].pop()
+        answer_bytes(change.servers["sqlite"], probe)
+        with httpx.Client(timeout=30) as client:  # the floors answer a real tap's bytes
+            headers = {**HTMX, "Cookie": probe["cookie"], "Content-Type": FORM}
+            headers["X-Board-Version"] = probe["version"]
+            answer = client.post(
+                change.servers["sqlite"].url + probe["path"], content=probe["body"], headers=headers
+            )
+        (floors / "half-moon.html").write_text(answer.text, "utf-8")
+        if args.baseline != "none":
+            root = checkout(args.baseline, work)
+            name = f"main@{args.baseline}" if not Path(args.baseline).is_dir() else "baseline"
+            sides.insert(
+                0, start_side(name, root, work, redis_url and f"{redis_url}/1", players + 1)
+            )
+            for side in sides[:1]:
+                side.players["sqlite"].pop()
+        sides.append(change)
+        minimal = start_server("memory:", work, name="minimal", app="bench.minimal_app:app")
+        rows: dict[tuple[str, str], Row] = {}
+        plan: list[tuple[str, str, Server, list[dict[str, str]], bool]] = []
+        for config, label, _ in CONFIGURATIONS:
+            for side in sides:
+                if config in side.servers:
+                    plan.append(
+                        (side.name, config, side.servers[config], side.players[config], False)
+                    )
+                    rows[(side.name, config)] = Row(label, [], [])
+        for side in sides:  # the project's floor: its middleware, limits on, no game
+            plan.append((side.name, "floor", side.servers["sqlite"], side.players["sqlite"], True))
+            rows[(side.name, "floor")] = Row(
+                "the project's floor route (SQLite, limits on)", [], []
+            )
+        plan.append(("both", "minimal", minimal, change.players["sqlite"], True))
+        rows[("both", "minimal")] = Row(
+            "a minimal FastAPI app (form POST, cookie, static bytes)", [], []
+        )
+        for _name, _, server, pool, floor in plan:  # warm up
+            if not floor:
+                refresh_versions(server, pool)
+            wrk(
+                server,
+                script(pool, args.threads, floor=floor, gzip=False),
+                2,
+                args.connections,
+                args.threads,
+            )
+        for round_ in range(args.rounds):
+            for name, config, server, pool, floor in plan:
+                if not floor:
+                    refresh_versions(server, pool)
+                run = script(pool, args.threads, floor=floor, gzip=False)
+                load = wrk(server, run, args.seconds, args.connections, args.threads)
+                rows[(name, config)].loads.append(load)
+                rows[(name, config)].load_average.append(os.getloadavg()[0])
+            print(
+                f"round {round_ + 1} of {args.rounds} done, load average {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+        print_table(rows, [side.name for side in sides], args)
+    finally:
+        for side in sides:
+            for server in side.servers.values():
+                server.stop()
+        if minimal is not None:
+            minimal.stop()
+        if redis is not None:
+            redis.terminate()
+        del os.environ["SOLITAIRE_BENCH_FLOOR"]
+
+
+def print_table(
+    rows: dict[tuple[str, str], Row], sides: list[str], args: argparse.Namespace
+) -> None:
+    """The table (medians of the rounds, the range of taps/s in brackets), then the ratios."""
+    print(
+        f"\nHalf Moon taps, 1 uvicorn worker, wrk -t{args.threads} -c{args.connections}"
+        f" -d{args.seconds}s, {args.rounds} rounds interleaved; every answer a followed partial"
+        " 200 (non-2xx, whole boards and starved requests summed last)\n"
+    )
+    head = " | ".join(f"{side} taps/s | {side} p99 ms" for side in sides)
+    print(f"| configuration | {head} | load avg | faults |")
+    print("|---|" + "---:|---:|" * len(sides) + "---:|---:|")
+    names = [config for config, _, _ in CONFIGURATIONS] + ["floor"]
+    for config in [*names, "minimal"]:
+        found = [rows.get((side, config)) for side in sides]
+        if config == "minimal":
+            found = [rows[("both", "minimal")]] * len(sides)
+        present = [row for row in found if row is not None]
+        if not present:
+            continue
+        cells = " | ".join(row.cell() if row else "– | –" for row in found)
+        loads = [x for row in present for x in row.load_average]
+        faults = sum(row.faults() for row in present)
+        print(
+            f"| {present[0].label} | {cells} | {statistics.median(loads):.1f}"
+            f" ({min(loads):.1f}–{max(loads):.1f}) | {faults} |"
+        )
+    minimal = rows[("both", "minimal")].rps
+    print()
+    for side in sides:
+        floor = rows[(side, "floor")].rps
+        parts = []
+        for config in ("sqlite", "redis", "memory"):
+            row = rows.get((side, config))
+            if row is not None:
+                parts.append(
+                    f"{config} taps ÷ minimal app {row.rps / minimal:.2f}, ÷ floor route"
+                    f" {row.rps / floor:.2f}"
+                )
+        print(f"{side}: " + "; ".join(parts))
+    if len(sides) == 2:
+        for config, label, _ in CONFIGURATIONS:
+            before, after = rows.get((sides[0], config)), rows.get((sides[1], config))
+            if before and after:
+                print(
+                    f"{label}: taps {after.rps / before.rps:.2f} × {sides[0]}'s,"
+                    f" p99 {before.p99:.1f} → {after.p99:.1f} ms"
+                )
+    if "redis" in {c for (_, c) in rows}:
+        for side in sides:
+            redis, sqlite = rows.get((side, "redis")), rows.get((side, "sqlite"))
+            if redis and sqlite:
+                print(f"{side}: Redis taps ÷ SQLite taps {redis.rps / sqlite.rps:.2f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=6)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="wrk threads (default: 1 for the table, as the issue measured; one per connection"
+        " for --details)",
+    )
+    parser.add_argument(
+        "--baseline",
+        default="main",
+        help="the checkout to compare with: a directory, a git ref (archived), or none",
+    )
+    parser.add_argument("--skip-redis", action="store_true")
+    parser.add_argument(
+        "--details",
+        action="store_true",
+        help="after the table: both games per store with and without gzip, fixed loads",
+    )
+    parser.add_argument(
+        "--loads",
+        default="0.5",
+        help="(--details) fixed offered loads, fractions of the tap capacity (comma-separated)",
+    )
+    parser.add_argument("--workers", type=int, default=WORKERS, help="(--details)")
+    parser.add_argument(
+        "--scaling", action="store_true", help="(--details) 100,000 games, 10,000 sessions"
+    )
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--sessions", type=int, default=10_000)
+    args = parser.parse_args(argv)
+    ensure_wrk()
+    work = Path(tempfile.mkdtemp(prefix="bench-http-"))
+    table_threads, args.threads = args.threads, args.threads or 1
+    print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    issue_table(args, work)
+    if args.details:
+        args.threads = table_threads or args.connections
+        details(args, work)
+    print(f"details in {work}")
+
+
+def details(args: argparse.Namespace, work: Path) -> None:
+    """The per-store figures of issue 12 item 5: both games, gzip, fixed loads, scaling."""
+    db = work / "games.db"
+    loads = tuple(float(x) for x in args.loads.split(","))
+    run = (args.seconds, args.connections, args.threads, work, args.workers, loads)
+    results = measure(str(db), "sqlite", *run)
+    if not args.skip_redis:
+        from tests.store.redis_server import start_redis_server
+
+        redis, url = start_redis_server(work / "details-redis")
         try:
             results += measure(url, "redis", *run)
         finally:
@@ -500,8 +776,7 @@ def main(argv: list[str] | None = None) -> None:
         print(result.lines())
     summary = [result.__dict__ for result in results]
     (work / "results.json").write_text(json.dumps(summary, default=lambda o: o.__dict__, indent=1))
-    if args.skip_scaling:
-        print(f"details in {work}")
+    if not args.scaling:
         return
 
     # store scaling: the same SQLite file with 100,000 more games
@@ -537,7 +812,6 @@ def main(argv: list[str] | None = None) -> None:
         f"server RSS {before / 1024:.1f} MiB at start, {after / 1024:.1f} MiB after"
         f" {args.sessions:,} new sessions"
     )
-    print(f"details in {work}")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,8 @@ from typing import Any
 
 from app.main import create_app
 from app.store import open_store
-from app.store import sqlite as sqlite_store
+from app.store.sqlite import store as sqlite_store
+from app.store.sqlite import writer as sqlite_writer
 from bench.bench_http import _tap_fields
 from bench.bench_tap import Client, _page_token
 
@@ -49,8 +50,9 @@ def instrument() -> None:
     """Wrap the store's pieces; the callback is timed inside ``_apply``'s read-change-write."""
     cls = sqlite_store.SQLiteStore
     cls._read = staticmethod(_timed("read (SELECT + JSON)", cls._read))  # type: ignore[method-assign]
-    cls._commit_batch = _timed("whole batch", cls._commit_batch)  # type: ignore[method-assign]
-    cls._write_loop = _timed("writer thread, all", cls._write_loop)  # type: ignore[method-assign]
+    writer = sqlite_writer.GroupCommit
+    writer._commit_batch = _timed("whole batch", writer._commit_batch)  # type: ignore[method-assign]
+    writer._write_loop = _timed("writer thread, all", writer._write_loop)  # type: ignore[method-assign]
     apply = cls._apply
 
     def _apply(self: Any, conn: Any, sid: str, code: str, change: Any) -> Any:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import app.store.sqlite as sqlite_store
+import app.store.sqlite.writer as sqlite_writer
 from app.store import StoredGame
 from app.store.sqlite import SQLiteStore
 
@@ -41,7 +41,7 @@ def log_pages(path: Path) -> int:
 
 
 def test_the_writers_commits_never_checkpoint(tmp_path, monkeypatch):
-    monkeypatch.setattr(sqlite_store, "CHECKPOINT_SECONDS", 3600.0)  # no checkpointer round
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_SECONDS", 3600.0)  # no checkpointer round
     path = tmp_path / "games.db"
     store = SQLiteStore(str(path))
     try:
@@ -53,7 +53,7 @@ def test_the_writers_commits_never_checkpoint(tmp_path, monkeypatch):
 
 
 def test_the_checkpointer_keeps_the_log_short(tmp_path, monkeypatch):
-    monkeypatch.setattr(sqlite_store, "CHECKPOINT_SECONDS", 0.05)
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_SECONDS", 0.05)
     path = tmp_path / "games.db"
     store = SQLiteStore(str(path))
     try:
@@ -70,10 +70,10 @@ def test_the_checkpointer_keeps_the_log_short(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("seconds", [0.05])
 def test_closing_the_store_stops_the_checkpointer(tmp_path, monkeypatch, seconds):
-    monkeypatch.setattr(sqlite_store, "CHECKPOINT_SECONDS", seconds)
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_SECONDS", seconds)
     store = SQLiteStore(str(tmp_path / "games.db"))
     write(store, 0, 10)
-    thread = store._checkpointer
+    thread = store._writer._checkpointer
     assert thread is not None and thread.is_alive()
     store.close()
     assert not thread.is_alive()

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
-from app.store import sqlite as sqlite_module
 from app.store.sqlite import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
+from app.store.sqlite import schema as sqlite_schema
 from tests.store.helpers import game, put
 
 
@@ -158,8 +158,8 @@ def test_a_failing_step_rolls_back_every_step_of_the_open(
         conn.execute("CREATE TABLE half_done (x)")
         conn.execute("SELECT * FROM no_such_table")
 
-    monkeypatch.setattr(sqlite_module, "MIGRATIONS", [*MIGRATIONS, broken])
-    monkeypatch.setattr(sqlite_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(sqlite_schema, "MIGRATIONS", [*MIGRATIONS, broken])
+    monkeypatch.setattr(sqlite_schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     path = tmp_path / "games.db"
     with pytest.raises(StoreError, match="no_such_table"):
         SQLiteStore(str(path))

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from app.store import SessionData, Store
-from app.store import sqlite as sqlite_module
 from app.store.sqlite import SQLiteStore
+from app.store.sqlite import sql as sqlite_sql
+from app.store.sqlite import sweep as sqlite_sweep
 from tests.store.helpers import game, now_ms, put
 
 FUTURE = 10**15
@@ -122,9 +123,9 @@ def test_sqlite_sweep_finds_old_rows_through_indexes(tmp_path: Path) -> None:
     def plan(sql: str, *args: int) -> str:
         return " | ".join(row[-1] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", args))
 
-    games = plan(sqlite_module._SWEEP_GAMES, 0, 500)
-    sessions = plan(sqlite_module._OLD_SESSIONS, 0, 0, 0, 500)
-    delete = plan(sqlite_module._DELETE_SESSION_WITHOUT_GAMES, 1)
+    games = plan(sqlite_sql.SWEEP_GAMES, 0, 500)
+    sessions = plan(sqlite_sql.OLD_SESSIONS, 0, 0, 0, 500)
+    delete = plan(sqlite_sql.DELETE_SESSION_WITHOUT_GAMES, 1)
     assert "games_by_updated" in games
     assert "sessions_by_touched" in sessions
     assert "SCAN" not in games + sessions + delete, (games, sessions, delete)
@@ -174,8 +175,8 @@ def test_sqlite_sweep_rests_between_batches_for_other_processes(
     for i in range(3):
         store.save_session(f"s{i}", SessionData("tok"))
     rests: list[float] = []
-    monkeypatch.setattr(sqlite_module.time, "sleep", rests.append)
+    monkeypatch.setattr(sqlite_sweep.time, "sleep", rests.append)
     assert store.sweep(now_ms() + 60_000, batch=2) == 8
     assert rests == [0.25] * 3  # after games batches 1 and 2 and sessions batch 1; none at the end
-    assert sqlite_module.SWEEP_PAUSE_SECONDS == 0.05
+    assert sqlite_sweep.SWEEP_PAUSE_SECONDS == 0.05
     store.close()

@@ -51,9 +51,12 @@ def start_server(
     name: str = "server",
     env: dict[str, str] | None = None,
     root: Path = ROOT,
+    app: str = "app.main:app",
+    args: tuple[str, ...] = (),
 ) -> Server:
-    """uvicorn serving the checkout at ``root`` (another one, for a benchmark's baseline, runs
-    with its own ``.venv`` when it has one) on a free loopback port, once ``/`` answers."""
+    """uvicorn serving ``app`` of the checkout at ``root`` (another one, for a benchmark's
+    baseline, runs with its own ``.venv`` when it has one) on a free loopback port, once ``/``
+    answers; ``args`` are more uvicorn options."""
     port = free_port()
     log = log_dir / f"{name}-{port}.log"
     # Many simulated players share 127.0.0.1 here: the per-address rate limits are off
@@ -68,8 +71,8 @@ def start_server(
     }
     python = root / ".venv" / "bin" / "python"
     python = python if root != ROOT and python.exists() else Path(sys.executable)
-    command = [str(python), "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--workers", str(workers), "--no-access-log"]
+    command = [str(python), "-m", "uvicorn", app, "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--workers", str(workers), "--no-access-log", *args]
     with log.open("wb") as out:
         process = subprocess.Popen(
             command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True

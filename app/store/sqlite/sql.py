@@ -1,0 +1,117 @@
+"""The SQLite store's SQL text, and the rows it reads turned into the store's values."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from app.store.base import GAME_STATES, GameSummary, clock_elapsed
+from app.store.jsondata import dict_from_json, int_or_zero
+
+LOAD = """
+SELECT s.data, g.record, g.state, g.score, g.moves, g.extra, g.updated_ms
+FROM (SELECT 1) AS k
+LEFT JOIN sessions AS s ON s.sid = ?
+LEFT JOIN games AS g ON g.sid = ? AND g.code = ?
+"""
+"""Session and game in one statement: always exactly one row, NULLs for what is missing."""
+
+UPSERT_GAME = """
+INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (sid, code) DO UPDATE SET
+    record = excluded.record, state = excluded.state, score = excluded.score,
+    moves = excluded.moves, extra = excluded.extra, updated_ms = excluded.updated_ms
+"""
+
+MAKE_ROOM = """
+DELETE FROM games WHERE rowid IN (
+    SELECT rowid FROM games WHERE sid = :sid ORDER BY updated_ms, code
+    LIMIT max(0, (SELECT count(*) FROM games WHERE sid = :sid) - :cap + 1)
+)
+"""
+"""Before a session's new game: delete its oldest games so the new one fits under the cap."""
+
+RECENT = """
+SELECT code, state, score, moves, updated_ms, record, extra FROM games
+WHERE sid = ? AND state = 'playing' ORDER BY updated_ms DESC, code LIMIT ?
+"""
+
+FINISHED = """
+SELECT code, state, score, moves, updated_ms, record, extra FROM (
+    SELECT * FROM games WHERE sid = ? ORDER BY updated_ms DESC, code LIMIT ?
+) WHERE state != 'playing' ORDER BY updated_ms DESC, code LIMIT ?
+"""
+"""Ended games among the session's ``FINISHED_WINDOW`` most recently changed."""
+
+UPSERT_STATS = """
+INSERT INTO player_stats (sid, data, updated_ms) VALUES (?, ?, ?)
+ON CONFLICT (sid) DO UPDATE SET data = excluded.data, updated_ms = excluded.updated_ms
+"""
+
+DEAL_FIELDS: Final = ("players", "wins", "best_ms", "fewest")
+DEAL = "SELECT players, wins, best_ms, fewest FROM deal_stats WHERE code = ?"
+UPSERT_DEAL = """
+INSERT INTO deal_stats (code, players, wins, best_ms, fewest, updated_ms) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (code) DO UPDATE SET players = excluded.players, wins = excluded.wins,
+    best_ms = excluded.best_ms, fewest = excluded.fewest, updated_ms = excluded.updated_ms
+"""
+
+UPSERT_SESSION = """
+INSERT INTO sessions (sid, data, created_ms, touched_ms) VALUES (?, ?, ?, ?)
+ON CONFLICT (sid) DO UPDATE SET data = excluded.data, touched_ms = excluded.touched_ms
+"""
+
+SWEEP_GAMES = """
+DELETE FROM games WHERE rowid IN (SELECT rowid FROM games WHERE updated_ms < ? LIMIT ?)
+"""
+
+UPSERT_VERDICT = """
+INSERT INTO verdicts (key, lost, updated_ms) VALUES (?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET lost = excluded.lost, updated_ms = excluded.updated_ms
+"""
+
+SWEEP_VERDICTS = """
+DELETE FROM verdicts WHERE key IN (SELECT key FROM verdicts WHERE updated_ms < ? LIMIT ?)
+"""
+
+SWEEP_FULL_BUCKETS = """
+DELETE FROM rate_buckets WHERE key IN (SELECT key FROM rate_buckets WHERE full_ms < ? LIMIT ?)
+"""
+"""Rate-limit buckets full again: a missing bucket reads as full (``app.store.ratelimit``)."""
+
+OLD_SESSIONS = """
+SELECT touched_ms, rowid FROM sessions
+WHERE touched_ms < ? AND (touched_ms, rowid) > (?, ?) ORDER BY touched_ms, rowid LIMIT ?
+"""
+"""The next batch of sessions not saved since the cutoff, after the last one examined: a
+batch examines at most ``batch`` rows even when many old sessions still have live games."""
+
+DELETE_SESSION_WITHOUT_GAMES = """
+DELETE FROM sessions WHERE rowid = ?
+AND NOT EXISTS (SELECT 1 FROM games AS g WHERE g.sid = sessions.sid)
+"""
+"""Delete one old session unless a game of it is left (``games``' key finds them)."""
+
+BUCKET = "SELECT tokens, at_ms FROM rate_buckets WHERE key = ?"
+UPSERT_BUCKET = """
+INSERT INTO rate_buckets (key, tokens, at_ms, full_ms) VALUES (?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at_ms = excluded.at_ms,
+    full_ms = excluded.full_ms
+"""
+
+STATS = "SELECT data FROM player_stats WHERE sid = ?"
+
+
+def summary(row: tuple[Any, ...]) -> GameSummary:
+    """A list line from a row of :data:`RECENT` or :data:`FINISHED` (damaged values read as
+    defaults, like the store's ``load``)."""
+    code, state, score, moves, updated_ms, record, extra = row
+    return GameSummary(
+        code,
+        state if state in GAME_STATES else "playing",
+        int_or_zero(score),
+        int_or_zero(moves),
+        int_or_zero(updated_ms),
+        clock_elapsed(dict_from_json(record)),
+        dict_from_json(extra),
+    )
