@@ -322,6 +322,9 @@
         if (!d.contains(event.target)) {
           close(d, false);
           closedByPress = true;
+          // other scripts' press handlers (seahaven.js's lost-tap rescue) see that this press
+          // is no tap of theirs: its click is swallowed below
+          event.closedPanel = true;
         }
       });
     },
