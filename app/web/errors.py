@@ -13,7 +13,7 @@ from typing import Final
 
 from babel.support import NullTranslations
 
-from app.engine.codes import FORMAT_HELP
+from app.engine.games import format_help
 from app.i18n import N_
 
 Text = Callable[[NullTranslations], str]
@@ -68,7 +68,7 @@ class PlayerError(Exception):
             lambda t: (
                 t.gettext(N_("“%(code)s” is not a deal code.")) % {"code": text[:64]}
                 + " "
-                + t.gettext(FORMAT_HELP)
+                + format_help(t)
             ),
             [(new_game_url, _text(N_("New game"))), HOME],
         )

@@ -8,19 +8,20 @@ from babel.support import NullTranslations
 from fastapi import APIRouter, Query
 from fastapi.responses import RedirectResponse, Response
 
-from app import daily
-from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.games import GAMES, game_for_code
+from app.engine.games import GAMES, game_for_code, variant_of
 from app.i18n import N_
-from app.stats import KIND_NAMES, RESULT_NAMES, daily_streak
+from app.services import daily
 from app.store import GameSummary, Store
-from app.store.counting import clock_ms, kind_of, normal
+from app.store.counting import clock_ms, normal
 from app.store.jsondata import int_or_zero
+from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
+from app.web.games import SCREENS
 from app.web.htmx import html_answer
 from app.web.replay import EARLIER_WIN
-from app.web.screen import SCREENS, AnyScreen
+from app.web.screen import AnyScreen, screen_for
+from app.web.statistics import RESULT_NAMES, daily_streak
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -123,8 +124,8 @@ async def daily_block(
         deals.append(
             {
                 "code": text,
-                "url": f"/{'half-moon' if text.startswith('HM') else 'seahaven'}/{text}",
-                "name": t.gettext(KIND_NAMES[kind_of(text) or "HM"]),
+                "url": screen_for(code).url(text),
+                "name": t.gettext(variant_of(code).name),
                 "state": state,
                 "result": result,
             }

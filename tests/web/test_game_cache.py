@@ -11,7 +11,7 @@ import pytest
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store import StoreError
 from app.store.counting import COUNTED

@@ -17,7 +17,7 @@ from app.engine.seahaven import (
     Seahaven,
     place_name,
 )
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from tests import seeds
 from tests.engine.test_seahaven_rules import EXAMPLE
 from tests.web.conftest import HTMX, Player, forget_cached_games, varies

@@ -8,13 +8,13 @@ import pytest
 import app.web.actions
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
-from app.web.actions import with_result
 from app.web.board import fill
+from app.web.ending import with_result
 from app.web.screen import SCREENS
 from app.web.views import clock_text
 from tests.browser.play import moving_card
