@@ -37,11 +37,10 @@ from app.web.htmx import NO_STORE, html_answer
 from app.web.render import Renderer
 from app.web.sessions import Player, check_token
 from app.web.statistics import (
+    charts,
     daily_streak,
     game_rows,
     kind_rows,
-    win_rate_chart,
-    win_time_chart,
 )
 
 router = APIRouter()
@@ -112,7 +111,7 @@ async def _page(
     context = page.context(
         kinds=kind_rows(doc, t),
         games=game_rows(doc, t),
-        charts=[c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
+        charts=charts(doc, t),
         rules=[t.gettext(r) for r in RULES],
         daily_streak=current,
         daily_best=best,
