@@ -256,6 +256,63 @@ def test_the_end_box_is_on_screen_with_the_focus_in_it_without_javascript(new_co
     expect(page.locator("#ending-text")).to_be_focused()  # autofocus on the page's load
 
 
+# --- 4. a phone in landscape: every label names its place, no two touch ------------------------
+
+LABELS = """() => [...document.querySelectorAll('#board .place')].map((p) => {
+  const l = p.querySelector(':scope > .label');
+  const r = l.getBoundingClientRect();
+  const shown = (getComputedStyle(l, '::before').content.replace(/^"|"$/g, '')
+    .replace(/^none$|^normal$/, '') + ' ' + l.innerText).replace(/\\s+/g, ' ').trim();
+  return {place: p.dataset.place, text: shown, x: r.left, y: r.top, right: r.right,
+          bottom: r.bottom}; })"""
+
+
+def place_mark(place: str) -> str:
+    """What a label must show of its place: pile-4 → 4, reserve-3 → R3, column-10 → 10, a
+    cell its number, a foundation its suit."""
+    kind, _, n = place.partition("-")
+    if kind == "reserve":
+        return f"R{n}"
+    if kind == "foundation":
+        return n  # the suit's letter is drawn as its symbol: checked apart
+    return n
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_label_names_its_place_and_none_touch_in_landscape(new_context, game, lang):
+    page = new_context(locale=LOCALES[lang], **LANDSCAPE_TOUCH).new_page()
+    page.goto(GAMES[game])
+    screenshot(page, f"issue22-{game}-landscape-{lang}")
+    labels = page.evaluate(LABELS)
+    assert len(labels) == (20 if game == "half-moon" else 18)
+    for label in labels:
+        if label["place"].startswith("foundation"):
+            assert re.search("[♠♥♦♣]", label["text"]), label
+        else:
+            assert re.search(rf"(^|\D){place_mark(label['place'])}(\D|$)", label["text"]), label
+    gap = 2
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            apart = (
+                a["right"] + gap <= b["x"]
+                or b["right"] + gap <= a["x"]
+                or a["bottom"] + gap <= b["y"]
+                or b["bottom"] + gap <= a["y"]
+            )
+            assert apart, (a, b)
+    # the whole fresh deal on the first screen, every card and label, nothing sideways
+    assert inside_viewport(page, "#board .card, #board .label") == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 844
+    if game == "seahaven":  # the board takes the width beside the info bar, corner letters read
+        width = page.locator("#board").bounding_box()
+        assert width is not None and width["width"] >= 0.6 * 844, width
+        size = page.locator("#board .card[data-card] .rank").first.evaluate(
+            "(e) => parseFloat(getComputedStyle(e).fontSize)"
+        )
+        assert size >= 12, size
+
+
 # --- 5. focus and selection look different ------------------------------------------------------
 
 RINGS = """(e) => { const s = getComputedStyle(e);
@@ -345,6 +402,33 @@ def test_the_wins_cascade_falls_over_the_whole_viewport(new_context, size):
     assert lowest > vh * 0.6, (lowest, vh)
 
 
+# --- 7. the examples keep the board in view --------------------------------------------------
+
+
+def board_in_view(page: Page) -> dict[str, float]:
+    box: dict[str, float] = page.locator("#replay-board").evaluate(
+        "(e) => e.getBoundingClientRect().toJSON()"
+    )
+    assert box["top"] >= 0 and box["top"] < 844 * 0.6, box  # the board shows, most of it
+    return box
+
+
+@pytest.mark.parametrize("example", ["half-moon", "seahaven"])
+@pytest.mark.parametrize("scripts", [True, False], ids=["htmx", "no-js"])
+def test_stepping_an_example_on_a_phone_keeps_its_board_in_view(new_context, example, scripts):
+    page = phone(new_context, java_script_enabled=scripts)
+    page.goto(f"/examples/{example}?step=3")
+    page.locator("#step-next").scroll_into_view_if_needed()
+    page.locator("#step-next").tap()
+    expect(page.locator("#replay")).to_have_attribute("data-step", "4")
+    first = board_in_view(page)
+    page.locator("#step-next").tap()
+    expect(page.locator("#replay")).to_have_attribute("data-step", "5")
+    again = board_in_view(page)
+    assert abs(again["top"] - first["top"]) < 80, (first, again)  # it does not jump about
+    screenshot(page, f"issue22-example-{example}-phone-{'js' if scripts else 'nojs'}")
+
+
 # --- 9. small things ------------------------------------------------------------------------------
 
 
@@ -407,6 +491,65 @@ def test_a_half_moon_pile_draws_its_depth(page: Page):
     for place, count in counts.items():
         if count:
             assert edges(place) == {1: 0, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3, 8: 4}[count], place
+
+
+# --- 3. /stats on a phone --------------------------------------------------------------------
+
+CLIPPED = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.getClientRects().length)
+  .filter((e) => { const r = e.getBoundingClientRect();
+    return r.left < 0 || r.right > innerWidth + 0.5 || e.scrollWidth > e.clientWidth + 1; })
+  .map((e) => e.dataset.field || e.textContent.trim())"""
+
+
+def play_a_few_games(page: Page) -> None:
+    """A Half Moon win, a Seahaven win and a Half Moon dead end: figures in both games' rows,
+    a chart for each game."""
+    hm_reach(page, HM, hm_line(HM))
+    sh_reach(page, SH, sh_line(SH))
+    code, stuck = hm_stuck_line()
+    hm_reach(page, code, stuck)
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_figure_of_stats_is_on_a_phones_screen_and_each_game_has_its_charts(
+    new_context, lang
+):
+    page = phone(new_context, lang)
+    play_a_few_games(page)
+    page.goto("/stats")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # every figure of every game and level, and of the last games, wholly on the screen's width
+    # and not cut (no sideways scrolling inside a box either)
+    figures = "#totals td, #totals th, #recent td, #recent th"
+    assert (
+        page.locator("#totals td[data-field]").count()
+        == 9 * page.locator("#totals tbody tr").count()
+    )
+    assert page.evaluate(CLIPPED, figures) == []
+    for wrap in page.locator(".table-wrap").all():
+        assert wrap.evaluate("(e) => e.scrollWidth <= e.clientWidth"), wrap
+    # each figure is named where it shows (the column's heading is not drawn on a phone)
+    names = page.locator('#totals tr[data-kind="HM"] td[data-field]').evaluate_all(
+        "(tds) => tds.map((td) => getComputedStyle(td, '::before').content)"
+    )
+    assert all(n not in ("none", "normal", '""') for n in names), names
+    # one chart per game, each with its axes named and its bars spread over the plot
+    for slug in ("half-moon", "seahaven"):
+        for chart in ("rate", "time"):
+            figure = page.locator(f"#chart-{chart}-{slug}")
+            expect(figure).to_be_visible()
+            expect(figure.locator(".axis-name")).to_have_count(2)
+            assert page.evaluate(CLIPPED, f"#chart-{chart}-{slug} svg") == []
+        plot = page.locator(f"#chart-time-{slug} svg line.axis").bounding_box()
+        bar = page.locator(f"#chart-time-{slug} svg rect").bounding_box()
+        assert plot is not None and bar is not None
+        centre = bar["x"] + bar["width"] / 2
+        assert abs(centre - (plot["x"] + plot["width"] / 2)) < 2, (centre, plot)  # one win
+    assert page.locator(".chart[id^=chart-]").count() == 4
+    assert_accessible(page, f"/stats on a phone in {lang}")
+    screenshot(page, f"issue22-stats-phone-{lang}")
 
 
 # --- 10. a tap right after a quick touch drag ------------------------------------------------
