@@ -429,6 +429,64 @@ def test_stepping_an_example_on_a_phone_keeps_its_board_in_view(new_context, exa
     screenshot(page, f"issue22-example-{example}-phone-{'js' if scripts else 'nojs'}")
 
 
+# --- 8. line breaks in Turkish and Bulgarian --------------------------------------------------
+
+LINES = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => ({text: e.textContent.trim(),
+                lines: Math.round(e.getBoundingClientRect().height
+                                  / parseFloat(getComputedStyle(e).lineHeight))}))"""
+
+
+def lines_of(page: Page, selector: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = page.evaluate(LINES, selector)
+    assert found, selector
+    return found
+
+
+def one_line_box(page: Page, selector: str) -> list[str]:
+    """The elements of ``selector`` drawn on more than one line box (a broken word or code)."""
+    broken: list[str] = page.locator(selector).evaluate_all(
+        "(es) => es.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)"
+    )
+    return broken
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_labels_codes_and_buttons_keep_their_lines(new_context, lang):
+    page = phone(new_context, lang)
+    page.goto(GAMES["half-moon"])
+    # a pile's label: its name on one line over its count ("купчина 4" / "8 карти")
+    assert [n for n in lines_of(page, "#board .label") if n["lines"] > 2] == []
+    assert one_line_box(page, "#board .label-place, #board .label-count") == []
+    # the deal code never breaks, and Copy link sits on the code's line
+    assert one_line_box(page, "#deal-link") == []
+    link, copy = (
+        page.locator("#deal-link").bounding_box(),
+        page.locator("#info .copy").bounding_box(),
+    )
+    assert link is not None and copy is not None
+    assert copy["y"] < link["y"] + link["height"] and link["y"] < copy["y"] + copy["height"]
+    # the end box's buttons each on one line ("Yeni oyun", not "Yeni" / "oyun")
+    code, stuck = hm_stuck_line()
+    hm_reach(page, code, stuck)
+    buttons = lines_of(page, "#board .ending-actions button, #board .ending-actions .button")
+    assert len(buttons) >= 2 and [b for b in buttons if b["lines"] > 1] == [], buttons
+    # the home page's deal codes: never split at their hyphens
+    page.goto("/")
+    assert page.locator("code").count() >= 4
+    assert one_line_box(page, "code") == []
+    # a desktop: the controls stay on the info bar's line, Bulgarian too
+    page.set_viewport_size(DESKTOP)
+    page.goto(GAMES["seahaven"])
+    stats, controls = (
+        page.locator("#stats").bounding_box(),
+        page.locator("#info .controls").bounding_box(),
+    )
+    assert stats is not None and controls is not None
+    assert controls["y"] < stats["y"] + stats["height"], (stats, controls)
+
+
 # --- 9. small things ------------------------------------------------------------------------------
 
 
