@@ -85,7 +85,7 @@ class Refusal:
     >>> from app.engine.halfmoon import Reason as HalfMoonReason
     >>> refusal = Refusal(HalfMoonReason.SUM_NOT_ELEVEN)
     >>> str(refusal), refusal.key, Refusal.from_key("sum", HalfMoonReason) == refusal
-    ('The sum must be 11', 'sum', True)
+    ('The sum must be 11.', 'sum', True)
     """
 
     reason: Reason

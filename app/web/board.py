@@ -50,21 +50,23 @@ def attr(value: str) -> str:
     return escape(value, quote=True)
 
 
-def label_html(name: str, count: str | None = None) -> str:
-    """The label under a place: its name ("pile 8") over its count ("7 cards"; narrow screens
-    keep only the count). Both come as data, never cut out of a translated sentence.
+def label_html(name: str, count: str | None = None, short: str | None = None) -> str:
+    """The label under a place: its name ("pile 8") over its count ("7 cards"). Both come as
+    data, never cut out of a translated sentence. ``short`` names the place where its name
+    does not fit (Seahaven's ten columns on a phone: "3", "♠"), drawn by the stylesheet.
 
     Hidden from screen readers: every card's name already says it.
     """
+    mark = f' data-short="{attr(short)}"' if short else ""
     if count is None:
-        inner = attr(name)
+        inner = f'<span class="label-place">{attr(name)}</span>' if short else attr(name)
     else:
         inner = (
             f'<span class="label-place"><span>{attr(name)}</span>'
             f'<span class="label-comma">, </span></span>'
             f'<span class="label-count">{attr(count)}</span>'
         )
-    return f'<span class="label" aria-hidden="true">{inner}</span>'
+    return f'<span class="label" aria-hidden="true"{mark}>{inner}</span>'
 
 
 def face_html(card: Card, rank: str) -> str:
@@ -243,7 +245,9 @@ def ending_box(
 ) -> str:
     """The end of a game: the message, what it set and how the deal went for everyone
     (``extra``, markup, issue 16), and what the player can do next (``replay``: the link to
-    the game's replay, issue 26)."""
+    the game's replay, issue 26). The focus goes to the message when the box appears
+    (``autofocus``: on a page load, and after an htmx answer through static/js/app.js), so
+    the next Tab reaches its buttons."""
     forms = "".join(
         f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
         f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}'
@@ -253,7 +257,9 @@ def ending_box(
     )
     url, label = new_game
     return (
-        f'<div class="ending {state}"><p>{attr(text)}</p>{extra}<div class="ending-actions">'
+        f'<div class="ending {state}" role="group" aria-labelledby="ending-text">'
+        f'<p id="ending-text" tabindex="-1" autofocus>{attr(text)}</p>{extra}'
+        '<div class="ending-actions">'
         f"{forms}{replay_link(replay)}"
         f'<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
     )

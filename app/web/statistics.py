@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from babel.support import NullTranslations
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from app.engine.games import GAMES, VARIANTS, game_by_id, kinds
 from app.i18n import N_
@@ -315,84 +315,3 @@ def daily_streak(doc: dict[str, Any], today: str) -> tuple[int, int]:
     yesterday = (datetime.date.fromisoformat(today) - datetime.timedelta(days=1)).isoformat()
     current = daily["streak"] if last in (today, yesterday) else 0
     return current, daily["best"]
-
-
-# --- charts: inline SVG drawn here, each with its numbers in a table ---------------------------
-
-WIDTH: Final = 320
-HEIGHT: Final = 120
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    ident: str
-    title: str
-    svg: Markup
-    headers: tuple[str, str]
-    rows: list[tuple[str, str]]
-
-
-def win_rate_chart(doc: dict[str, Any], t: NullTranslations) -> Chart | None:
-    """The win rate after each of the last finished games (oldest first), as a line."""
-    done = [e for e in reversed(doc["recent"]) if e.get("r") in ("won", "lost", "abandoned")]
-    if not done:
-        return None
-    rates: list[tuple[str, int]] = []
-    wins = 0
-    for i, entry in enumerate(done, 1):
-        wins += entry.get("r") == "won"
-        rates.append((str(entry.get("code")), round(100 * wins / i)))
-    n = len(rates)
-    step = WIDTH / max(1, n - 1) if n > 1 else 0
-    points = [
-        (round(i * step if n > 1 else WIDTH / 2, 1), round(HEIGHT - rate * HEIGHT / 100, 1))
-        for i, (_, rate) in enumerate(rates)
-    ]
-    path = " ".join(f"{x},{y}" for x, y in points)
-    dots = "".join(f'<circle cx="{x}" cy="{y}" r="3"/>' for x, y in points)
-    title = t.gettext(N_("Win rate over your last games"))
-    svg = Markup(
-        f'<svg class="chart" viewBox="-40 -8 {WIDTH + 48} {HEIGHT + 16}" role="img"'
-        f' aria-labelledby="chart-rate-title" focusable="false">'
-        f'<title id="chart-rate-title">{escape(title)}</title>'
-        f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>'
-        f'<line class="grid" x1="0" y1="{HEIGHT / 2}" x2="{WIDTH}" y2="{HEIGHT / 2}"/>'
-        f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
-        f'<text class="tick" x="-6" y="4" text-anchor="end">100 %</text>'
-        f'<text class="tick" x="-6" y="{HEIGHT / 2 + 4}" text-anchor="end">50 %</text>'
-        f'<text class="tick" x="-6" y="{HEIGHT + 4}" text-anchor="end">0 %</text>'
-        f'<polyline points="{path}"/>{dots}</svg>'
-    )
-    rows = [(f"{i}. {code}", f"{rate} %") for i, (code, rate) in enumerate(rates, 1)]
-    return Chart("chart-rate", title, svg, (t.gettext(N_("Game")), t.gettext(N_("Win rate"))), rows)
-
-
-def win_time_chart(doc: dict[str, Any], t: NullTranslations) -> Chart | None:
-    """The time of each of the last won games (oldest first), as bars."""
-    won = [e for e in reversed(doc["recent"]) if e.get("r") == "won"]
-    if not won:
-        return None
-    times = [int(e.get("ms") or 0) for e in won]
-    top = max(times) or 1
-    gap = 4
-    bar = min(32.0, (WIDTH - gap * (len(won) - 1)) / len(won))
-    bars = "".join(
-        f'<rect x="{round(i * (bar + gap), 1)}" y="{round(HEIGHT - ms * HEIGHT / top, 1)}"'
-        f' width="{round(bar, 1)}" height="{round(ms * HEIGHT / top, 1)}"/>'
-        for i, ms in enumerate(times)
-    )
-    title = t.gettext(N_("Time of your last wins"))
-    svg = Markup(
-        f'<svg class="chart" viewBox="-40 -8 {WIDTH + 48} {HEIGHT + 16}" role="img"'
-        f' aria-labelledby="chart-time-title" focusable="false">'
-        f'<title id="chart-time-title">{escape(title)}</title>'
-        f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
-        f'<text class="tick" x="-6" y="4" text-anchor="end">{clock_text(top)}</text>'
-        f'<text class="tick" x="-6" y="{HEIGHT + 4}" text-anchor="end">0:00</text>'
-        f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>{bars}</svg>'
-    )
-    rows = [
-        (f"{i}. {e.get('code')}", clock_text(ms))
-        for i, (e, ms) in enumerate(zip(won, times, strict=True), 1)
-    ]
-    return Chart("chart-time", title, svg, (t.gettext(N_("Game")), t.gettext(N_("Time"))), rows)

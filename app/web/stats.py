@@ -21,6 +21,7 @@ from app.i18n import N_
 from app.services import daily
 from app.store import Store
 from app.store.counting import normal
+from app.web.charts import charts
 from app.web.dependencies import (
     PlayerDep,
     RendererDep,
@@ -43,8 +44,6 @@ from app.web.statistics import (
     game_rows,
     kind_rows,
     replay_rows,
-    win_rate_chart,
-    win_time_chart,
 )
 
 router = APIRouter()
@@ -110,7 +109,7 @@ async def _page(
         kinds=kind_rows(doc, t),
         games=game_rows(doc, t, frozenset(r.id for r in replays)),
         replays=replay_rows(replays, t),
-        charts=[c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
+        charts=charts(doc, t),
         rules=[t.gettext(r) for r in RULES],
         daily_streak=current,
         daily_best=best,

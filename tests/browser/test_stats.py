@@ -73,7 +73,7 @@ def test_stats_page_and_daily_block_are_accessible_and_look_right(
         expect(page.locator("#deal-figures")).to_contain_text(re.compile(r"\d+ players? finished"))
         page.goto("/stats")
         expect(page.locator('#totals tr[data-kind="HM"] [data-field="won"]')).to_have_text("1")
-        expect(page.locator("#chart-rate svg")).to_be_visible()
+        expect(page.locator("#chart-rate-half-moon svg")).to_be_visible()
         assert_accessible(page, f"/stats ({name})")
         screenshot(page, f"stats-{name}")
         page.locator("#reset").click()

@@ -303,7 +303,7 @@ def test_a_half_moon_notice_is_not_shown_on_seahaven(client):
 def test_a_group_limit_is_shown_only_when_the_board_allows_it(client):
     # SH1-C4-AAAAAJ2 starts with two free cells and no empty column: 3 cards may move.
     true = parse(client.get(SH_URL, params={"n": "group-3"}).text)
-    assert "at most 3 cards can move now" in true.by_id("status").text
+    assert "at most 3 cards can move now." in true.by_id("status").text
     for lie in ("group-9999", "group-4", "group-1"):
         assert parse(client.get(SH_URL, params={"n": lie}).text).by_id("status").text == ""
 

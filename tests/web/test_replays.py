@@ -362,7 +362,7 @@ def test_a_pasted_text_shows_its_replay_and_stores_nothing(player, client, store
         ("HM1-N-AAAAAAB\nae\nzz\n", "Line 3: “zz” is not a move. A Half Moon move is the letters"),
         (
             "HM1-N-AAAAAAB\n\nae\nae\n",
-            "Line 4: the rules do not allow the move “ae” there (The sum must be 11).",
+            "Line 4: the rules do not allow the move “ae” there (The sum must be 11.).",
         ),
         ("NOT A CODE\nae", "Line 1: “NOT A CODE” is not a deal code"),
         ("SH1-C4-AAAAAJ2\nkm\nmk\nmk", "Line 4: the rules do not allow the move “mk” there"),

@@ -343,7 +343,7 @@ def test_a_refusal_explains_itself_and_leaves_the_board(sh, dealt):
     p = sh(CUSTOM, move_errors=True)
     before = p.board.attrs["data-moves"], p.column(2)
     p.move("column-2", "QS", "column-1")
-    assert p.status == "Only a king can go to an empty column"
+    assert p.status == "Only a king can go to an empty column."
     assert (p.board.attrs["data-moves"], p.column(2)) == before
 
 
@@ -370,7 +370,7 @@ def test_the_group_limit_and_no_destination_reasons(sh, dealt):
     dealt(_seed("group_size_example")["position"])
     p = sh(CUSTOM, move_errors=True)
     p.move("column-3", "KH", "column-5")
-    assert p.status == "That group needs more free cells: at most 4 cards can move now"
+    assert p.status == "That group needs more free cells: at most 4 cards can move now."
     # a card no foundation, column or cell can take (found with the engine on the same board)
     full = json.loads(json.dumps(_seed("group_size_example")["position"]))
     full["cells"][3] = full["columns"][7].pop()  # no free cell left
@@ -386,7 +386,7 @@ def test_the_group_limit_and_no_destination_reasons(sh, dealt):
         if column and probe().auto(place_name(i), column[-1], now=0).reason is Reason.NO_DESTINATION
     )
     p.auto(*stuck)
-    assert p.status == "No foundation, column or cell can take this card now"
+    assert p.status == "No foundation, column or cell can take this card now."
     assert p.board.attrs["data-moves"] == "0"
 
 
@@ -455,7 +455,7 @@ def test_a_refusal_without_javascript_shows_its_reason_after_the_redirect(sh, de
     p = sh(CUSTOM, htmx=False, move_errors=True)
     response = p.move("column-3", "KH", "column-5")
     assert response.headers["location"] == f"/seahaven/{CUSTOM}?n=group-4"
-    assert p.status == "That group needs more free cells: at most 4 cards can move now"
+    assert p.status == "That group needs more free cells: at most 4 cards can move now."
 
 
 def test_selected_run_is_pressed_and_a_second_tap_deselects(sh, dealt):

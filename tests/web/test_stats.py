@@ -139,11 +139,15 @@ def test_the_stats_page_states_the_counting_rules_and_links_everywhere(client):
 def test_charts_come_with_their_numbers_in_tables(client, player):
     win(player)
     page = parse(client.get("/stats").text)
-    rate = page.by_id("chart-rate")
+    rate = page.by_id("chart-rate-half-moon")
     assert rate.find("svg").attrs["role"] == "img"
-    assert [td.text for td in rate.by_id("chart-rate-table").find_all("td")] == ["100 %"]
-    time_table = page.by_id("chart-time-table")
+    assert [td.text for td in rate.by_id("chart-rate-half-moon-table").find_all("td")] == ["100 %"]
+    time_table = page.by_id("chart-time-half-moon-table")
     assert re.fullmatch(r"\d+:\d\d", time_table.find_all("td")[0].text)
+    # one chart per game: no Seahaven game was played, so no Seahaven chart
+    assert page.find_all(id="chart-rate-seahaven") == page.find_all(id="chart-time-seahaven") == []
+    names = [t.text for t in rate.find_all("text", class_="axis-name")]
+    assert names == ["Win rate", "Your last games, oldest first"]
 
 
 @pytest.mark.slow

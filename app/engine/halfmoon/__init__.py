@@ -73,11 +73,11 @@ class Outcome(game.Outcome):
 class Reason(game.Reason):
     """Why the rules refused a Half Moon removal."""
 
-    SUM_NOT_ELEVEN = ("sum", N_("The sum must be 11"))
-    NEED_JACK_QUEEN_KING = ("jqk", N_("You need a jack, a queen and a king"))
-    NOTHING_THERE = ("nothing_there", N_("There is no card there"))
-    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board"))
-    NOT_A_REMOVAL = ("not_a_removal", N_("A removal takes two or three different cards"))
+    SUM_NOT_ELEVEN = ("sum", N_("The sum must be 11."))
+    NEED_JACK_QUEEN_KING = ("jqk", N_("You need a jack, a queen and a king."))
+    NOTHING_THERE = ("nothing_there", N_("There is no card there."))
+    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board."))
+    NOT_A_REMOVAL = ("not_a_removal", N_("A removal takes two or three different cards."))
 
 
 class Removal(tuple[PlaceIndex, ...]):

@@ -340,7 +340,8 @@ def slot_html(
         inner = _card_html(card, spoken, selected, True, t, interactive, targets)
     place_class = "destination" if destination else ""
     counted = None if kind == "cell" else card_count(count, t)
-    shown = label_html(place_text(place, t), counted)
+    short = str(place - CELLS.start + 1) if kind == "cell" else suit
+    shown = label_html(place_text(place, t), counted, short)
     return _place_html(name, kind, count, inner, shown, interactive, place_class)
 
 
@@ -379,7 +380,7 @@ def column_html(
     if not cards:
         shown = _empty_html(name, label + hint, interactive)
     extra = fan_class(count) + (" destination" if destination else "")
-    title = label_html(place_text(index, t), card_count(count, t))
+    title = label_html(place_text(index, t), card_count(count, t), str(index - COLUMNS.start + 1))
     return _place_html(
         name, "column", count, f'<div class="fan">{shown}</div>', title, interactive, extra
     )
