@@ -80,7 +80,7 @@ def test_a_line_with_a_move_the_rules_refuse_names_its_line() -> None:
         Line.from_text("HM1-N-AAAAAAB\n\nae\n  ae  \n")
     error = caught.value
     assert (error.kind, error.number, error.text, error.game) == ("illegal", 4, "ae", HalfMoon)
-    assert error.refusal is not None and str(error.refusal) == "The sum must be 11"
+    assert error.refusal is not None and str(error.refusal) == "The sum must be 11."
 
 
 @pytest.mark.parametrize(

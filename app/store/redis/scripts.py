@@ -363,7 +363,7 @@ REPLACE_IF: Final = Script(
     _HELPERS
     + """
 -- KEYS: one key; ARGV: its digest as read, the new value ('' deletes it), its time to live
-if digest(KEYS[1]) ~= ARGV[1] then return 0 end
+if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then
     redis.call('DEL', KEYS[1])
 else
