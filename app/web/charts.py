@@ -30,6 +30,15 @@ class Chart:
     rows: list[tuple[str, str]]
 
 
+def _opening(ident: str, title: str) -> str:
+    """A chart's ``<svg>`` opening tag and its title, which names it for screen readers."""
+    return (
+        f'<svg class="chart" viewBox="{VIEW}" role="img"'
+        f' aria-labelledby="{ident}-title" focusable="false">'
+        f'<title id="{ident}-title">{escape(title)}</title>'
+    )
+
+
 def _axes(y_name: str, x_name: str) -> str:
     """The axes' names: the measure up the left side, the run under the bottom axis."""
     return (
@@ -72,10 +81,8 @@ def win_rate_chart(doc: dict[str, Any], t: NullTranslations, slug: str) -> Chart
     title = t.gettext(N_("%(game)s: win rate over your last games")) % {"game": game}
     ident = f"chart-rate-{slug}"
     svg = Markup(
-        f'<svg class="chart" viewBox="{VIEW}" role="img"'
-        f' aria-labelledby="{ident}-title" focusable="false">'
-        f'<title id="{ident}-title">{escape(title)}</title>'
-        f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>'
+        _opening(ident, title)
+        + f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>'
         f'<line class="grid" x1="0" y1="{HEIGHT / 2}" x2="{WIDTH}" y2="{HEIGHT / 2}"/>'
         f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
         f'<text class="tick" x="-6" y="4" text-anchor="end">100 %</text>'
@@ -108,10 +115,7 @@ def win_time_chart(doc: dict[str, Any], t: NullTranslations, slug: str) -> Chart
     title = t.gettext(N_("%(game)s: time of your last wins")) % {"game": game}
     ident = f"chart-time-{slug}"
     svg = Markup(
-        f'<svg class="chart" viewBox="{VIEW}" role="img"'
-        f' aria-labelledby="{ident}-title" focusable="false">'
-        f'<title id="{ident}-title">{escape(title)}</title>'
-        f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
+        _opening(ident, title) + f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
         f'<text class="tick" x="-6" y="4" text-anchor="end">{clock_text(top)}</text>'
         f'<text class="tick" x="-6" y="{HEIGHT + 4}" text-anchor="end">0:00</text>'
         + _axes(t.gettext(N_("Time")), t.gettext(N_("Your last wins, oldest first")))
