@@ -36,13 +36,14 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, FloatRect, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import CELLS, COLUMNS, FOUNDATIONS, Seahaven
 from app.engine.seahaven import place_name as sh_place
-from tests.browser.play import HM, SH, hm_line, moving_card, sh_line
+from tests.browser.play import HM, SH, STILL, hm_line, moving_card, sh_line
 from tests.system.servers import Server, start_server
 
 ARM = """() => {
@@ -85,15 +86,33 @@ within 12 px of it, is the second half of a double tap."""
 _last_click: dict[int, tuple[str, tuple[float, float]]] = {}
 
 
+def aim(page: Page, selector: str) -> FloatRect:
+    """Where the element is, as a player aims at it: on the screen, standing still (a card an
+    answer moved slides for 200 ms and takes no presses on its way, static/js/motion.js: a
+    click aimed at it mid-flight reached the felt, and no answer came). An element an answer
+    still being drawn replaces is looked up again."""
+    locator = page.locator(selector)
+    for _ in range(20):
+        try:
+            locator.wait_for(state="visible")
+            locator.scroll_into_view_if_needed()
+            locator.evaluate(STILL)
+            box = locator.bounding_box()
+        except PlaywrightError:
+            page.wait_for_timeout(25)
+            continue
+        if box is not None:
+            return box
+    raise AssertionError(f"{selector}: not on the page")
+
+
 def tap(page: Page, selector: str) -> float:
     """Click the element (at the strip a fanned card shows) and return click → paint in ms.
 
     A click on the card clicked last, or where the previous click landed (the card under it
     went home, the next one is in its place), waits out the double-tap time first: the
     script would read it as the second half of a double tap."""
-    locator = page.locator(selector)
-    box = locator.bounding_box()
-    assert box is not None, selector
+    box = aim(page, selector)
     x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 9)
     last = _last_click.get(id(page))
     if last is not None and (last[0] == selector or math.dist(last[1], (x, y)) <= 16):

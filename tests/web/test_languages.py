@@ -1,5 +1,6 @@
 """English, Turkish and Bulgarian: negotiation, the switch, labels, plurals, card names, catalogs."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -207,3 +208,42 @@ def test_every_interface_text_is_translated_in_the_catalog(lang):
         if m.id and (m.id[0] if isinstance(m.id, tuple) else m.id) not in extracted_ids
     ]
     assert stale == [], "texts no longer used: run make messages"
+
+
+DOCUMENTS = ROOT.parent / "shared" / "seeds"
+"""The rule documents (``../shared/seeds``, beside the checkout as in CI): the authority."""
+DOCUMENT = {"tr": "000_eab0d8a27d8cd792.txt", "bg": "001_e9307dc58d526daa.txt"}
+RANKS = {"ace": 1, "jack": 11, "queen": 12, "king": 13}
+READING_PAGES = ("/rules/half-moon", "/examples/half-moon", "/rules/seahaven", "/examples/seahaven")
+
+
+@pytest.mark.parametrize("lang", DOCUMENT)
+def test_card_faces_print_the_letters_of_the_rule_documents(client, lang):
+    """Issue 22: a card's face in Turkish and Bulgarian prints the letters the document of its
+    language prints (``V♣``, ``D♥``, ``R♥``, ``A♥``, with Latin letters, as the documents write
+    them) — on all 52 faces of a board, and on the reading pages' diagrams and cascade."""
+    text = (DOCUMENTS / DOCUMENT[lang]).read_text(encoding="utf-8")
+    written = set(re.findall(r"(?<![\w])([^\W_]{1,2})([♠♥♦♣])", text))
+    legend = (DOCUMENTS / "README.md").read_text(encoding="utf-8")
+    letter_of = {RANKS[name]: letter for letter, name in re.findall(r"\b(\w) = (\w+)", legend)}
+    assert set(letter_of) == {1, 11, 12, 13}, letter_of
+    # the documents print the court cards and the ace with exactly these letters
+    assert {w for w, _ in written if not w.isdigit()} == {"V", "D", "R", "A"}
+    headers = {"Accept-Language": lang}
+    doc = parse(client.get("/seahaven/SH1-C4-AAAAAAB", headers=headers).text)
+    faces = {
+        e.attrs["data-card"]: e.find(class_="rank").text + e.find(class_="suit").text
+        for e in doc.find_all(data_card=True)
+    }
+    assert len(faces) == 52
+    for rank, letter in letter_of.items():
+        code = {1: "A", 11: "J", 12: "Q", 13: "K"}[rank]
+        assert {faces[f"{code}{suit}"][:-1] for suit in "SHDC"} == {letter}, (code, faces)
+    # every card the document prints is a face the board prints, letter for letter
+    assert {w + s for w, s in written} <= set(faces.values())
+    printed = {str(n) for n in range(2, 11)} | set(letter_of.values())
+    for path in READING_PAGES:
+        ranks = {
+            e.text for e in parse(client.get(path, headers=headers).text).find_all(class_="rank")
+        }
+        assert ranks and ranks <= printed, (path, ranks - printed)
