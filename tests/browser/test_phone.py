@@ -666,6 +666,41 @@ def test_every_figure_of_stats_is_on_a_phones_screen_and_each_game_has_its_chart
     screenshot(page, f"issue22-stats-phone-{lang}")
 
 
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_figure_of_stats_is_on_a_landscape_phones_screen(new_context, lang):
+    """At 844 × 390 the per-game table was wider than the screen: its last figures (best
+    score, fewest moves) were scrolled off inside its box in every language."""
+    page = new_context(locale=LOCALES[lang], **LANDSCAPE_TOUCH).new_page()
+    play_a_few_games(page)
+    page.goto("/stats")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 844
+    figures = "#totals td, #totals th, #recent td, #recent th"
+    assert page.evaluate(CLIPPED, figures) == []
+    for wrap in page.locator(".table-wrap").all():
+        assert wrap.evaluate("(e) => e.scrollWidth <= e.clientWidth"), wrap
+    names = page.locator('#totals tr[data-kind="HM"] td[data-field]').evaluate_all(
+        "(tds) => tds.map((td) => getComputedStyle(td, '::before').content)"
+    )
+    assert len(names) == 9 and all(n not in ("none", "normal", '""') for n in names), names
+    assert_accessible(page, f"/stats on a landscape phone in {lang}")
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("path", ["/rules/half-moon", "/examples/half-moon?step=3"])
+def test_the_reading_pages_half_moon_labels_keep_their_two_lines_on_a_phone(
+    new_context, path, lang
+):
+    """The reading pages' diagrams drew smaller cards than the game on a phone, and a Bulgarian
+    pile's label broke into three lines ("купчина" / "4" / "8 карти"), as the game's once did."""
+    page = phone(new_context, lang)
+    page.goto(path)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    assert page.locator(".diagram .board.half-moon").count() >= 1
+    assert [n for n in lines_of(page, ".diagram .label") if n["lines"] > 2] == []
+    assert one_line_box(page, ".diagram .label-place, .diagram .label-count") == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
 # --- 10. a tap right after a quick touch drag ------------------------------------------------
 
 
