@@ -11,10 +11,11 @@ Every store's is a :class:`BucketLimiter` — a token bucket per (kind, address)
 this process's memory on the event loop (no I/O, no thread, no lock wait on a tap's path) and
 shared through the store (:class:`BucketShare`): the spends of the last moments are merged
 into the shared buckets by the store (SQLite: inside the group commit that writes the taps;
-Redis: one checked write per bucket, at once, on the store's own loop), and the merged buckets
-come back with its commit. A bucket near its end, or not seen for a while, is read from the
-store before it is spent (Redis: awaited, :meth:`BucketShare.read_bucket_async`). The memory
-store shares with nobody (it is one process's store).
+Redis: one checked write per bucket, on the store's own loop), at most every
+:data:`SHARE_EVERY_SECONDS`, and the merged buckets come back with its commit. A bucket near
+its end, or not seen for a while, is read from the store before it is spent (Redis:
+awaited, :meth:`BucketShare.read_bucket_async`). The memory store shares with nobody (it is
+one process's store).
 
 A limiter that fails (Redis gone, a store that cannot be read) lets the request through
 and logs: the store's own error handling answers the write itself. It then lets everything
