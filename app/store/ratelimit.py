@@ -323,6 +323,8 @@ class BucketLimiter(RateLimiter):
         self._due = threading.Condition(self._lock)
         """Notified when spends wait for a share (the ``rate-shares`` thread starts it)."""
         self._ticker: threading.Thread | None = None
+        self._counting = False
+        """The ``rate-shares`` thread waits for the next share to be due (no need to wake it)."""
         self._closed = False
 
     @property
@@ -390,8 +392,9 @@ class BucketLimiter(RateLimiter):
 
     def _wait_for_share(self) -> None:
         """Pending spends go with the share the ``rate-shares`` thread starts when it is due
-        (the lock is held)."""
-        if self._closed:
+        (the lock is held). It is woken only when it waits for work: not while a share is
+        under way (its commit calls this again) nor while it counts down to the next share."""
+        if self._closed or self._sharing or self._counting:
             return
         if self._ticker is None:
             self._ticker = threading.Thread(target=self._tick, name="rate-shares", daemon=True)
@@ -409,7 +412,9 @@ class BucketLimiter(RateLimiter):
                     return
                 left = self._started + self._every - time.monotonic()
                 if left > 0:
+                    self._counting = True
                     self._due.wait(left)  # (a close wakes it early)
+                    self._counting = False
                     continue
                 spent = self._start_share()
             if spent:
