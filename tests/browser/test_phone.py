@@ -355,6 +355,40 @@ def test_every_label_names_its_place_and_none_touch_in_landscape(new_context, ga
 
 # --- 5. focus and selection look different ------------------------------------------------------
 
+LABEL_TEXT = """() => [...document.querySelectorAll('#board .place > .label')].map((l) => {
+  const range = document.createRange(); range.selectNodeContents(l);
+  const rects = [...range.getClientRects()].filter((r) => r.width);
+  return {place: l.parentElement.dataset.place, text: l.innerText.replace(/\\s+/g, ' '),
+          x: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)),
+          y: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom))};
+})"""
+"""Where each label's words are drawn (their text's boxes, not the label's own box)."""
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("game", GAMES)
+def test_no_two_labels_run_together_on_a_phone(new_context, game, lang):
+    """Upright on a phone Seahaven's counts ran into each other ("5 cards5 cards5 cards" and
+    "0 cards0 cards" in English, 2.4 px apart; "карти" 1.3 px apart in Bulgarian) and Half
+    Moon's Bulgarian corner label ran into its neighbour's ("купчина 10" 0.8 px into
+    "купчина 9"): the words of any two labels side by side keep at least 3 px apart."""
+    page = phone(new_context, lang)
+    page.goto(GAMES[game])
+    labels = page.evaluate(LABEL_TEXT)
+    assert len(labels) == (20 if game == "half-moon" else 18)
+    close = [
+        (a["text"], b["text"])
+        for i, a in enumerate(labels)
+        for b in labels[i + 1 :]
+        if a["y"] < b["bottom"]
+        and b["y"] < a["bottom"]
+        and a["right"] + 3 > b["x"]
+        and b["right"] + 3 > a["x"]
+    ]
+    assert close == []
+    assert inside_viewport(page, "#board .card, #board .label") == []
+
+
 RINGS = """(e) => { const s = getComputedStyle(e);
   return {outline: s.outlineColor, style: s.outlineStyle, width: parseFloat(s.outlineWidth),
           offset: parseFloat(s.outlineOffset), shadow: s.boxShadow}; }"""
@@ -686,19 +720,25 @@ def test_every_figure_of_stats_is_on_a_landscape_phones_screen(new_context, lang
 
 
 @pytest.mark.parametrize("lang", LOCALES)
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("path", ["/rules/half-moon", "/examples/half-moon?step=3"])
-def test_the_reading_pages_half_moon_labels_keep_their_two_lines_on_a_phone(
-    new_context, path, lang
-):
-    """The reading pages' diagrams drew smaller cards than the game on a phone, and a Bulgarian
-    pile's label broke into three lines ("купчина" / "4" / "8 карти"), as the game's once did."""
-    page = phone(new_context, lang)
+def test_the_reading_pages_half_moon_labels_keep_their_two_lines(new_context, path, size, lang):
+    """The reading pages' diagrams drew smaller cards than the game, and a Bulgarian pile's
+    label broke into three lines ("купчина" / "4" / "8 карти" on a phone, "купчина" / "10" /
+    "8 карти" at 1440 px), as the game's once did."""
+    page = (
+        phone(new_context, lang)
+        if size == "phone"
+        else new_context(locale=LOCALES[lang]).new_page()
+    )
     page.goto(path)
     expect(page.locator("html")).to_have_attribute("lang", lang)
     assert page.locator(".diagram .board.half-moon").count() >= 1
     assert [n for n in lines_of(page, ".diagram .label") if n["lines"] > 2] == []
     assert one_line_box(page, ".diagram .label-place, .diagram .label-count") == []
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    width = page.viewport_size
+    assert width is not None
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width["width"]
 
 
 # --- 10. a tap right after a quick touch drag ------------------------------------------------
