@@ -368,8 +368,8 @@
   // the tap is lost — the second tap of a quick double tap or double click, when the first's
   // answer lands between its press and its release (tests/browser/test_overlap.py). A press
   // released on the button drawn in its place (the same id) is that tap: the script clicks the
-  // new button itself, once. Seahaven's touch taps have their own rescue (seahaven.js), which
-  // finds a redrawn button the same way.
+  // new button itself, once. Not on a Seahaven board: seahaven.js owns its presses (a second
+  // press on a redrawn card is its double tap; a touch tap the browser drops, its own rescue).
 
   var RESCUE_MS = 120;
   var pressed = null; // the primary press going on: its pointer and the card it began on
@@ -392,9 +392,7 @@
       var done = pressed;
       pressed = null;
       if (!done || event.pointerId !== done.pointer || done.button.isConnected) return;
-      if (event.pointerType === "touch" && document.querySelector("#board[data-game=seahaven]")) {
-        return; // seahaven.js's rescue
-      }
+      if (document.querySelector("#board[data-game=seahaven]")) return; // seahaven.js's presses
       var button = document.getElementById(done.button.id);
       var under = event.target.closest && event.target.closest("#board button[id]");
       if (!button || under !== button) return; // released elsewhere: no tap
