@@ -27,6 +27,7 @@ from app.web import (
     halfmoon,
     health,
     home,
+    install,
     pages,
     seahaven,
     settings,
@@ -118,7 +119,7 @@ def create_app(
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, pages, static, health, stats):
+    for module in (home, settings, halfmoon, seahaven, pages, static, health, stats, install):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

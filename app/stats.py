@@ -139,12 +139,19 @@ def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
     )
 
 
-def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:
+ZEN_HIDDEN: Final = frozenset({"best_time", "best_score"})
+"""The records an end box in *Zen* leaves out (issue 27): they name a time or a score."""
+
+
+def result_html(result: tuple[Any, ...] | None, t: NullTranslations, zen: bool = False) -> str:
     """The end box's additions (issue 16): the bests and streaks this game set, and how the
-    deal went for everyone who finished it — ``result`` from :func:`app.web.actions.game_result`."""
+    deal went for everyone who finished it — ``result`` from :func:`app.web.actions.game_result`.
+    In *Zen* nothing that names a time or a score (the statistics still count them)."""
     if not result:
         return ""
     values, deal = result
+    if zen:
+        values = tuple((key, n) for key, n in values if key not in ZEN_HIDDEN)
     out = ""
     said = record_lines(values, t)
     if said:
@@ -158,7 +165,9 @@ def result_html(result: tuple[Any, ...] | None, t: NullTranslations) -> str:
             players,
         ) % {"num": players}
         text += ", " + t.ngettext("%(num)s won", "%(num)s won", wins) % {"num": wins}
-        if best_ms:
+        if best_ms and zen:
+            text += "; " + t.gettext(N_("fewest moves %(moves)s")) % {"moves": fewest}
+        elif best_ms:
             text += "; " + t.gettext(N_("best time %(time)s, fewest moves %(moves)s")) % {
                 "time": clock_text(best_ms),
                 "moves": fewest,

@@ -295,6 +295,19 @@ class Clock:
         return cls(data[0], data[1])
 
 
+def _actions_text(moves: Sequence[Any], sizes: Sequence[int]) -> str:
+    """Moves as a record writes them: actions joined by ``.``, an action's moves by ``+``.
+
+    >>> _actions_text(["aS", "bH", "cD", "dC"], [1, 2, 1])
+    'aS.bH+cD.dC'
+    """
+    out, at = [], 0
+    for size in sizes:
+        out.append("+".join(map(str, moves[at : at + size])))
+        at += size
+    return ".".join(out)
+
+
 def _played(since: int, now: int) -> int:
     return min(max(0, now - since), AWAY_MS)
 
@@ -328,6 +341,13 @@ class Game(ABC, Generic[P, M]):
         self.redo_stack: list[M] = []  # the next move to redo is the last element
         self.undo_floor = 0  # moves before this index can no longer be undone
         self.clock = Clock()
+        self.action_sizes: list[int] = []
+        """How many of :attr:`moves` each action played, in order (sum: ``len(moves)``): 1,
+        except for an action of several moves (:meth:`_push_joined`), which one Undo takes
+        back whole."""
+        self.redo_sizes: list[int] = []
+        """The same for :attr:`redo_stack` (the next action to redo is the last element; its
+        moves are the last ``redo_sizes[-1]`` of the stack, the next move last)."""
 
     @classmethod
     def starting_from(cls, code: DealCode, start: P) -> Self:
@@ -385,6 +405,13 @@ class Game(ABC, Generic[P, M]):
     def canonical_move(cls, move: M) -> M:
         """The move as the game records it (Half Moon sorts a plain tuple of places)."""
         return move
+
+    @classmethod
+    def may_join(cls, moves: Sequence[M]) -> bool:
+        """Whether these moves may be one action, undone as one (a record saying so is
+        refused otherwise). None may by default; Seahaven's *Send all home* joins foundation
+        moves."""
+        return len(moves) == 1
 
     # --- the shared vocabulary ---------------------------------------------------------------
 
@@ -446,16 +473,26 @@ class Game(ABC, Generic[P, M]):
         return len(self.moves)
 
     def can_undo(self) -> bool:
-        return len(self.moves) > self.undo_floor
+        """There is an action to take back, all of its moves above the undo floor."""
+        return bool(self.action_sizes) and (
+            len(self.moves) - self.action_sizes[-1] >= self.undo_floor
+        )
 
     def can_redo(self) -> bool:
         return bool(self.redo_stack)
 
     def _push(self, move: M, position: P, now: int) -> None:
         """Record an applied move: a new branch of history, so the redo stack is dropped."""
-        self._positions.append(position)
-        self.moves.append(move)
+        self._push_joined([move], [position], now)
+
+    def _push_joined(self, moves: Sequence[M], positions: Sequence[P], now: int) -> None:
+        """Record applied moves as one action (each move counts as a move, one Undo takes them
+        all back): a new branch of history, so the redo stack is dropped."""
+        self._positions.extend(positions)
+        self.moves.extend(moves)
+        self.action_sizes.append(len(moves))
         self.redo_stack.clear()
+        self.redo_sizes.clear()
         self.undo_floor = max(self.undo_floor, len(self.moves) - UNDO_LIMIT)
         self.clear_selection()
         self._tick(now)
@@ -475,24 +512,32 @@ class Game(ABC, Generic[P, M]):
         self._push(move, self.result(self.position, move), now_ms() if now is None else now)
 
     def undo(self, now: int | None = None) -> bool:
-        """Take back the last move within the undo limit; ``False`` when there is none."""
+        """Take back the last action (its moves) within the undo limit; ``False`` when there
+        is none."""
         if not self.can_undo():
             return False
-        self._positions.pop()
-        self.redo_stack.append(self.moves.pop())
+        size = self.action_sizes.pop()
+        for _ in range(size):
+            self._positions.pop()
+            self.redo_stack.append(self.moves.pop())
+        self.redo_sizes.append(size)
         self.clear_selection()
         self._tick(now_ms() if now is None else now)
         return True
 
     def redo(self, now: int | None = None) -> bool:
-        """Replay the last undone move; ``False`` when there is none."""
+        """Replay the last undone action; ``False`` when there is none."""
         if not self.redo_stack:
             return False
-        move = self.redo_stack[-1]
-        position = self.result(self.position, move)  # legal: it was undone from here
-        redo_rest = self.redo_stack[:-1]
-        self._push(move, position, now_ms() if now is None else now)
-        self.redo_stack = redo_rest
+        size = self.redo_sizes[-1]
+        moves = self.redo_stack[: -size - 1 : -1]
+        positions, position = [], self.position
+        for move in moves:
+            position = self.result(position, move)  # legal: it was undone from here
+            positions.append(position)
+        redo_rest, sizes_rest = self.redo_stack[:-size], self.redo_sizes[:-1]
+        self._push_joined(moves, positions, now_ms() if now is None else now)
+        self.redo_stack, self.redo_sizes = redo_rest, sizes_rest
         return True
 
     def restart(self) -> None:
@@ -500,6 +545,8 @@ class Game(ABC, Generic[P, M]):
         del self._positions[1:]
         self.moves.clear()
         self.redo_stack.clear()
+        self.action_sizes.clear()
+        self.redo_sizes.clear()
         self.undo_floor = 0
         self.clear_selection()
         self.clock = Clock()
@@ -517,11 +564,12 @@ class Game(ABC, Generic[P, M]):
         """A compact JSON-compatible snapshot; :meth:`from_record` rebuilds the exact game."""
         if self.custom_start:
             raise RecordError("a game started from a custom board has no record")
+        redo = list(reversed(self.redo_stack))
         return {
             "v": RECORD_VERSION,
             "code": str(self.code),
-            "moves": ".".join(map(str, self.moves)),
-            "redo": ".".join(map(str, reversed(self.redo_stack))),
+            "moves": _actions_text(self.moves, self.action_sizes),
+            "redo": _actions_text(redo, self.redo_sizes[::-1]),
             "floor": self.undo_floor,
             "sel": self.selection_text(),
             "clock": self.clock.to_list(),
@@ -551,14 +599,20 @@ class Game(ABC, Generic[P, M]):
         if str(code) != code_text or code.game != cls.game_id:
             raise RecordError(f"{code_text!r} is not a canonical {cls.title} code")
         game = cls(code)
-        moves = cls._decode_moves(record["moves"])
-        redo = cls._decode_moves(record["redo"])
+        actions = cls._decode_moves(record["moves"])
+        redo_actions = cls._decode_moves(record["redo"])
+        if sum(map(len, actions)) + sum(map(len, redo_actions)) > MAX_RECORD_MOVES:
+            raise RecordError(f"a record holds at most {MAX_RECORD_MOVES} moves")
+        moves = [move for action in actions for move in action]
         for move in moves:
             game._replay(move)
+        game.action_sizes = [len(action) for action in actions]
         position = game.position
+        redo = [move for action in redo_actions for move in action]
         for move in redo:  # the redo stack must itself replay from the current position
             position = cls._checked_apply(position, move)
         game.redo_stack = list(reversed(redo))
+        game.redo_sizes = [len(action) for action in reversed(redo_actions)]
         floor = record["floor"]
         if not _is_count(floor) or floor > len(moves) or floor < len(moves) - UNDO_LIMIT:
             raise RecordError(f"undo floor {floor!r} is impossible after {len(moves)} moves")
@@ -568,18 +622,25 @@ class Game(ABC, Generic[P, M]):
         return game
 
     @classmethod
-    def _decode_moves(cls, text: Any) -> list[M]:
+    def _decode_moves(cls, text: Any) -> list[list[M]]:
+        """The actions of a record's ``moves`` or ``redo``: actions joined by ``.``, the moves
+        of one action (:meth:`may_join`) by ``+``."""
         if not isinstance(text, str):
             raise RecordError("moves must be text")
         if not text:
             return []
-        parts = text.split(".")
-        if len(parts) > MAX_RECORD_MOVES:
+        if text.count(".") + text.count("+") >= MAX_RECORD_MOVES:
             raise RecordError(f"a record holds at most {MAX_RECORD_MOVES} moves")
         try:
-            return [cls.parse_move(part) for part in parts]
+            actions = [
+                [cls.parse_move(part) for part in action.split("+")] for action in text.split(".")
+            ]
         except MoveParseError as error:
             raise RecordError(str(error)) from None
+        for action in actions:
+            if len(action) > 1 and not cls.may_join(action):
+                raise RecordError(f"{'+'.join(map(str, action))!r} cannot be one action")
+        return actions
 
     @classmethod
     def _checked_apply(cls, position: P, move: M) -> P:

@@ -11,7 +11,8 @@ The rules themselves (places, positions, moves, what is legal) are
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import functools
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from app.clock import now_ms
@@ -88,6 +89,38 @@ __all__ = [
 
 Selection = tuple[Place, Card]
 """The place of the selected card and the card itself (the bottom of the selected run)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def home_line(position: Position) -> tuple[Move, ...] | None:
+    """The foundation moves that put every card left home, when foundation moves alone can
+    (issue 27, *Send all home*), else ``None``; ``None`` too for a won board (nothing left).
+
+    The order is the one a player would tap: the lowest rank that can go first, suits in
+    foundation order (S H D C) among equals. A card that can go home never stops another
+    from going later, so trying them greedily decides the question exactly.
+
+    >>> home_line(deal_position(DealCode.parse("SH1-C4-AAAAAJ2"))) is None
+    True
+    """
+    if position.is_won():
+        return None
+    sources = [*COLUMNS, *CELLS[: len(position.cells)]]
+    line: list[Move] = []
+    while not position.is_won():
+        ready = [
+            (card.rank, FOUNDATIONS.index(foundation_place(card.suit)), source, card)
+            for source in sources
+            if (card := position.top(source)) is not None
+            and position.accepts(foundation_place(card.suit), card)
+        ]
+        if not ready:
+            return None
+        _, _, source, card = min(ready)
+        move = Move(source, 1, foundation_place(card.suit))
+        line.append(move)
+        position = move_result(position, move)
+    return tuple(line)
 
 
 class Seahaven(Game[Position, Move]):
@@ -190,6 +223,38 @@ class Seahaven(Game[Position, Move]):
         if len(self._lost_cache) > 256:
             self._lost_cache.clear()
         self._lost_cache[self.position if position is None else position] = lost
+
+    @classmethod
+    def may_join(cls, moves: Sequence[Move]) -> bool:
+        """Only *Send all home* plays several moves as one action: single cards to foundations."""
+        return all(count == 1 and target in FOUNDATIONS for _, count, target in moves)
+
+    def can_send_home(self) -> bool:
+        """Only foundation moves remain: every card left can go home by them alone (the offer
+        of *Send all home*; a player can see it on the board, nothing hidden is told)."""
+        return home_line(self.position) is not None
+
+    def send_home(self, now: int | None = None) -> ActionResult[Move]:
+        """*Send all home*: the foundation moves of :func:`home_line`, played as one action
+        (each card a move and its points as usual; one Undo takes them all back). Refused
+        (``NO_DESTINATION``) when anything but foundation moves would be needed; it is a move
+        the player sends, never one the game makes by itself."""
+        line = home_line(self.position)
+        if line is None:
+            result: ActionResult[Move] = ActionResult(
+                Outcome.REFUSED, refusal=Refusal(Reason.NO_DESTINATION)
+            )
+            return self._ticked(result, now)
+        positions, position = [], self.position
+        cards = []
+        for move in line:
+            card = position.top(move.source)
+            assert card is not None
+            cards.append(card)
+            position = move_result(position, move)
+            positions.append(position)
+        self._push_joined(line, positions, now_ms() if now is None else now)
+        return ActionResult(Outcome.MOVED, line[-1], cards=tuple(cards))
 
     def max_group(self, target_is_empty_column: bool = False) -> int:
         return max_group(self.position, target_is_empty_column)

@@ -37,6 +37,21 @@ class StoreError(RuntimeError):
     """The store cannot be opened or used (bad configuration, unreadable file)."""
 
 
+CHOICES: dict[str, tuple[str, ...]] = {
+    "deck": ("classic", "four-colour"),
+    "hand": ("right", "left"),
+    "theme": ("auto", "light", "dark"),
+}
+"""The preferences of several values (issue 27): their accepted values, the default first."""
+
+SWITCHES: tuple[str, ...] = ("move_errors", "placement_help", "zen", "sound")
+"""The on/off settings, all off by default."""
+
+_PREFERENCES = ("zen", "deck", "hand", "theme", "sound")
+"""Stored only when they differ from the default: a session that never chose one is stored
+exactly as before they existed, and one stored before them loads with the defaults."""
+
+
 @dataclass(frozen=True, slots=True)
 class SessionData:
     """One player's session: the form token and the remembered settings."""
@@ -47,18 +62,38 @@ class SessionData:
     placement_help: bool = False
     lang: str | None = None
     """The chosen interface language; ``None`` follows the browser's Accept-Language."""
+    zen: bool = False
+    """Zen: no clock and no score on the game pages (statistics still count them)."""
+    deck: str = "classic"
+    """``classic`` (red and black) or ``four-colour`` suits."""
+    hand: str = "right"
+    """``right`` or ``left``: which side the controls (and Seahaven's cells) are on."""
+    theme: str = "auto"
+    """``auto`` (the system's), ``light`` or ``dark``."""
+    sound: bool = False
+    """Sounds for a removal, a card home, a refusal and a win; off until the player turns it on."""
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "token": self.token,
             "move_errors": self.move_errors,
             "placement_help": self.placement_help,
             "lang": self.lang,
         }
+        for name in _PREFERENCES:
+            value = getattr(self, name)
+            if value != _DEFAULTS[name]:
+                data[name] = value
+        return data
 
     @classmethod
     def from_data(cls, data: Any) -> SessionData | None:
-        """The session in ``data``, or ``None`` when it is not a session's shape (start anew)."""
+        """The session in ``data``, or ``None`` when it is not a session's shape (start anew).
+
+        A preference missing (a session stored before it existed) or not one of its values
+        (a store written by a newer version) is its default: the token and the other
+        settings are kept.
+        """
         if not isinstance(data, dict):
             return None
         token, lang = data.get("token"), data.get("lang")
@@ -71,7 +106,18 @@ class SessionData:
             or not (lang is None or isinstance(lang, str))
         ):
             return None
-        return cls(token, move_errors, help_, lang)
+        chosen: dict[str, Any] = {}
+        for name in _PREFERENCES:
+            value = data.get(name)
+            if name in CHOICES:
+                if isinstance(value, str) and value in CHOICES[name]:
+                    chosen[name] = value
+            elif isinstance(value, bool):
+                chosen[name] = value
+        return cls(token, move_errors, help_, lang, **chosen)
+
+
+_DEFAULTS: dict[str, Any] = {name: getattr(SessionData("-"), name) for name in _PREFERENCES}
 
 
 @dataclass(frozen=True, slots=True)

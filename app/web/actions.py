@@ -319,7 +319,7 @@ async def act(
     t = translations(lang)
     message = sentence(said.message(t), lang) if said.message else None
     # the end of the game and a question are on the board already: announced, not shown twice
-    spoken = screen.ending(game, t, state) if ended else None
+    spoken = screen.ending(game, t, state, session.zen) if ended else None
     asking = asked(said.ask, game)
     if asking:
         spoken = t.gettext(QUESTIONS[asking])
@@ -332,9 +332,11 @@ async def act(
         after = with_result(after, result)
         before = None if before is None else with_result(before, result)
     board, version = _board_answer(request, screen, before, after, lang, session.token, said)
-    info = info_view(request, screen, game, code_str, after.score)
+    info = info_view(request, screen, game, code_str, after.score, session.zen)
     board += info_changes(lang, screen.view(lang, game), info)
-    html = fill(board, session.token, code_str) + status_html(message, True, spoken)
+    sound = ("win" if ended and state == "won" else said.sound) if session.sound else None
+    status = status_html(message, True, spoken, sound, said.flight)
+    html = fill(board, session.token, code_str) + status
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
     _keep(cache, player.sid, code_str, acted)
     return html_answer(html, headers=headers)

@@ -18,7 +18,11 @@ from starlette.responses import Response
 
 STATIC_DIR: Final = Path(__file__).resolve().parents[2] / "static"
 PREFIX: Final = "/static/"
-_SERVED: Final = {".css", ".js", ".svg", ".png", ".ico", ".woff2", ".txt"}
+_SERVED: Final = {".css", ".js", ".svg", ".png", ".ico", ".woff2", ".txt", ".wav"}
+
+
+_MEDIA: Final = {".wav": "audio/wav"}
+"""Where the system's table disagrees with the registered type (``audio/x-wav``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +45,21 @@ class Assets:
             body = path.read_bytes()
             digest = hashlib.sha256(body).hexdigest()[:10]
             hashed = f"{name[: -len(path.suffix)]}.{digest}{path.suffix}"
-            media = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            media = (
+                _MEDIA.get(path.suffix)
+                or mimetypes.guess_type(name)[0]
+                or "application/octet-stream"
+            )
             if media.startswith("text/") or media in ("application/javascript", "image/svg+xml"):
                 media += "; charset=utf-8"
             asset = Asset(body, media)
             self._urls[name] = PREFIX + hashed
             self._hashed[hashed] = asset
             self._plain[name] = asset
+
+    def hashed_urls(self) -> list[str]:
+        """Every file's content-hashed URL (what the service worker caches)."""
+        return sorted(self._urls.values())
 
     def url(self, name: str) -> str:
         """:raises KeyError: for a file that does not exist (a template typo fails loudly)."""

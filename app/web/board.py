@@ -111,6 +111,8 @@ class BoardFacts:
     """What the ending box depends on: state, score, elapsed time (``()`` while playing)."""
     classes: str = ""
     """Extra classes on ``#board`` (Half Moon's ``with-help``)."""
+    zen: bool = False
+    """*Zen* (issue 27): the board says nothing of the score (no ``data-score``)."""
 
 
 @functools.lru_cache(maxsize=16384)
@@ -136,9 +138,10 @@ def board_open(game: str, code: str, facts: BoardFacts, board_version: str, oob:
     """``<div id="board" …>``: the board-wide state, and the version the page sends back."""
     swap = f' hx-swap-oob="{oob}"' if oob else ""
     classes = f"board {game}{' ' + facts.classes if facts.classes else ''}"
+    score = "" if facts.zen else f' data-score="{facts.score}"'
     return (
         f'<div id="board"{swap} class="{classes}" data-game="{game}" data-code="{code}"'
-        f' data-state="{facts.state}" data-score="{facts.score}" data-moves="{facts.moves}"'
+        f' data-state="{facts.state}"{score} data-moves="{facts.moves}"'
         f' hx-headers:inherited=\'{{"{BOARD_VERSION_HEADER}":"{board_version}"}}\'>'
     )
 
@@ -170,6 +173,16 @@ def ending_box(
     return (
         f'<div class="ending {state}"><p>{attr(text)}</p>{extra}<div class="ending-actions">'
         f'{forms}<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
+    )
+
+
+def home_offer(slug: str, text: str, label: str) -> str:
+    """*Send all home* (issue 27), offered while only foundation moves are left: a move the
+    player sends (one action, one Undo), never one the game makes by itself."""
+    button = f'<button id="control-home">{attr(label)}</button>'
+    return (
+        f'<div class="send-home" id="send-home"><p>{attr(text)}</p>'
+        f"{action_form(slug, 'home', '', '', button)}</div>"
     )
 
 

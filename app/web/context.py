@@ -6,7 +6,7 @@ the info bar, the live region)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from babel.support import NullTranslations
 from fastapi import Request
@@ -20,6 +20,21 @@ from app.store import SessionData
 from app.web.notices import QUESTIONS, sentence
 from app.web.screen import AnyScreen
 from app.web.views import InfoView
+
+_DEFAULT_LOOK: Final = SessionData("")
+
+
+def look(session: SessionData | None) -> dict[str, str]:
+    """The player's preferences as ``<html>``'s ``data-*`` values (issue 27): CSS draws the
+    rest, so the first paint already has the player's look (no script runs first)."""
+    s = session or _DEFAULT_LOOK
+    return {
+        "zen": "on" if s.zen else "off",
+        "deck": s.deck,
+        "hand": s.hand,
+        "theme": s.theme,
+        "sound": "on" if s.sound else "off",
+    }
 
 
 def language(request: HTTPConnection, session: SessionData | None) -> str:
@@ -54,6 +69,7 @@ class PageBase:
             "languages": LANGUAGES,
             "token": self.session.token if self.session is not None else "",
             "session": self.session,
+            "look": look(self.session),
             "here": self.here,
             **page,
         }
@@ -89,7 +105,7 @@ def page_context(
     code = str(game.code)
     return PageBase(session, lang, request.url.path).context(
         screen=screen.view(lang, game),
-        info=info_view(request, screen, game, code, game.score),
+        info=info_view(request, screen, game, code, game.score, session.zen),
         message=sentence(message, lang) if message else message,
         spoken=spoken,
         asking=asked(asking, game),
@@ -103,7 +119,7 @@ def asked(asking: str | None, game: AnyGame) -> str | None:
 
 
 def info_view(
-    request: Request, screen: AnyScreen, game: AnyGame, code: str, score: int
+    request: Request, screen: AnyScreen, game: AnyGame, code: str, score: int, zen: bool = False
 ) -> InfoView:
     now = now_ms()
     clock = game.clock
@@ -119,4 +135,5 @@ def info_view(
         can_undo=game.can_undo(),
         can_redo=game.can_redo(),
         can_restart=game.move_count > 0 or game.can_redo(),
+        zen=zen,
     )

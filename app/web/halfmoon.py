@@ -148,11 +148,19 @@ def said_for(result: ActionResult[Removal], card: Card, session: SessionData) ->
     if outcome is Outcome.REMOVED:
         assert result.move is not None
         points = result.move.points
+        if session.zen:  # issue 27: no score anywhere on the page
+            return Said(
+                lambda t: (
+                    t.gettext(N_("Removed %(cards)s.")) % {"cards": cards_text(result.cards, t)}
+                ),
+                sound="card",
+            )
         return Said(
             lambda t: (
                 t.gettext(N_("Removed %(cards)s: %(points)s points."))
                 % {"cards": cards_text(result.cards, t), "points": points}
             ),
+            sound="card",
         )
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None

@@ -13,7 +13,7 @@ from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code
 from app.i18n import N_
-from app.stats import KIND_NAMES, daily_streak
+from app.stats import KIND_NAMES, RESULT_NAMES, daily_streak
 from app.store import GameSummary, Store
 from app.store.counting import clock_ms, kind_of, normal
 from app.store.jsondata import int_or_zero
@@ -43,7 +43,9 @@ async def home(
         ],
         code="",
         problem=None,
-        **await daily_block(store, player.sid, t),
+        **await daily_block(
+            store, player.sid, t, zen=page.session is not None and page.session.zen
+        ),
     )
     return html_answer(renderer.page("pages/home.html", context, t))
 
@@ -103,8 +105,11 @@ DAILY_RESULTS = {
 }
 
 
-async def daily_block(store: Store, sid: str, t: NullTranslations) -> dict[str, Any]:
-    """Today's deals with the player's own result on each, and the daily streak."""
+async def daily_block(
+    store: Store, sid: str, t: NullTranslations, zen: bool = False
+) -> dict[str, Any]:
+    """Today's deals with the player's own result on each, and the daily streak; in *Zen* a
+    win without its time."""
     day = daily.today()
     codes = await daily.daily_codes(day)
     deals = []
@@ -112,8 +117,8 @@ async def daily_block(store: Store, sid: str, t: NullTranslations) -> dict[str, 
         text = str(code)
         _, game = await store.load_async(sid, text)
         state = "none" if game is None or game.moves == 0 else game.state
-        result = t.gettext(DAILY_RESULTS[state])
-        if state == "won":
+        result = t.gettext(RESULT_NAMES["won"] if zen and state == "won" else DAILY_RESULTS[state])
+        if state == "won" and not zen:
             result = result % {"time": clock_text(clock_ms(game))} if game else result
         deals.append(
             {

@@ -27,6 +27,12 @@ class Said:
     """Key of :data:`NOTICES` shown on the page after a no-JavaScript redirect."""
     ask: str | None = None
     """A question the board asks before acting (``restart``): see :data:`QUESTIONS`."""
+    sound: str | None = None
+    """What a player with *Sound* on hears (issue 27): ``card`` (a removal, a card home) or
+    ``refusal``; the win's sound is the answer's call (:func:`app.web.actions.act`)."""
+    flight: tuple[str, ...] = ()
+    """*Send all home*: the cards sent, in the order they go (``static/js/motion.js`` flies
+    them home one after another)."""
 
 
 NOTICES: dict[str, Text] = {}
@@ -85,5 +91,5 @@ def refused(refusal: Refusal, session: SessionData, quiet: Text, quiet_key: str)
     """A refusal explains itself (the engine's sentence, its key in a redirect) only with
     *Move errors* on; off, the game's ``quiet`` notice only says that nothing happened."""
     if session.move_errors:
-        return Said(refusal.explain, refusal.key)
-    return Said(quiet, quiet_key)
+        return Said(refusal.explain, refusal.key, sound="refusal")
+    return Said(quiet, quiet_key, sound="refusal")

@@ -24,6 +24,7 @@ from app.web.board import (
     board_open,
     ending_box,
     ending_html,
+    home_offer,
     restart_question,
     summary_box,
 )
@@ -91,8 +92,9 @@ class Screen(ABC, Generic[G]):
             score,
             game.move_count,
             self.places(game, helping),
-            self.ending_facts(game, state, score, asking),
+            self.ending_facts(game, state, score, asking, session.zen),
             "with-help" if helping else "",
+            session.zen,
         )
 
     @abstractmethod
@@ -117,15 +119,19 @@ class Screen(ABC, Generic[G]):
     end_actions: ClassVar[tuple[str, ...]]
     """What the end message offers besides New game: ``undo``, ``restart``."""
 
-    def ending(self, game: G, t: NullTranslations, state: str | None = None) -> str | None:
+    def ending(
+        self, game: G, t: NullTranslations, state: str | None = None, zen: bool = False
+    ) -> str | None:
         """The announcement of a game that has ended, or ``None`` while it goes on."""
         state = state or game.status().value
-        return self.ending_text(self.ending_facts(game, state, game.score), t)
+        return self.ending_text(self.ending_facts(game, state, game.score, zen=zen), t)
 
     def ending_text(self, ending: tuple[Any, ...], t: NullTranslations) -> str | None:
         if not ending or ending[0] == "playing":
             return None
         state, score, elapsed_ms = ending[:3]
+        if state == "won" and score is None:  # Zen: no score, no time
+            return t.gettext(N_("You won!"))
         if state == "won":
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
                 "score": score,
@@ -172,12 +178,13 @@ class Screen(ABC, Generic[G]):
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
     def ending_facts(
-        self, game: G, state: str, score: int, asking: str | None = None
+        self, game: G, state: str, score: int, asking: str | None = None, zen: bool = False
     ) -> tuple[Any, ...]:
         """What the ending box depends on (``()`` while the game goes on and nothing is asked):
         state, score, play time, the question asked (``restart``), the New game link, whether
         the deal was lost before any move, the actions offered and a won game's moves (the
-        end box's additions follow: :func:`app.web.actions.with_result`)."""
+        end box's additions follow: :func:`app.web.actions.with_result`). In *Zen* the score
+        and the time are ``None``: the box names neither."""
         if state == "playing" and asking is None:
             return ()
         won = state == "won"
@@ -186,6 +193,8 @@ class Screen(ABC, Generic[G]):
         actions = self.end_actions_for(game)
         moves = game.move_count if won else 0
         link = self.new_game_link(game)
+        if zen:
+            return (state, None, None, asking, link, at_deal, actions, moves)
         return (state, score, elapsed, asking, link, at_deal, actions, moves)
 
     def ending_html(self, facts: BoardFacts, lang: str) -> str:
@@ -196,7 +205,10 @@ class Screen(ABC, Generic[G]):
         return [self.place_html(lang, place) for place in facts.places]
 
     def board_version(self, facts: BoardFacts, parts: list[str], lang: str, token: str) -> str:
-        head = f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{facts.ending}"
+        head = (
+            f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{facts.ending}"
+            f"|{facts.zen}"
+        )
         return board_version((head, *parts), token)
 
     def board_html(self, facts: BoardFacts, lang: str, token: str, oob: str | None = None) -> str:
@@ -248,18 +260,24 @@ def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
     t = translations(lang)
     state, score, elapsed, asking, new_game_link, _at_deal, offered, moves = ending[:8]
     result = ending[8] if len(ending) > 8 else None  # issue 16: what the game set, the deal
+    zen = score is None  # Zen: neither the time nor the score (:meth:`Screen.ending_facts`)
     parts = []
     if state == "won" and asking != "restart":
+        moved = ("moves", t.gettext(N_("Moves")), str(moves))
         figures = (
-            ("time", t.gettext(N_("Time")), clock_text(elapsed)),
-            ("moves", t.gettext(N_("Moves")), str(moves)),
-            ("score", t.gettext(N_("Score")), str(score)),
+            (moved,)
+            if zen
+            else (
+                ("time", t.gettext(N_("Time")), clock_text(elapsed)),
+                moved,
+                ("score", t.gettext(N_("Score")), str(score)),
+            )
         )
         parts.append(
             summary_box(
                 t.gettext(N_("You won!")),
                 figures,
-                result_html(result, t),
+                result_html(result, t, zen),
                 ((card, rank_letter(card, t)) for card in CASCADE),
                 (screen.slug, t.gettext(N_("Play this deal again"))),
                 (new_game_link, t.gettext(N_("New game"))),
@@ -276,7 +294,15 @@ def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
                 text,
                 actions,
                 (new_game_link, t.gettext(N_("New game"))),
-                result_html(result, t),
+                result_html(result, t, zen),
+            )
+        )
+    elif state == "playing" and "home" in offered and asking != "restart":
+        parts.append(
+            home_offer(
+                screen.slug,
+                t.gettext(N_("Only moves to the foundations are left.")),
+                t.gettext(N_("Send all home")),
             )
         )
     if asking == "restart":

@@ -35,10 +35,10 @@ from app.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.web.actions import Action, ActionForm, CardField, action_route, parsed
 from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
-from app.web.errors import PlayerError, invalid_field, unknown_field
+from app.web.errors import PlayerError, Text, invalid_field, unknown_field
 from app.web.game_routes import game_router
 from app.web.htmx import NO_STORE, html_answer
-from app.web.notices import REFUSED, STALE, Said, refused
+from app.web.notices import REFUSED, STALE, Said, notice, refused
 from app.web.render import Renderer
 from app.web.screen import Screen
 from app.web.sessions import Player
@@ -110,7 +110,7 @@ class SeahavenScreen(Screen[Seahaven]):
         "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
     end_actions: ClassVar = ("undo", "restart")
-    own_notices: ClassVar = frozenset({"refused"})
+    own_notices: ClassVar = frozenset({"refused", "not-home"})
 
     def restored(self, game: Seahaven, stored: StoredGame) -> None:
         """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
@@ -152,6 +152,21 @@ class SeahavenScreen(Screen[Seahaven]):
             chosen=last or LEVELS[0][0],
         )
         return html_answer(renderer.page("games/seahaven/new.html", context, t))
+
+    def ending_facts(
+        self, game: Seahaven, state: str, score: int, asking: str | None = None, zen: bool = False
+    ) -> tuple[Any, ...]:
+        """While only foundation moves are left, the ending slot offers *Send all home*
+        (``home`` among the actions offered; issue 27)."""
+        if state == "playing" and asking is None and game.can_send_home():
+            return ("playing", None, None, None, self.new_game_link(game), False, ("home",), 0)
+        return super().ending_facts(game, state, score, asking, zen)
+
+    def notice(self, key: str, game: Seahaven) -> Text | None:
+        """``not-home`` only while *Send all home* is indeed not possible."""
+        if key == NOT_HOME_KEY and game.can_send_home():
+            return None
+        return super().notice(key, game)
 
     def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
@@ -448,7 +463,7 @@ def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -
                 return t.gettext(N_("%(card)s to %(place)s.")) % values
             return t.gettext(N_("%(count)s cards, from %(card)s up, to %(place)s.")) % values
 
-        return Said(say_moved)
+        return Said(say_moved, sound="card" if target in FOUNDATIONS else None)
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None
         return refused(result.refusal, session, REFUSED, "refused")
@@ -491,6 +506,38 @@ def auto(form: AutoForm) -> Action:
     tap so the game ends as the double tap alone would leave it (docs/decisions.md)."""
     double = Seahaven.finish_double_tap if form.double else Seahaven.auto
     return _played(lambda game, now: double(game, form.place, form.card, now))
+
+
+NOT_HOME_KEY: Final = "not-home"
+NOT_HOME = notice(
+    NOT_HOME_KEY,
+    N_("Not every card can go home by moves to the foundations now: nothing moved."),
+)
+
+
+class HomeForm(ActionForm):
+    """``home``: *Send all home* takes nothing but the form token."""
+
+
+@action_route(router, SCREEN, "home", HomeForm)
+def home(form: HomeForm) -> Action:
+    """*Send all home* (issue 27): every card left goes to its foundation, one after
+    another, as one action; refused (nothing moves) unless only foundation moves are left."""
+
+    def action(game: Seahaven, session: SessionData, now: int) -> Said:
+        result = game.send_home(now)
+        if result.outcome is not Outcome.MOVED:
+            return Said(NOT_HOME, NOT_HOME_KEY, sound="refusal")
+        sent = len(result.cards)
+
+        def say(t: NullTranslations) -> str:
+            return t.ngettext("%(num)s card sent home.", "%(num)s cards sent home.", sent) % {
+                "num": sent
+            }
+
+        return Said(say, sound="card", flight=tuple(f"card-{card}" for card in result.cards))
+
+    return action
 
 
 @action_route(router, SCREEN, "move", MoveForm)

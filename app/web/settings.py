@@ -1,4 +1,5 @@
-"""``POST /settings``: Move errors, Placement help and the language, remembered per player."""
+"""``POST /settings``: Move errors, Placement help, the language and the player's own look
+(zen, deck, hand, theme, sound: issue 27), remembered per player."""
 
 from __future__ import annotations
 
@@ -10,16 +11,21 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.dependencies import PlayerDep, SameOrigin, StoreDep, limit
 from app.i18n import LANGUAGES, N_
+from app.store.base import CHOICES, SWITCHES
 from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
 from app.web.sessions import check_token
 
 router = APIRouter()
 
-SWITCHES: Final = ("move_errors", "placement_help")
 _ON: Final = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
-FIELDS: Final = {*SWITCHES, "lang", "token", "next"}
+FIELDS: Final = {*SWITCHES, *CHOICES, "lang", "token", "next"}
 SWITCH_HELP = N_("Accepted: on or off.")
 LANG_HELP = N_("Accepted: en, tr or bg.")
+CHOICE_HELP: Final = {
+    "deck": N_("Accepted: classic or four-colour."),
+    "hand": N_("Accepted: right or left."),
+    "theme": N_("Accepted: auto, light or dark."),
+}
 
 
 @router.post("/settings", dependencies=[SameOrigin])
@@ -39,6 +45,13 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
             if value is None:
                 problems.append(invalid_field(name, SWITCH_HELP))
             changes[name] = value
+    for name, accepted in CHOICES.items():
+        values = form.getlist(name)
+        if values:
+            choice = str(values[-1]).strip().lower()
+            if choice not in accepted:
+                problems.append(invalid_field(name, CHOICE_HELP[name]))
+            changes[name] = choice
     if "lang" in form:
         lang = str(form["lang"]).strip().lower()
         if lang not in LANGUAGES:

@@ -11,7 +11,10 @@
 //   onto it;
 // - static/js/seahaven.js hands over a dropped card's box where it was let go (the drag's
 //   copy, [data-motion-for]), so a drop travels from the drop point to wherever the server put
-//   it: its destination, or back to its place when the move was refused.
+//   it: its destination, or back to its place when the move was refused;
+// - Send all home (issue 27): the answer's live region names the cards sent, in order
+//   (#status[data-flight]); they fly to their foundations one after another, each one's copy
+//   staying on its way until the last has landed.
 // Nothing waits for an animation: the DOM is updated at once (a view transition would first
 // capture every named card, which cost hundreds of milliseconds per tap: docs/performance.md),
 // the moving cards are the real, clickable buttons, and the next answer finishes whatever still
@@ -88,11 +91,46 @@
     return copy;
   }
 
+  var NO_FLIGHT = { keys: [], end: SLIDE.duration, delay: function () { return 0; } };
+
+  // Send all home: the cards sent, in order, and when each one leaves.
+  function flightOf() {
+    var status = document.getElementById("status");
+    var keys = status && status.dataset.flight ? status.dataset.flight.split(" ") : [];
+    var step = keys.length ? Math.min(90, 1600 / keys.length) : 0;
+    return {
+      keys: keys,
+      end: keys.length ? step * keys.length + SLIDE.duration : SLIDE.duration,
+      delay: function (key) {
+        var i = keys.indexOf(key);
+        return i < 0 ? 0 : i * step;
+      },
+    };
+  }
+
+  // A card sent home that the answer no longer draws (a foundation shows its top card only):
+  // its copy flies from its place to its foundation in its turn, and stays there to the end.
+  function flyHome(board, copy, old, key, flight) {
+    var home = board.querySelector("#place-foundation-" + key.slice(-1) + " .card");
+    if (!home) return false;
+    var to = home.getBoundingClientRect();
+    var fly = copy.animate(
+      [{ translate: "0px 0px" }, { translate: to.left - old.rect.left + "px " + (to.top - old.rect.top) + "px" }],
+      Object.assign({ id: "home " + key, delay: flight.delay(key), fill: "both" }, SLIDE)
+    );
+    running.push(fly);
+    setTimeout(function () {
+      copy.remove();
+    }, flight.end);
+    return true;
+  }
+
   // Animate the board's cards from the boxes in `was`. `only`: just the cards named there
   // (a drag's return), no leaving or arriving cards.
   function play(was, only) {
     var board = document.getElementById("board");
     if (!board || !was) return;
+    var flight = only ? NO_FLIGHT : flightOf();
     var halfMoon = board.classList.contains("half-moon");
     var moved = [];
     var arrived = [];
@@ -129,11 +167,11 @@
             copy.remove();
           };
           running.push(leave);
-        } else {
+        } else if (flight.keys.indexOf(key) < 0 || !flyHome(board, copy, old, key, flight)) {
           copy.classList.add("covered"); // under the card that slides onto it, until it lands
           setTimeout(function () {
             copy.remove();
-          }, SLIDE.duration);
+          }, flight.end);
         }
       });
     }
@@ -141,7 +179,7 @@
       var from = m[1] + "px " + m[2] + "px";
       var slide = m[0].animate(
         [{ translate: from }, { translate: "0px 0px" }],
-        Object.assign({ id: "slide " + m[3] }, SLIDE)
+        Object.assign({ id: "slide " + m[3], delay: flight.delay(m[3]), fill: "backwards" }, SLIDE)
       );
       track(slide, m[0], m[4]);
     });

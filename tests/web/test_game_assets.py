@@ -53,18 +53,28 @@ def test_the_shared_stylesheet_names_no_game():
 @pytest.mark.parametrize(
     ("url", "sheets", "scripts"),
     [
-        ("/half-moon/HM1-N-AAAAAAB", ["app", "games/half-moon"], ["app", "motion"]),
-        ("/seahaven/SH1-C4-AAAAAAB", ["app", "games/seahaven"], ["app", "motion", "seahaven"]),
-        ("/seahaven", ["app", "games/seahaven"], ["app", "motion"]),
-        ("/rules/half-moon", ["app", "games/half-moon"], ["app", "motion"]),
-        ("/rules/seahaven", ["app", "games/seahaven"], ["app", "motion"]),
-        ("/examples/half-moon", ["app", "games/half-moon"], ["app", "motion"]),
-        ("/examples/seahaven", ["app", "games/seahaven"], ["app", "motion"]),
-        ("/examples", ["app"], ["app", "motion"]),
-        ("/", ["app"], ["app", "motion"]),
-        ("/stats", ["app"], ["app", "motion"]),
-        ("/faq", ["app"], ["app", "motion"]),
+        (
+            "/half-moon/HM1-N-AAAAAAB",
+            ["app", "games/half-moon", "prefs"],
+            ["app", "motion", "install"],
+        ),
+        (
+            "/seahaven/SH1-C4-AAAAAAB",
+            ["app", "games/seahaven", "prefs"],
+            ["app", "motion", "install", "seahaven"],
+        ),
+        ("/seahaven", ["app", "games/seahaven", "prefs"], ["app", "motion", "install"]),
+        ("/rules/half-moon", ["app", "games/half-moon", "prefs"], ["app", "motion", "install"]),
+        ("/rules/seahaven", ["app", "games/seahaven", "prefs"], ["app", "motion", "install"]),
+        ("/examples/half-moon", ["app", "games/half-moon", "prefs"], ["app", "motion", "install"]),
+        ("/examples/seahaven", ["app", "games/seahaven", "prefs"], ["app", "motion", "install"]),
+        ("/examples", ["app", "prefs"], ["app", "motion", "install"]),
+        ("/", ["app", "prefs"], ["app", "motion", "install"]),
+        ("/stats", ["app", "prefs"], ["app", "motion", "install"]),
+        ("/faq", ["app", "prefs"], ["app", "motion", "install"]),
     ],
 )
 def test_a_games_styles_and_scripts_load_where_its_board_is_drawn(client, url, sheets, scripts):
+    """Every page also loads the player's look last (``prefs``) and the service worker's
+    registration (``install``): issue 27."""
     assert assets(client, url) == (sheets, scripts)

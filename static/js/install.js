@@ -1,0 +1,33 @@
+// Installable and honest offline (issue 27): register the service worker for the whole site
+// and tell it this page's language and look, for the offline page it may have to show; and
+// when a game action gets no answer at all (the network is gone), say so in the live region
+// (the text is on this script's tag, data-offline, in the page's language): nothing moved.
+// Without a service worker (or JavaScript) the site works exactly the same, online.
+(function () {
+  "use strict";
+  var tag = document.currentScript;
+  var unanswered = tag ? tag.dataset.offline : "";
+  document.addEventListener("htmx:error", function (event) {
+    var error = event.detail && event.detail.error;
+    var network = !navigator.onLine || /fetch|network|load failed/i.test(String(error && error.message));
+    var status = document.getElementById("status");
+    if (!unanswered || !network || !status) return;
+    status.textContent = unanswered;
+  });
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  var root = document.documentElement;
+  var look = {
+    lang: root.lang,
+    zen: root.dataset.zen,
+    deck: root.dataset.deck,
+    hand: root.dataset.hand,
+    theme: root.dataset.theme,
+    sound: root.dataset.sound,
+  };
+  navigator.serviceWorker.register("/sw.js", { scope: "/" })
+    .then(function () { return navigator.serviceWorker.ready; })
+    .then(function (registration) {
+      if (registration.active) registration.active.postMessage({ look: look });
+    })
+    .catch(function () {}); // no worker: nothing is lost but the offline page
+})();

@@ -1,0 +1,132 @@
+// The service worker (issue 27), served at /sw.js so its scope is the whole site. Made by
+// app/web/install.py: VERSION names everything cached here, so a deployment that changes any
+// static file (or the offline page) installs a new cache and deletes the old ones.
+//  - static files (content-hashed, immutable): from the cache, else the network;
+//  - a navigation: the network, always; only when it gives no answer at all, the offline page
+//    in the player's language, with the player's look;
+//  - anything else, above all a game action (POST) and htmx's answers: never touched here.
+"use strict";
+
+var VERSION = {{ version|tojson }};
+var ASSETS = {{ assets|tojson }};
+var OFFLINE = {{ offline|tojson }};
+var LANGUAGES = {{ languages|tojson }};
+var PREFIX = "patience-";
+var CACHE = PREFIX + VERSION;
+var LOOK_CACHE = PREFIX + "look";
+var LOOK_URL = "/__look__";
+var LOOK = {
+  zen: ["off", "on"],
+  deck: ["classic", "four-colour"],
+  hand: ["right", "left"],
+  theme: ["auto", "light", "dark"],
+  sound: ["off", "on"],
+};
+
+self.addEventListener("install", function (event) {
+  var urls = ASSETS.concat(Object.keys(OFFLINE).map(function (lang) { return OFFLINE[lang]; }));
+  var steps = [caches.open(CACHE).then(function (cache) { return cache.addAll(urls); })];
+  if (event.addRoutes) {
+    // Chromium's static routing: a POST (every game action) goes straight to the network,
+    // without even waking this worker
+    steps.push(
+      event.addRoutes([{ condition: { requestMethod: "POST" }, source: "network" }])
+        .catch(function () {})
+    );
+  }
+  event.waitUntil(Promise.all(steps).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys()
+      .then(function (names) {
+        return Promise.all(names.filter(function (name) {
+          return name.indexOf(PREFIX) === 0 && name !== CACHE && name !== LOOK_CACHE;
+        }).map(function (name) { return caches.delete(name); }));
+      })
+      .then(function () {
+        if (self.registration.navigationPreload) return self.registration.navigationPreload.enable();
+      })
+      .then(function () { return self.clients.claim(); })
+  );
+});
+
+// A page tells its language and look (its <html>): the offline page shows them.
+self.addEventListener("message", function (event) {
+  var data = event.data && event.data.look;
+  if (!data || typeof data !== "object") return;
+  var look = { lang: LANGUAGES.indexOf(data.lang) >= 0 ? data.lang : LANGUAGES[0] };
+  Object.keys(LOOK).forEach(function (name) {
+    look[name] = LOOK[name].indexOf(data[name]) >= 0 ? data[name] : LOOK[name][0];
+  });
+  event.waitUntil(caches.open(LOOK_CACHE).then(function (cache) {
+    return cache.put(LOOK_URL, new Response(JSON.stringify(look)));
+  }));
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return; // a game action: the network's, never a cache's
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(navigate(event));
+  } else if (ASSETS.indexOf(url.pathname) >= 0) {
+    event.respondWith(caches.open(CACHE).then(function (cache) {
+      return cache.match(request).then(function (hit) { return hit || fetch(request); });
+    }));
+  }
+});
+
+function navigate(event) {
+  return Promise.resolve(event.preloadResponse)
+    .then(function (preloaded) { return preloaded || fetch(event.request); })
+    .catch(offline); // no answer at all (an error page from the server is an answer)
+}
+
+function offline() {
+  return caches.open(LOOK_CACHE)
+    .then(function (cache) { return cache.match(LOOK_URL); })
+    .then(function (hit) { return hit ? hit.json() : {}; })
+    .catch(function () { return {}; })
+    .then(function (look) {
+      var lang = OFFLINE[look.lang] ? look.lang : guess();
+      return caches.open(CACHE)
+        .then(function (cache) { return cache.match(OFFLINE[lang]); })
+        .then(function (page) {
+          if (!page) return Response.error();
+          return page.text().then(function (html) {
+            return new Response(dressed(html, look), {
+              status: 503,
+              statusText: "Offline",
+              headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+            });
+          });
+        });
+    });
+}
+
+function guess() {
+  var wanted = (self.navigator.languages || []).map(function (tag) {
+    return tag.slice(0, 2).toLowerCase();
+  });
+  for (var i = 0; i < wanted.length; i++) if (OFFLINE[wanted[i]]) return wanted[i];
+  return LANGUAGES[0];
+}
+
+// The cached page has the default look: the player's goes on its <html> (values checked above).
+function dressed(html, look) {
+  Object.keys(LOOK).forEach(function (name) {
+    if (!look[name]) return;
+    html = html.replace(
+      " data-" + name + '="' + LOOK[name][0] + '"',
+      " data-" + name + '="' + look[name] + '"'
+    );
+  });
+  if (look.theme === "light" || look.theme === "dark") {
+    html = html.replace('name="color-scheme" content="light dark"',
+      'name="color-scheme" content="' + look.theme + '"');
+  }
+  return html;
+}

@@ -1,0 +1,141 @@
+"""Installable, and honest offline, in Chromium (issue 27): the service worker takes the site,
+answers a navigation with the offline page in the player's language and look once the network
+is gone, never shows a game from a cache, and lets the game go on where it was when the
+network is back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.play import HM, board, hm_line, hm_remove, token
+from tests.system.servers import Server
+
+
+def controlled(page: Page) -> None:
+    """Wait until the service worker controls the page (it claims pages when it activates)."""
+    page.wait_for_function(
+        "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+        timeout=15_000,
+    )
+    page.evaluate("() => navigator.serviceWorker.ready")
+
+
+def settings(page: Page, **fields: str) -> None:
+    response = page.request.post(
+        "/settings", form={**fields, "token": token(page), "next": "/"}, max_redirects=0
+    )
+    assert response.status == 303
+
+
+def test_offline_a_navigation_shows_the_offline_page_in_the_players_language_and_look(
+    new_context: Callable[..., BrowserContext],
+):
+    context = new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    page.goto(f"/half-moon/{HM}")
+    settings(page, lang="tr", theme="dark")
+    page.reload()
+    controlled(page)
+    hm_remove(page, hm_line()[0], 1)  # a move the server keeps
+    page.goto("/")  # a page of the new look tells the worker (lang, theme)
+    controlled(page)
+    page.wait_for_timeout(300)  # the worker writes what the page told it
+    context.set_offline(True)
+    response = page.goto(f"/half-moon/{HM}")
+    assert response is not None and response.status == 503 and response.from_service_worker
+    expect(page.locator("h1")).to_have_text("Çevrimdışısınız")
+    expect(page.locator("#offline")).to_contain_text("Oyununuz kaydedildi ve sizi bekliyor")
+    root = page.locator("html")
+    expect(root).to_have_attribute("lang", "tr")
+    expect(root).to_have_attribute("data-theme", "dark")
+    assert page.locator("#board").count() == 0  # never a game from a cache
+    background = page.evaluate("() => getComputedStyle(document.body).backgroundImage")
+    assert "rgb(11, 59, 39)" in background  # the dark felt
+    screenshot(page, "offline-phone-tr-dark")
+    # the stylesheet came from the worker's cache: the page is drawn, not bare HTML
+    assert page.evaluate("() => document.styleSheets.length") >= 1
+    # back online: Try again opens the game where it was
+    context.set_offline(False)
+    page.locator("#offline-again").click()
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    expect(page.locator("h1.visually-hidden")).to_have_count(1)
+
+
+def test_offline_in_english_for_a_player_who_never_chose_a_language(
+    new_context: Callable[..., BrowserContext],
+):
+    context = new_context()
+    page = context.new_page()
+    page.goto("/")
+    controlled(page)
+    page.wait_for_timeout(300)
+    context.set_offline(True)
+    page.goto("/stats")
+    expect(page.locator("h1")).to_have_text("You are offline")
+    expect(page.locator("#offline")).to_contain_text("Your game is saved and waits for you")
+    screenshot(page, "offline-desktop-en")
+
+
+def test_a_game_action_while_offline_is_not_answered_and_changes_nothing(
+    browser: Browser, server: Server
+):
+    """A tap with the network gone gets no answer (no cache answers a POST): the live region
+    says nothing moved, the board stays, and the server's game is the one the page showed.
+
+    Its own context: htmx logs the failed fetch as a console error, which the suite's
+    ``new_context`` counts as a problem (here it is the point)."""
+    context = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(f"/half-moon/{HM}")
+        controlled(page)
+        page.reload()
+        hm_remove(page, hm_line()[0], 1)
+        context.set_offline(True)
+        page.locator("#card-pile-1").click()
+        expect(page.locator("#status")).to_have_text(
+            "No connection: nothing moved. Your game is saved: try again once you are back online."
+        )
+        expect(board(page)).to_have_attribute("data-moves", "1")
+        context.set_offline(False)
+        page.reload()
+        expect(board(page)).to_have_attribute("data-moves", "1")
+        expect(page.locator("#card-pile-1")).to_have_attribute("aria-pressed", "false")
+    finally:
+        context.close()
+
+
+def test_the_worker_serves_the_static_files_from_its_versioned_cache(
+    new_context: Callable[..., BrowserContext],
+):
+    context = new_context()
+    page = context.new_page()
+    page.goto("/")
+    controlled(page)
+    names = page.evaluate("() => caches.keys()")
+    version = page.evaluate(
+        "() => fetch('/sw.js').then(r => r.text()).then(t => JSON.parse(t.match(/var VERSION = (.+);/)[1]))"
+    )
+    assert f"patience-{version}" in names
+    cached = page.evaluate(
+        "(name) => caches.open(name).then(c => c.keys()).then(ks => ks.map(k => new URL(k.url).pathname))",
+        f"patience-{version}",
+    )
+    assert "/offline/en" in cached and any(p.startswith("/static/css/app.") for p in cached)
+    assert not any(p.startswith(("/half-moon/", "/seahaven/")) for p in cached)
+    # an old version's cache is deleted when a worker activates
+    page.evaluate("() => caches.open('patience-old').then(c => c.put('/x', new Response('x')))")
+    page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.unregister())")
+    page.reload()
+    controlled(page)
+    page.wait_for_function("() => caches.has('patience-old').then(h => !h)", timeout=10_000)
+    assert page.evaluate("() => caches.has('patience-old')") is False
+    hits = []
+    page.on("response", lambda r: hits.append((r.url, r.from_service_worker)))
+    page.reload()
+    expect(board(page) if page.locator("#board").count() else page.locator("main")).to_be_visible()
+    css = [hit for url, hit in hits if "/static/css/app." in url]
+    assert css == [True]

@@ -1,0 +1,232 @@
+"""The player's own look in Chromium (issue 27), at phone (390 × 844, touch) and desktop
+(1440 × 900) size: four-colour suits, left hand, the dark theme and zen, each with a
+screenshot under test-artifacts/screenshots/ and measured the way a player sees it (computed
+colours and their contrast on the card face, boxes); axe finds nothing in any combination
+that changes colours; the settings form works without JavaScript."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
+from tests.browser.play import HM, SH, board, hm_line, hm_remove, sh_line, sh_reach, token
+
+SIZES = {"phone": {"viewport": PHONE, "has_touch": True}, "desktop": {"viewport": DESKTOP}}
+
+LOOK = """(selector) => {
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.match(/\\d+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const card = document.querySelector(selector);
+  const style = getComputedStyle(card);
+  const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+  return {
+    color: style.color,
+    face: style.backgroundColor,
+    ratio: (a + 0.05) / (b + 0.05),
+    size: parseFloat(getComputedStyle(card.querySelector('.rank')).fontSize),
+  };
+}"""
+
+
+def choose(page: Page, **fields: str) -> None:
+    """POST the settings form's fields from this page (its token), then load it again."""
+    response = page.request.post(
+        "/settings", form={**fields, "token": token(page), "next": "/"}, max_redirects=0
+    )
+    assert response.status == 303
+    page.reload()
+
+
+def look(page: Page, card: str) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(LOOK, f'[data-card="{card}"]')
+    return found
+
+
+def seahaven_with_every_suit_on_top(page: Page) -> None:
+    """SH a few moves in: a spade, a heart, a diamond and a club on top of columns."""
+    sh_reach(page, SH, sh_line(SH)[:4])
+
+
+def tops(page: Page) -> dict[str, str]:
+    """A card of each suit among the columns' top cards."""
+    cards: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('.place.column')].map((p) =>"
+        " [...p.querySelectorAll('[data-card]')].map((c) => c.dataset.card).pop()).filter(Boolean)"
+    )
+    return {
+        suit: next(c for c in cards if c.endswith(suit))
+        for suit in "SHDC"
+        if any(c.endswith(suit) for c in cards)
+    }
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_four_colour_suits_each_readable_on_the_face_in_both_themes(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(**SIZES[size]).new_page()
+    seahaven_with_every_suit_on_top(page)
+    cards = tops(page)
+    assert sorted(cards) == ["C", "D", "H", "S"], cards
+    classic = {suit: look(page, card) for suit, card in cards.items()}
+    assert classic["D"]["color"] == classic["H"]["color"] == "rgb(193, 18, 31)"
+    assert classic["C"]["color"] == classic["S"]["color"] == "rgb(27, 27, 27)"
+    choose(page, deck="four-colour")
+    expect(page.locator("html")).to_have_attribute("data-deck", "four-colour")
+    for theme in ("light", "dark"):
+        choose(page, theme=theme)
+        seen = {suit: look(page, card) for suit, card in cards.items()}
+        assert {suit: s["color"] for suit, s in seen.items()} == {
+            "S": "rgb(27, 27, 27)",
+            "H": "rgb(193, 18, 31)",
+            "D": "rgb(10, 71, 160)",
+            "C": "rgb(10, 100, 40)",
+        }
+        assert all(s["ratio"] >= 4.5 for s in seen.values()), seen
+        screenshot(page, f"prefs-four-colour-{theme}-{size}")
+    if size == "phone":  # larger ranks and suits on a small screen
+        assert seen["D"]["size"] > classic["D"]["size"] * 1.1, (seen["D"], classic["D"])
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_left_hand_moves_the_controls_and_swaps_cells_and_foundations(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(**SIZES[size]).new_page()
+    page.goto(f"/seahaven/{SH}")
+
+    def boxes() -> dict[str, dict[str, float]]:
+        found: dict[str, dict[str, float]] = page.evaluate(
+            """() => Object.fromEntries(['.cells', '.foundations', '.controls', '#stats', 'main']
+              .map((s) => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))"""
+        )
+        return found
+
+    right = boxes()
+    assert right[".cells"]["x"] < right[".foundations"]["x"]
+    choose(page, hand="left")
+    expect(page.locator("html")).to_have_attribute("data-hand", "left")
+    left = boxes()
+    assert left[".foundations"]["x"] < left[".cells"]["x"]  # they changed sides
+    assert left[".controls"]["x"] <= left["main"]["x"] + 16  # the controls at the left edge
+    if size == "desktop":
+        assert left[".controls"]["x"] < left["#stats"]["x"]
+    else:
+        assert left[".controls"]["y"] < left["#stats"]["y"]  # on top, under the thumb
+    screenshot(page, f"prefs-left-hand-seahaven-{size}")
+    # Half Moon keeps its arc (the documents fix it); only its controls move
+    page.goto(f"/half-moon/{HM}")
+    arc = page.evaluate(
+        "() => [...document.querySelectorAll('.place')].map((p) =>"
+        " Math.round(p.getBoundingClientRect().x))"
+    )
+    controls, main = page.locator(".controls").bounding_box(), page.locator("main").bounding_box()
+    assert controls is not None and main is not None and controls["x"] <= main["x"] + 16
+    choose(page, hand="right")
+    assert arc == page.evaluate(
+        "() => [...document.querySelectorAll('.place')].map((p) =>"
+        " Math.round(p.getBoundingClientRect().x))"
+    )
+    choose(page, hand="left")
+    screenshot(page, f"prefs-left-hand-half-moon-{size}")
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_dark_theme_overrides_a_light_system_and_light_a_dark_one(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(color_scheme="light", **SIZES[size]).new_page()
+    page.goto(f"/half-moon/{HM}")
+
+    def felt() -> str:
+        found: str = page.evaluate("() => getComputedStyle(document.body).backgroundImage")
+        return found
+
+    assert "rgb(15, 92, 58)" in felt()
+    choose(page, theme="dark")
+    assert "rgb(11, 59, 39)" in felt()
+    assert page.evaluate("() => getComputedStyle(document.documentElement).colorScheme") == "dark"
+    face = look(page, page.locator("[data-card]").first.get_attribute("data-card") or "")
+    assert face["face"] == "rgb(233, 233, 225)"
+    screenshot(page, f"prefs-dark-{size}")
+    page.emulate_media(color_scheme="dark")
+    choose(page, theme="light")
+    assert "rgb(15, 92, 58)" in felt()  # light, though the system is dark
+    choose(page, theme="auto")
+    assert "rgb(11, 59, 39)" in felt()  # auto follows the (dark) system
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_zen_draws_no_clock_and_no_score_while_playing_and_at_the_win(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(**SIZES[size]).new_page()
+    page.goto(f"/half-moon/{HM}")
+    choose(page, zen="on")
+    expect(page.locator("#stats dt")).to_have_text(["Moves", "Deal"])
+    assert page.locator("#clock, #score, [data-score]").count() == 0
+    line = hm_line()
+    for i, removal in enumerate(line[:3]):
+        hm_remove(page, removal, i + 1)
+    assert page.locator("#clock, #score, [data-score]").count() == 0
+    assert "point" not in (page.locator("#status").text_content() or "")
+    screenshot(page, f"prefs-zen-half-moon-{size}")
+    for i, removal in enumerate(line[3:], start=4):
+        hm_remove(page, removal, i)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    expect(page.locator("#summary dt")).to_have_text(["Moves"])
+    assert page.locator("#summary-time, #summary-score, #clock").count() == 0
+    expect(board(page)).not_to_have_class("celebrating", timeout=8_000)  # the summary shows
+    expect(page.locator("#summary")).to_be_visible()
+    screenshot(page, f"prefs-zen-won-{size}")
+
+
+COLOURS = [(deck, theme) for deck in ("classic", "four-colour") for theme in ("light", "dark")]
+
+
+@pytest.mark.parametrize(("deck", "theme"), COLOURS)
+def test_axe_finds_nothing_in_any_colour_combination(
+    new_context: Callable[..., BrowserContext], deck: str, theme: str
+):
+    page = new_context().new_page()
+    page.goto(f"/half-moon/{HM}")
+    choose(page, deck=deck, theme=theme, placement_help="on", zen="on", hand="left")
+    hm_remove(page, hm_line()[0], 1)
+    page.locator("#card-pile-1").click()  # a selection, with the others dimmed
+    expect(page.locator("#card-pile-1")).to_have_attribute("aria-pressed", "true")
+    assert_accessible(page, f"Half Moon, {deck}, {theme}, dimmed cards")
+    seahaven_with_every_suit_on_top(page)
+    assert_accessible(page, f"Seahaven, {deck}, {theme}")
+    page.goto("/")
+    page.locator("details.settings summary").click()
+    assert_accessible(page, f"home with the settings open, {deck}, {theme}")
+
+
+def test_the_settings_form_sets_the_look_without_javascript(
+    new_context: Callable[..., BrowserContext],
+):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(f"/seahaven/{SH}")
+    page.locator("details.settings summary").click()
+    form = page.locator("details.settings form")
+    form.locator("select[name=deck]").select_option("four-colour")
+    form.locator("select[name=theme]").select_option("dark")
+    form.locator("select[name=hand]").select_option("left")
+    form.locator("input[type=checkbox][name=zen]").check()
+    form.locator("button").click()
+    root = page.locator("html")
+    expect(root).to_have_attribute("data-deck", "four-colour")
+    expect(root).to_have_attribute("data-theme", "dark")
+    expect(root).to_have_attribute("data-hand", "left")
+    expect(root).to_have_attribute("data-zen", "on")
+    assert page.url.endswith(f"/seahaven/{SH}")
+    assert page.locator("#clock").count() == 0
