@@ -1,4 +1,5 @@
-"""Fixtures every test folder shares: one real Redis server per test run."""
+"""Fixtures every test folder shares: one real Redis server and one real Redis Cluster per
+test run."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ import pytest
 import redis
 
 from app.proofs import make_pool
-from tests.store.redis_server import start_redis_server, stop_redis_server
+from tests.store.redis_server import (
+    Cluster,
+    start_redis_cluster,
+    start_redis_server,
+    stop_redis_server,
+)
 
 FOLDER_MARKERS = {"browser": "browser", "system": "system"}
 """Every test in these folders carries the marker: ``-m "not browser and not system"``."""
@@ -39,6 +45,28 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     damage them."""
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """A Redis Cluster of three primaries started for this test run (fails, never skips,
+    when ``redis-server`` or ``redis-cli`` is missing); its store URL is ``.url``."""
+    cluster = start_redis_cluster(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def redis_cluster_client(redis_cluster: Cluster) -> Iterator[redis.RedisCluster]:
+    """A plain cluster client, every primary emptied first."""
+    client = redis.RedisCluster(
+        host="127.0.0.1", port=redis_cluster.ports[0], decode_responses=True
+    )
+    client.flushall(target_nodes=redis.RedisCluster.PRIMARIES)
     yield client
     client.close()
 

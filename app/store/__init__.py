@@ -1,7 +1,8 @@
 """Where sessions and games live: one interface, several stores (memory, SQLite, Redis).
 
 :func:`open_store` picks one from configuration text: ``memory:``, a file path,
-``sqlite:///path``, or ``redis://host:port/db`` (``rediss://`` for TLS).
+``sqlite:///path``, ``redis://host:port/db`` (``rediss://`` for TLS), or
+``redis+cluster://host:port[,host:port…]`` for a Redis Cluster (``rediss+cluster://``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def open_store(url: str, max_age_days: float = 90, timeout: float | None = None)
     text = url.strip()
     if text in ("memory:", "memory://"):
         return MemoryStore()
-    if text.startswith(("redis://", "rediss://")):
+    if text.startswith(("redis://", "rediss://", "redis+cluster://", "rediss+cluster://")):
         from app.store.redis import RedisStore
 
         ttl = max(1, int(max_age_days * 86_400))
@@ -49,7 +50,7 @@ def open_store(url: str, max_age_days: float = 90, timeout: float | None = None)
         scheme = text.split("://", 1)[0]
         raise StoreError(
             f"unknown store scheme {scheme!r}: use memory:, sqlite:///PATH, a file path,"
-            " redis://HOST:PORT/DB or rediss://…"
+            " redis://HOST:PORT/DB, rediss://…, or redis+cluster://HOST:PORT,…"
         )
     from app.store.sqlite import SQLiteStore
 

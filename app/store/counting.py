@@ -300,6 +300,9 @@ class Written:
     created: bool
     """The session had no game of this code: first delete its oldest games past the cap
     (:func:`past_cap`), so the new one fits under :attr:`Store.max_games`."""
+    result: DealResult | None = None
+    """The result :attr:`deal` folds in: a store whose deal figures live apart from the
+    player's keys (a Redis Cluster slot of their own) folds it after the game's write."""
 
 
 def wants_counts(old: StoredGame | None, new: StoredGame) -> bool:
@@ -324,7 +327,7 @@ def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]
     doc, figures = counts()
     game, stats, result = count(doc, old, new)
     deal = None if result is None else fold_deal(figures, result)
-    return Written(game, stats, deal, old is None)
+    return Written(game, stats, deal, old is None, result)
 
 
 def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:

@@ -7,16 +7,14 @@ session row with settings). Both take the ``limits`` notation (``240/minute``, `
 The store gives its limiter (:meth:`app.store.base.Store.rate_limiter`), so the counts are
 shared exactly as the games are:
 
-- SQLite and memory stores: a :class:`BucketLimiter` — a token bucket per (kind, address),
-  decided in this process's memory on the event loop (no I/O, no thread, no lock wait on a
-  tap's path) and shared through the store (:class:`BucketShare`): the spends of the last
-  moments are merged into the shared buckets inside the store's next write transaction (for
-  SQLite: the group commit that writes the taps), and the merged buckets come back with its
-  commit. A bucket near its end, or not seen for a while, is read from the store before it
-  is spent. The memory store shares with nobody (it is one process's store).
-- Redis store: the ``limits`` library's sliding-window counter in the same Redis (keys under
-  the store's prefix + ``rl:``, expiring by themselves): every instance counts against one
-  total.
+Every store's is a :class:`BucketLimiter` — a token bucket per (kind, address), decided in
+this process's memory on the event loop (no I/O, no thread, no lock wait on a tap's path) and
+shared through the store (:class:`BucketShare`): the spends of the last moments are merged
+into the shared buckets by the store (SQLite: inside the group commit that writes the taps;
+Redis: one checked write per bucket, at once, on the store's own loop), and the merged buckets
+come back with its commit. A bucket near its end, or not seen for a while, is read from the
+store before it is spent (Redis: awaited, :meth:`BucketShare.read_bucket_async`). The memory
+store shares with nobody (it is one process's store).
 
 A limiter that fails (Redis gone, a store that cannot be read) lets the request through
 and logs: the store's own error handling answers the write itself. It then lets everything
@@ -33,7 +31,6 @@ import logging
 import math
 import threading
 import time
-import weakref
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable
@@ -41,8 +38,6 @@ from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
 
 import limits
-from limits.aio.storage import RedisStorage, Storage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from app.clock import now_ms
 
@@ -167,75 +162,6 @@ class RateLimiter(ABC):
         """Release files and connections."""
 
 
-class LimitsRateLimiter(RateLimiter):
-    """The ``limits`` library's sliding-window counter on one of its async storages.
-
-    ``make_storage`` is called once per event loop that uses the limiter: an async Redis
-    client's connections belong to the loop that opened them (a server has one loop per
-    worker; tests run several). A storage kept in this process's memory is made once and
-    shared, so that all loops count together.
-    """
-
-    def __init__(
-        self, configured: Limits, make_storage: Callable[[], Storage], *, per_loop: bool
-    ) -> None:
-        super().__init__(configured)
-        self._make_storage = make_storage
-        self._per_loop = per_loop
-        self._shared: SlidingWindowCounterRateLimiter | None = None
-        self._by_loop: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, SlidingWindowCounterRateLimiter
-        ] = weakref.WeakKeyDictionary()
-
-    def _strategy(self) -> SlidingWindowCounterRateLimiter:
-        if not self._per_loop:
-            if self._shared is None:
-                self._shared = SlidingWindowCounterRateLimiter(self._make_storage())
-            return self._shared
-        loop = asyncio.get_running_loop()
-        strategy = self._by_loop.get(loop)
-        if strategy is None:
-            strategy = SlidingWindowCounterRateLimiter(self._make_storage())
-            self._by_loop[loop] = strategy
-        return strategy
-
-    async def _hit(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        strategy = self._strategy()
-        if await strategy.hit(item, kind, client):
-            return ALLOWED
-        return await _refused(strategy, item, kind, client)
-
-    async def _test(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        strategy = self._strategy()
-        if await strategy.test(item, kind, client):
-            return ALLOWED
-        return await _refused(strategy, item, kind, client)
-
-
-async def _refused(
-    strategy: SlidingWindowCounterRateLimiter, item: limits.RateLimitItem, kind: Kind, client: str
-) -> Verdict:
-    stats = await strategy.get_window_stats(item, kind, client)
-    return Verdict(False, max(1, math.ceil(stats.reset_time - time.time())))
-
-
-def redis_limiter(configured: Limits, url: str, prefix: str, timeout: float) -> RateLimiter:
-    """The ``limits`` library's sliding window in the Redis at ``url`` (keys under ``prefix``),
-    its connections failing as fast as the store's (``timeout`` seconds)."""
-    uri = "async+" + url
-
-    def redis_storage() -> Storage:
-        return RedisStorage(
-            uri,
-            implementation="redispy",
-            key_prefix=prefix,
-            socket_timeout=timeout,  # the store's: a stalled Redis fails fast
-            socket_connect_timeout=timeout,
-        )
-
-    return LimitsRateLimiter(configured, redis_storage, per_loop=True)
-
-
 # --- token buckets counted in memory, shared through the store --------------------------------
 
 
@@ -298,6 +224,11 @@ class BucketShare(ABC):
     def read_bucket(self, key: str) -> Bucket | None:
         """The bucket as shared now (``None``: full). Called on the event loop, when a bucket
         is near its end or not seen for a while: it must be a quick read."""
+
+    async def read_bucket_async(self, key: str) -> Bucket | None:
+        """:meth:`read_bucket` for a hit on the event loop. A store whose read is a network
+        round trip (Redis) awaits it here; by default the quick read itself."""
+        return self.read_bucket(key)
 
     @abstractmethod
     def share_buckets(self, spent: dict[str, Spend], done: Shared) -> None:
@@ -368,10 +299,10 @@ class BucketLimiter(RateLimiter):
         return self._share is not None
 
     async def _hit(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        return self.take(item, f"{kind}:{client}", True)
+        return await self.take_async(item, f"{kind}:{client}", True)
 
     async def _test(self, item: limits.RateLimitItem, kind: Kind, client: str) -> Verdict:
-        return self.take(item, f"{kind}:{client}", False)
+        return await self.take_async(item, f"{kind}:{client}", False)
 
     def take(self, item: limits.RateLimitItem, key: str, spend: bool) -> Verdict:
         """Take a token from ``key``'s bucket when one is there (and ``spend``).
@@ -379,10 +310,30 @@ class BucketLimiter(RateLimiter):
         :raises Exception: when the store cannot be read (:meth:`RateLimiter.hit` lets the
             request through).
         """
-        capacity = float(item.amount)
-        per_ms = capacity / (item.get_expiry() * 1000)
-        now = now_ms()
-        held = self._held_bucket(key, capacity, per_ms, now)
+        capacity, per_ms, now = _rule(item)
+        held, shares = self._known(key, capacity, per_ms, now)
+        if held is None:
+            base = None if self._share is None else self._share.read_bucket(key)
+            held = self._learned(key, base, shares, capacity, per_ms)
+        return self._spend(held, key, spend, now, per_ms)
+
+    async def take_async(self, item: limits.RateLimitItem, key: str, spend: bool) -> Verdict:
+        """:meth:`take` on the event loop: a read of the shared bucket is awaited, and near
+        its end so is the share of this spend (in a thread: :meth:`sync` waits), so that the
+        next hit, on any worker, reads it — else a store that shares after the answer (Redis)
+        let a client's last spends on two instances pass both."""
+        capacity, per_ms, now = _rule(item)
+        held, shares = self._known(key, capacity, per_ms, now)
+        if held is None:
+            base = None if self._share is None else await self._share.read_bucket_async(key)
+            held = self._learned(key, base, shares, capacity, per_ms)
+        near = held.tokens(now) < NEAR_TOKENS
+        verdict = self._spend(held, key, spend, now, per_ms)
+        if spend and near and verdict.allowed and self._share is not None:
+            await asyncio.to_thread(self.sync, STALE_SECONDS)
+        return verdict
+
+    def _spend(self, held: _Held, key: str, spend: bool, now: int, per_ms: float) -> Verdict:
         with self._lock:
             tokens = held.tokens(now)
             if tokens < 1:
@@ -399,10 +350,13 @@ class BucketLimiter(RateLimiter):
             self._hand_over(spent)
         return ALLOWED
 
-    def _held_bucket(self, key: str, capacity: float, per_ms: float, now: int) -> _Held:
-        """The bucket as known here, read from the store first when it is new to this
-        limiter, not synced for :data:`STALE_SECONDS` or near its end (and no share of it is
-        under way, whose commit will tell)."""
+    def _known(
+        self, key: str, capacity: float, per_ms: float, now: int
+    ) -> tuple[_Held | None, int]:
+        """The bucket as known here, or ``None`` when it must be read from the store first:
+        it is new to this limiter, not synced for :data:`STALE_SECONDS` or near its end (and
+        no share of it is under way, whose commit will tell). With the shares committed so
+        far (a read that a commit overtakes is not kept)."""
         with self._lock:
             held = self._held.get(key)
             if held is not None:
@@ -414,10 +368,13 @@ class BucketLimiter(RateLimiter):
                     or held.sharing
                     or (fresh and held.tokens(now) >= NEAR_TOKENS)
                 ):
-                    return held
-            shares = self._shares
-        # a quick read, outside the lock
-        base = None if self._share is None else self._share.read_bucket(key)
+                    return held, self._shares
+            return None, self._shares
+
+    def _learned(
+        self, key: str, base: Bucket | None, shares: int, capacity: float, per_ms: float
+    ) -> _Held:
+        """The bucket once the store said ``base`` (read outside the lock)."""
         with self._lock:
             held = self._held.get(key)
             if held is None:
@@ -509,6 +466,12 @@ class BucketLimiter(RateLimiter):
     def close(self) -> None:
         if self._share is not None:
             self.sync()
+
+
+def _rule(item: limits.RateLimitItem) -> tuple[float, float, int]:
+    """A limit as a bucket's capacity and refill per millisecond, and the time now."""
+    capacity = float(item.amount)
+    return capacity, capacity / (item.get_expiry() * 1000), now_ms()
 
 
 def _wait(tokens: float, per_ms: float) -> Verdict:

@@ -1,5 +1,5 @@
-"""The ``store`` fixture that runs the behavioural suite against every store (the Redis
-server comes from tests/conftest.py)."""
+"""The ``store`` fixture that runs the behavioural suite against every store: memory,
+SQLite, one Redis, and a Redis Cluster of three primaries (both from tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,16 @@ def make_store(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Sto
         return MemoryStore()
     if kind == "sqlite":
         return SQLiteStore(str(tmp_path / "games.db"))
+    if kind == "redis-cluster":
+        request.getfixturevalue("redis_cluster_client")  # every primary emptied
+        return RedisStore(request.getfixturevalue("redis_cluster").url)
     request.getfixturevalue("redis_client")  # an empty database
     return RedisStore(request.getfixturevalue("redis_url"))
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
+@pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """Each store in turn (Redis on an emptied database)."""
+    """Each store in turn (Redis on an emptied database, the cluster on emptied primaries)."""
     made = make_store(request.param, request, tmp_path)
     yield made
     made.close()

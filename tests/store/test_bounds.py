@@ -64,11 +64,11 @@ def test_redis_keeps_a_session_without_games_a_day_and_one_with_games_as_long_as
     store = RedisStore(redis_url, ttl_seconds=90 * 86_400)
     try:
         store.save_session("lonely", SessionData("t1"))
-        assert 0 < redis_client.ttl("sol:s:lonely") <= SESSION_IDLE_SECONDS
+        assert 0 < redis_client.ttl("sol:{lonely}:s") <= SESSION_IDLE_SECONDS
         put(store, "lonely", game("A", updated_ms=now_ms()))
-        assert redis_client.ttl("sol:s:lonely") > SESSION_IDLE_SECONDS
+        assert redis_client.ttl("sol:{lonely}:s") > SESSION_IDLE_SECONDS
         store.save_session("lonely", SessionData("t1", lang="tr"))  # a setting later
-        assert redis_client.ttl("sol:s:lonely") > SESSION_IDLE_SECONDS
+        assert redis_client.ttl("sol:{lonely}:s") > SESSION_IDLE_SECONDS
     finally:
         store.close()
 

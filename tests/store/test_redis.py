@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import redis
+from redis.crc import key_slot
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
 from app.store.redis import DEFAULT_TTL_SECONDS, MAX_ATTEMPTS, RedisStore
@@ -30,13 +31,18 @@ def store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
     made.close()
 
 
+SENT_ONLY = ("mget", "evalsha", "eval", "watch", "multi", "exec", "unwatch", "hdel")
+"""Commands the store sends that its scripts never run (the server's counts include the
+commands scripts run)."""
+
+
 def command_calls(client: redis.Redis) -> dict[str, int]:
-    """Commands the server ran since the last ``CONFIG RESETSTAT``, by name."""
+    """Commands of :data:`SENT_ONLY` the server ran since the last ``CONFIG RESETSTAT``."""
     stats: dict[str, Any] = client.info("commandstats")
     return {
-        name.removeprefix("cmdstat_"): int(fields["calls"])
-        for name, fields in stats.items()
-        if not name.startswith(("cmdstat_info", "cmdstat_config"))
+        name: int(fields["calls"])
+        for name, fields in ((n.removeprefix("cmdstat_"), f) for n, f in stats.items())
+        if name in SENT_ONLY
     }
 
 
@@ -51,16 +57,17 @@ def test_keys_hold_the_session_the_game_and_the_recent_set(
     put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 500, {"x": [1]}))
     put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600, {}))
     assert sorted(redis_client.keys("*")) == [
-        "sol:a:s1",
-        "sol:g:s1:HM-1",
-        "sol:g:s1:SH-2",
-        "sol:r:s1",
-        "sol:s:s1",
+        "sol:layout",  # the keys have this layout (app/store/redis/migrate.py)
+        "sol:{s1}:a",
+        "sol:{s1}:g:HM-1",
+        "sol:{s1}:g:SH-2",
+        "sol:{s1}:r",
+        "sol:{s1}:s",
     ]
-    session = json.loads(redis_client.get("sol:s:s1") or "")
+    session = json.loads(redis_client.get("sol:{s1}:s") or "")
     assert session.pop("created_ms") == session.pop("touched_ms")
     assert session == {"token": "tok", "move_errors": True, "placement_help": False, "lang": "fr"}
-    assert json.loads(redis_client.get("sol:g:s1:HM-1") or "") == {
+    assert json.loads(redis_client.get("sol:{s1}:g:HM-1") or "") == {
         "record": {"n": 1},
         "state": "playing",
         "score": 3,
@@ -68,18 +75,18 @@ def test_keys_hold_the_session_the_game_and_the_recent_set(
         "extra": {"x": [1]},
         "updated_ms": 500,
     }
-    assert redis_client.zrange("sol:r:s1", 0, -1, withscores=True) == [("HM-1", 500.0)]
-    assert before <= json.loads(redis_client.get("sol:s:s1") or "")["touched_ms"] <= now_ms()
+    assert redis_client.zrange("sol:{s1}:r", 0, -1, withscores=True) == [("HM-1", 500.0)]
+    assert before <= json.loads(redis_client.get("sol:{s1}:s") or "")["touched_ms"] <= now_ms()
 
 
 def test_saving_a_session_again_keeps_when_it_was_created(
     store: RedisStore, redis_client: redis.Redis
 ) -> None:
     store.save_session("s1", SessionData("tok"))
-    first = json.loads(redis_client.get("sol:s:s1") or "")
+    first = json.loads(redis_client.get("sol:{s1}:s") or "")
     time.sleep(0.005)
     store.save_session("s1", SessionData("tok", lang="de"))
-    second = json.loads(redis_client.get("sol:s:s1") or "")
+    second = json.loads(redis_client.get("sol:{s1}:s") or "")
     assert second["created_ms"] == first["created_ms"]
     assert second["touched_ms"] > first["touched_ms"]
     assert second["lang"] == "de"
@@ -91,10 +98,12 @@ def test_the_key_prefix_is_configurable(redis_url: str, redis_client: redis.Redi
     other.save_session("s1", SessionData("tok"))
     put(other, "s1", game("A", 1))
     assert sorted(redis_client.keys("*")) == [
-        "solitaire:test:a:s1",
-        "solitaire:test:g:s1:A",
-        "solitaire:test:r:s1",
-        "solitaire:test:s:s1",
+        "sol:layout",
+        "solitaire:test:layout",
+        "solitaire:test:{s1}:a",
+        "solitaire:test:{s1}:g:A",
+        "solitaire:test:{s1}:r",
+        "solitaire:test:{s1}:s",
     ]
     assert default.load("s1", "A") == (None, None)
     assert other.load("s1", "A") == (SessionData("tok"), game("A", 1))
@@ -107,9 +116,10 @@ def test_odd_characters_of_a_session_id_are_escaped_in_keys(
 ) -> None:
     put(store, "a:b%c", game("X:Y"))
     assert sorted(redis_client.keys("*")) == [
-        "sol:a:a%3Ab%25c",
-        "sol:g:a%3Ab%25c:X:Y",
-        "sol:r:a%3Ab%25c",
+        "sol:layout",
+        "sol:{a%3Ab%25c}:a",
+        "sol:{a%3Ab%25c}:g:X:Y",
+        "sol:{a%3Ab%25c}:r",
     ]
 
 
@@ -126,19 +136,48 @@ def test_a_load_is_one_mget(store: RedisStore, redis_client: redis.Redis) -> Non
     assert command_calls(redis_client) == {"mget": 1}
 
 
-def test_a_change_is_watch_mget_and_one_transaction(
-    store: RedisStore, redis_client: redis.Redis
-) -> None:
-    redis_client.config_resetstat()
+def test_a_change_is_one_mget_and_one_script(store: RedisStore, redis_client: redis.Redis) -> None:
+    """Two round trips: the read, then the write with its check (no WATCH, no MULTI)."""
     put(store, "s1", game("A"))
-    new_game = {"watch": 1, "mget": 1, "multi": 1, "set": 1, "zadd": 2, "expire": 3, "exec": 1}
-    assert command_calls(redis_client) == {**new_game, "zcard": 1}  # room under the cap?
     redis_client.config_resetstat()
     put(store, "s1", game("A", 1))
-    assert command_calls(redis_client) == new_game  # a game already kept: no count
+    assert command_calls(redis_client) == {"mget": 1, "evalsha": 1}
     redis_client.config_resetstat()
     store.change_game("s1", "A", lambda _s, _g: (None, None))  # nothing to write
-    assert command_calls(redis_client) == {"watch": 1, "mget": 1, "unwatch": 1}
+    assert command_calls(redis_client) == {"mget": 1}
+
+
+def test_a_server_without_the_script_is_sent_its_text(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    """After a restart (or SCRIPT FLUSH) the node knows no script: EVALSHA answers NOSCRIPT,
+    which ran nothing, and the script's text follows once."""
+    redis_client.script_flush()
+    redis_client.config_resetstat()
+    put(store, "s1", game("A", 1))
+    assert command_calls(redis_client) == {"mget": 1, "evalsha": 1, "eval": 1}
+    assert store.load("s1", "A") == (None, game("A", 1))
+
+
+def test_one_players_keys_share_one_hash_slot(store: RedisStore, redis_client: redis.Redis) -> None:
+    """What a cluster needs: every key a change touches is in the slot of ``{sid}``."""
+    store.save_session("s1", SessionData("tok"))
+    write_counted = StoredGame("HM1-N-AAAAAAB", {"n": 1}, "won", 10, 48, 500, {})
+    put(store, "s1", StoredGame("HM1-N-AAAAAAB", {"n": 0}, "playing", 0, 1, 400, {}))
+    put(store, "s1", write_counted)
+    store.save_link("s1", "hash-1")
+    own = list(redis_client.keys("sol:{s1}:*"))
+    assert sorted(own) == [
+        "sol:{s1}:a",
+        "sol:{s1}:g:HM1-N-AAAAAAB",
+        "sol:{s1}:o",
+        "sol:{s1}:p",
+        "sol:{s1}:s",
+    ]  # the recent set is gone with the game's end, the filed result once folded
+    assert {key_slot(k.encode()) for k in own} == {key_slot(b"s1")}
+    deal = ["sol:d:{HM1-N-AAAAAAB}", "sol:d:{HM1-N-AAAAAAB}:seen"]
+    assert all(redis_client.exists(k) for k in deal)
+    assert {key_slot(k.encode()) for k in deal} == {key_slot(b"HM1-N-AAAAAAB")}
 
 
 # Time to live, and why sweep has nothing to do.
@@ -149,13 +188,13 @@ def test_every_written_key_gets_the_stores_time_to_live(
 ) -> None:
     store = RedisStore(redis_url, ttl_seconds=1000)
     store.save_session("s1", SessionData("tok"))
-    assert 990 < redis_client.ttl("sol:s:s1") <= 1000
-    redis_client.expire("sol:s:s1", 50)
+    assert 990 < redis_client.ttl("sol:{s1}:s") <= 1000
+    redis_client.expire("sol:{s1}:s", 50)
     put(store, "s1", game("A"))
-    for key in ["sol:s:s1", "sol:g:s1:A", "sol:r:s1"]:
+    for key in ["sol:{s1}:s", "sol:{s1}:g:A", "sol:{s1}:r"]:
         assert 990 < redis_client.ttl(key) <= 1000, key  # a change renews the session too
     put(store, "s1", game("A", state="won"))
-    assert redis_client.exists("sol:r:s1") == 0  # empty sorted sets vanish
+    assert redis_client.exists("sol:{s1}:r") == 0  # empty sorted sets vanish
     store.close()
 
 
@@ -164,7 +203,7 @@ def test_the_default_time_to_live_is_the_cookies_90_days(
 ) -> None:
     assert store.ttl_seconds == DEFAULT_TTL_SECONDS == 90 * 24 * 3600
     put(store, "s1", game("A"))
-    assert DEFAULT_TTL_SECONDS - 10 < redis_client.ttl("sol:g:s1:A") <= DEFAULT_TTL_SECONDS
+    assert DEFAULT_TTL_SECONDS - 10 < redis_client.ttl("sol:{s1}:g:A") <= DEFAULT_TTL_SECONDS
 
 
 @pytest.mark.slow
@@ -177,9 +216,9 @@ def test_redis_expires_abandoned_sessions_and_games_by_itself(
     assert store.sweep(now_ms() + 10_000) == 0  # nothing for the sweep to do
     assert store.load("s1", "A") == (SessionData("tok"), game("A"))
     deadline = time.monotonic() + 5
-    while redis_client.dbsize() and time.monotonic() < deadline:
+    while redis_client.dbsize() > 1 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert redis_client.dbsize() == 0
+    assert redis_client.keys("*") == ["sol:layout"]
     assert store.load("s1", "A") == (None, None)
     assert store.recent_games("s1") == []
     store.close()
@@ -198,12 +237,12 @@ def test_recent_games_drops_codes_whose_game_is_gone(
 ) -> None:
     for i in range(12):
         put(store, "s1", game(f"G{i:02}", updated_ms=i))
-    redis_client.delete(*(f"sol:g:s1:G{i:02}" for i in range(2, 12)))  # the newest ten expired
+    redis_client.delete(*(f"sol:{{s1}}:g:G{i:02}" for i in range(2, 12)))  # the newest ten expired
     assert store.recent_games("s1", limit=10) == [
         GameSummary("G01", "playing", 0, 0, 1),
         GameSummary("G00", "playing", 0, 0, 0),
     ]
-    assert redis_client.zrange("sol:r:s1", 0, -1) == ["G00", "G01"]
+    assert redis_client.zrange("sol:{s1}:r", 0, -1) == ["G00", "G01"]
 
 
 def test_a_finished_game_leaves_the_recent_set(
@@ -212,7 +251,7 @@ def test_a_finished_game_leaves_the_recent_set(
     put(store, "s1", game("A", updated_ms=1))
     put(store, "s1", game("B", updated_ms=2))
     put(store, "s1", game("A", state="stuck", updated_ms=3))
-    assert redis_client.zrange("sol:r:s1", 0, -1) == ["B"]
+    assert redis_client.zrange("sol:{s1}:r", 0, -1) == ["B"]
 
 
 # Optimistic concurrency.
@@ -293,7 +332,7 @@ def test_a_damaged_session_key_loads_as_no_session(
     store: RedisStore, redis_client: redis.Redis, value: str | bytes
 ) -> None:
     put(store, "s1", game("A"))
-    redis_client.set("sol:s:s1", value)
+    redis_client.set("sol:{s1}:s", value)
     assert store.load("s1", "A") == (None, game("A"))
     seen: list[SessionData | None] = []
     store.change_game("s1", "A", lambda s, _g: (seen.append(s), (None, None))[1])
@@ -305,7 +344,7 @@ def test_a_damaged_game_key_loads_with_an_empty_record(
     store: RedisStore, redis_client: redis.Redis, value: str | bytes
 ) -> None:
     put(store, "s1", game("HM-1", 1, score=3, updated_ms=5))
-    redis_client.set("sol:g:s1:HM-1", value)
+    redis_client.set("sol:{s1}:g:HM-1", value)
     assert store.load("s1", "HM-1") == (None, DAMAGED)
     assert store.recent_games("s1") == [GameSummary("HM-1", "playing", 0, 0, 0)]
     seen: list[StoredGame | None] = []
@@ -321,7 +360,7 @@ def test_a_damaged_game_key_loads_with_an_empty_record(
 
 def test_damaged_game_fields_load_as_defaults(store: RedisStore, redis_client: redis.Redis) -> None:
     redis_client.set(
-        "sol:g:s1:HM-1",
+        "sol:{s1}:g:HM-1",
         json.dumps(
             {
                 "record": {"n": 1},
@@ -334,16 +373,16 @@ def test_damaged_game_fields_load_as_defaults(store: RedisStore, redis_client: r
         ),
     )
     assert store.load("s1", "HM-1") == (None, StoredGame("HM-1", {"n": 1}, "playing", 0, 0, 0, {}))
-    redis_client.set("sol:g:s1:HM-1", json.dumps({"record": [1], "state": ["won"], "extra": 5}))
+    redis_client.set("sol:{s1}:g:HM-1", json.dumps({"record": [1], "state": ["won"], "extra": 5}))
     assert store.load("s1", "HM-1") == (None, DAMAGED)
 
 
 def test_keys_of_the_wrong_type_read_as_missing_and_are_overwritten(
     store: RedisStore, redis_client: redis.Redis
 ) -> None:
-    redis_client.hset("sol:s:s1", "token", "tok")
-    redis_client.rpush("sol:g:s1:A", "x")
-    redis_client.set("sol:r:s1", "not a sorted set")
+    redis_client.hset("sol:{s1}:s", "token", "tok")
+    redis_client.rpush("sol:{s1}:g:A", "x")
+    redis_client.set("sol:{s1}:r", "not a sorted set")
     assert store.load("s1", "A") == (None, None)
     assert store.recent_games("s1") == []
     put(store, "s1", game("A", 1, updated_ms=7))
@@ -358,11 +397,11 @@ def test_a_recent_entry_whose_game_key_has_another_type_is_dropped(
 ) -> None:
     put(store, "s1", game("A", updated_ms=1))
     put(store, "s1", game("B", updated_ms=2))
-    redis_client.delete("sol:g:s1:B")
-    redis_client.rpush("sol:g:s1:B", "x")
-    redis_client.zadd("sol:r:s1", {"ghost": 3})
+    redis_client.delete("sol:{s1}:g:B")
+    redis_client.rpush("sol:{s1}:g:B", "x")
+    redis_client.zadd("sol:{s1}:r", {"ghost": 3})
     assert [g.code for g in store.recent_games("s1")] == ["A"]
-    assert redis_client.zrange("sol:r:s1", 0, -1) == ["A"]
+    assert redis_client.zrange("sol:{s1}:r", 0, -1) == ["A"]
 
 
 # Failures are StoreErrors.
@@ -439,7 +478,7 @@ def test_damaged_recent_and_all_games_sets_list_nothing(
     put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600, {}))
     assert [g.code for g in store.recent_games("s1")] == ["HM-1"]
     assert [g.code for g in store.finished_games("s1")] == ["SH-2"]
-    redis_client.set("sol:r:s1", "not a set")
-    redis_client.set("sol:a:s1", "not a set")
+    redis_client.set("sol:{s1}:r", "not a set")
+    redis_client.set("sol:{s1}:a", "not a set")
     assert store.recent_games("s1") == []
     assert store.finished_games("s1") == []

@@ -103,11 +103,11 @@ def test_an_old_redis_session_loads_and_takes_preferences(
 ) -> None:
     store = RedisStore(redis_url)
     try:
-        redis_client.set("sol:s:s1", json.dumps({**OLD, "created_ms": 1, "touched_ms": 2}))
+        redis_client.set("sol:{s1}:s", json.dumps({**OLD, "created_ms": 1, "touched_ms": 2}))
         assert store.load("s1") == (SessionData("t1", move_errors=True, lang="fr"), None)
         store.save_session("s1", CHOSEN)
         assert store.load("s1") == (CHOSEN, None)
-        kept = json.loads(redis_client.get("sol:s:s1") or "")
+        kept = json.loads(redis_client.get("sol:{s1}:s") or "")
         assert (kept["deck"], kept["zen"], kept["created_ms"]) == ("four-colour", True, 1)
     finally:
         store.close()

@@ -356,6 +356,7 @@ def test_redis_statistics_keys_carry_the_games_time_to_live(
     write(store, "p", stored(HM, moves=1))
     write(store, "p", stored(HM, "won", moves=48))
     store.save_link("p", "hash-1")
-    for key in ("sol:p:p", f"sol:d:{HM}", "sol:l:hash-1", "sol:o:p"):
+    keys = ("sol:{p}:p", f"sol:d:{{{HM}}}", f"sol:d:{{{HM}}}:seen", "sol:l:hash-1", "sol:{p}:o")
+    for key in keys:
         assert 990 <= redis_client.ttl(key) <= 1000, key
     store.close()

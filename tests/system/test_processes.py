@@ -11,6 +11,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import apply_move, deal, place_name
@@ -42,9 +43,19 @@ def _hm_taps(code: str, removals: int | None = None):
     return taps
 
 
-def test_a_game_started_on_one_instance_is_won_alternating_with_another(redis_url, tmp_path):
-    a = start_server(redis_url, tmp_path, name="a")
-    b = start_server(redis_url, tmp_path, name="b")
+@pytest.fixture(params=["redis", "redis-cluster"])
+def shared_redis(request):
+    """The URL of one Redis, or of a Redis Cluster of three primaries, emptied."""
+    if request.param == "redis":
+        request.getfixturevalue("redis_client")
+        return request.getfixturevalue("redis_url")
+    request.getfixturevalue("redis_cluster_client")
+    return request.getfixturevalue("redis_cluster").url
+
+
+def test_a_game_started_on_one_instance_is_won_alternating_with_another(shared_redis, tmp_path):
+    a = start_server(shared_redis, tmp_path, name="a")
+    b = start_server(shared_redis, tmp_path, name="b")
     try:
         with httpx.Client(timeout=30) as client:
             page = client.get(f"{a.url}/half-moon/{HM}")

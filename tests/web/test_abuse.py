@@ -186,11 +186,14 @@ def test_new_games_beyond_their_limit_are_refused_but_games_in_progress_go_on(st
         assert again.status_code == 200
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", "redis", "redis-cluster"])
 def shared_stores(request, tmp_path):
     """Two stores on one backend, as two worker processes or two instances have."""
     if request.param == "sqlite":
         made = [SQLiteStore(str(tmp_path / "games.db")) for _ in range(2)]
+    elif request.param == "redis-cluster":
+        request.getfixturevalue("redis_cluster_client")
+        made = [RedisStore(request.getfixturevalue("redis_cluster").url) for _ in range(2)]
     else:
         request.getfixturevalue("redis_client")
         url = request.getfixturevalue("redis_url")

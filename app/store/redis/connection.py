@@ -1,0 +1,179 @@
+"""The Redis store's connection to its server or cluster: a client per event loop, the
+store's own loop for the synchronous methods, failures as :class:`StoreError`, and the
+round trips every operation is made of (``MGET``, scripts, pipelines)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import threading
+import weakref
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, Final, TypeVar
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisClusterException, RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from app.store.base import StoreError
+from app.store.redis import records
+from app.store.redis.clients import (
+    Client,
+    OnLoop,
+    Portal,
+    connector,
+    is_cluster,
+    ping_primaries,
+    pipelined,
+    without_password,
+)
+from app.store.redis.scripts import Script
+from app.store.redis.sync import SyncFace
+
+T = TypeVar("T")
+
+_FAILURES: Final = (RedisError, RedisClusterException)
+
+
+class Connection(SyncFace):
+    """What every operation of the Redis store goes through (the store is abstract until
+    :class:`~app.store.redis.store.RedisStore` says what is stored where)."""
+
+    def __init__(self, url: str, timeout: float) -> None:
+        self._where = without_password(url)
+        self.url: Final = url
+        self.timeout: Final = timeout
+        """Seconds one command (or connecting) may take."""
+        self.cluster: Final = is_cluster(url)
+        try:
+            self._connect = connector(url, timeout)
+        except ValueError as exc:
+            raise StoreError(f"bad Redis store URL {self._where!r}: {exc}") from exc
+        self._closed = False
+        self._conflicts = 0
+        self._conflicts_lock = threading.Lock()
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, OnLoop] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._portal = Portal(f"redis-store {self._where}")
+
+    @property
+    def conflicts(self) -> int:
+        """How many changes had to run again because another writer came first (a gauge
+        of contention; the tests read it)."""
+        return self._conflicts
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._where!r})"
+
+    # --- plumbing ----------------------------------------------------------------------------
+
+    def _on_loop(self) -> OnLoop:
+        """The running loop's client (made on first use: its connections belong to one loop,
+        and tests run several loops one after another)."""
+        if self._closed:
+            raise StoreError(f"Redis store {self._where!r} is closed")
+        loop = asyncio.get_running_loop()
+        held = self._loops.get(loop)
+        if held is None:
+            held = self._loops[loop] = OnLoop(self._connect())
+        return held
+
+    def _client(self) -> Client:
+        return self._on_loop().client
+
+    @contextlib.contextmanager
+    def _errors(self, *, writing: bool = False) -> Iterator[None]:
+        """Redis's failures as :class:`StoreError`; while ``writing``, a lost connection
+        says the write may have happened."""
+        try:
+            yield
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            held = self._loops.get(asyncio.get_running_loop())
+            if held is not None:
+                held.after_failure(exc)
+            if writing:
+                raise StoreError(
+                    f"Redis store {self._where!r}: connection lost during a change, which may"
+                    f" or may not have been applied: {exc}"
+                ) from exc
+            raise StoreError(f"Redis store {self._where!r}: {exc}") from exc
+        except _FAILURES as exc:
+            raise StoreError(f"Redis store {self._where!r}: {exc}") from exc
+
+    def _sync(self, make: Callable[..., Awaitable[T]], *args: Any) -> T:
+        if self._closed:
+            raise StoreError(f"Redis store {self._where!r} is closed")
+        return self._portal.call(make, *args)
+
+    async def _fetch(self, *keys: str) -> list[bytes | None]:
+        """One ``MGET``, the values as stored (a key of another type reads as missing)."""
+        with self._errors():
+            values = await self._client().execute_command("MGET", *keys)
+        return [v if isinstance(v, bytes) else None for v in values]
+
+    async def _fetch_each(self, keys: list[str]) -> list[bytes | None]:
+        """:meth:`_fetch` of keys in different slots: one pipeline, one ``MGET`` each."""
+        with self._errors():
+            answers = await pipelined(self._client(), [("MGET", key) for key in keys])
+        return [a[0] if isinstance(a, list) and isinstance(a[0], bytes) else None for a in answers]
+
+    async def _run_each(
+        self, script: Script, calls: list[tuple[list[str], list[Any]]]
+    ) -> list[Any]:
+        with self._errors():
+            return await script.run_each(self._client(), calls)
+
+    def _portal_submit(self, make: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Start ``make(*args)`` on the store's own loop."""
+        if self._closed:
+            raise StoreError(f"Redis store {self._where!r} is closed")
+        self._portal.submit(make, *args)
+
+    async def _read(self, *keys: str) -> list[str | None]:
+        """:meth:`_fetch` as text (bytes that are not UTF-8 are damage: replaced)."""
+        return [records.text(value) for value in await self._fetch(*keys)]
+
+    async def _conflicted(self, attempt: int) -> None:
+        """Count a refused write and pause a little, longer after each (with jitter, so the
+        writers that collided do not collide again)."""
+        with self._conflicts_lock:
+            self._conflicts += 1
+        await asyncio.sleep(random.random() * min(0.02, 0.0002 * 2**attempt))
+
+    # --- the server ----------------------------------------------------------------------------
+
+    async def ping(self) -> None:
+        """``PING``; on a cluster, every primary at once, and the store answers while one
+        does (a paused node costs its own players their taps, not every player the site)."""
+        client = self._client()
+        with self._errors():
+            if not self.cluster:
+                await client.execute_command("PING")
+                return
+            await ping_primaries(client)
+
+    async def aclose(self) -> None:
+        """Close the running loop's client, then the store's own (:meth:`close`)."""
+        held = self._loops.pop(asyncio.get_running_loop(), None)
+        if held is not None:
+            with contextlib.suppress(*_FAILURES, OSError):
+                await held.client.aclose()
+        self.close()
+
+    def close(self) -> None:
+        """Disconnect; later use raises :class:`StoreError`."""
+        if self._closed:
+            return
+
+        async def close_own() -> None:
+            held = self._loops.pop(asyncio.get_running_loop(), None)
+            if held is not None:
+                with contextlib.suppress(*_FAILURES, OSError):
+                    await held.client.aclose()
+
+        with contextlib.suppress(RuntimeError):
+            self._portal.call(close_own)
+        self._closed = True
+        self._portal.close()

@@ -1,0 +1,105 @@
+"""What the Redis store's keys hold, as text, and back: sessions, games, game lists, deal
+results. Damage never raises: what cannot be read loads as the interface's defaults (no
+session; a game with ``record == {}``), as in the SQLite store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.store.base import GAME_STATES, SessionData, StoredGame
+from app.store.counting import DealResult
+from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_dict, json_or_none
+
+
+def text(value: object) -> str | None:
+    """A reply as text (bytes that are not UTF-8 are damage: replaced, never an error)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value if isinstance(value, str) else None
+
+
+def texts(values: object) -> list[str | None]:
+    return [text(value) for value in values] if isinstance(values, list) else []
+
+
+def session_from(raw: str | None) -> SessionData | None:
+    return None if raw is None else SessionData.from_data(json_or_none(raw))
+
+
+def session_json(session: SessionData, created_ms: int, now: int) -> str:
+    return dumps({**session.to_data(), "created_ms": created_ms, "touched_ms": now})
+
+
+def created_ms(raw: str | None) -> int:
+    """When a stored session was first saved (0: never, or unreadable)."""
+    return int_or_zero(dict_from_json(raw).get("created_ms"))
+
+
+def game_from(code: str, raw: str | None) -> StoredGame | None:
+    """The game a key holds; damaged fields load as defaults, a damaged whole as ``{}``."""
+    if raw is None:
+        return None
+    data = dict_from_json(raw)
+    state = data.get("state")
+    return StoredGame(
+        code=code,
+        record=json_dict(data.get("record")),
+        state=state if isinstance(state, str) and state in GAME_STATES else "playing",
+        score=int_or_zero(data.get("score")),
+        moves=int_or_zero(data.get("moves")),
+        updated_ms=int_or_zero(data.get("updated_ms")),
+        extra=json_dict(data.get("extra")),
+    )
+
+
+def game_json(game: StoredGame) -> str:
+    return dumps(
+        {
+            "record": game.record,
+            "state": game.state,
+            "score": game.score,
+            "moves": game.moves,
+            "extra": game.extra,
+            "updated_ms": game.updated_ms,
+        }
+    )
+
+
+def listed(reply: object, limit: int) -> list[StoredGame]:
+    """:data:`~app.store.redis.scripts.LIST_GAMES`' answer (code, score, game JSON, …) as
+    the ``limit`` newest games, ties ordered by code (as SQLite's ``ORDER BY updated_ms
+    DESC, code`` orders them)."""
+    flat = texts(reply)
+    entries: list[tuple[float, str, str | None]] = []
+    for i in range(0, len(flat) - 2, 3):
+        code, score = flat[i], flat[i + 1]
+        if code is not None and score is not None:
+            try:
+                entries.append((-float(score), code, flat[i + 2]))
+            except ValueError:
+                continue
+    entries.sort(key=lambda e: (e[0], e[1]))
+    games = (game_from(code, raw) for _, code, raw in entries[:limit])
+    return [g for g in games if g is not None]
+
+
+def result_json(code: str, result: DealResult) -> str:
+    """A result filed for its deal's figures."""
+    return dumps({"code": code, "won": result.won, "ms": result.ms, "moves": result.moves})
+
+
+def result_from(raw: str | None) -> tuple[str, DealResult] | None:
+    """A filed result and its deal, ``None`` when the entry is damaged (then dropped)."""
+    data = dict_from_json(raw)
+    code, won, ms, moves = data.get("code"), data.get("won"), data.get("ms"), data.get("moves")
+    if not isinstance(code, str) or not isinstance(won, bool):
+        return None
+    if int_or_zero(ms) != ms or int_or_zero(moves) != moves:
+        return None
+    return code, DealResult(won, int_or_zero(ms), int_or_zero(moves))
+
+
+def pending_from(reply: list[Any]) -> list[tuple[str, str | None]]:
+    """The (id, JSON) pairs a flat ``HGETALL`` answer lists."""
+    flat = texts(reply)
+    return [(i, flat[n + 1]) for n, i in enumerate(flat[:-1]) if n % 2 == 0 and i is not None]

@@ -1,0 +1,375 @@
+"""A store in Redis, or in a Redis Cluster: shared by every worker on every machine,
+expiring what is abandoned. The keys are in :mod:`app.store.redis.keys`, the scripts in
+:mod:`app.store.redis.scripts`.
+
+**Two round trips a tap.** :meth:`RedisStore.change_game_async` reads the session, the game
+and the player's statistics in one ``MGET`` (one player's keys share a hash tag, so they are
+one slot, on one node), lets ``change`` decide, and writes in one script
+(:data:`~app.store.redis.scripts.WRITE_GAME`) that first checks the keys still hold what
+was read. When another process wrote meanwhile, nothing is written and the change is read
+and decided again (at most :data:`MAX_ATTEMPTS` times, with a short random pause), so
+``change`` may run more than once and must be a pure function of the session and game it
+is given. Changes of one game from one process take turns on an ``asyncio.Lock``, so only
+other processes ever conflict. When the connection breaks during the write its outcome is
+unknown: that is a :class:`StoreError`, never a silent second attempt (a tap must not be
+applied twice).
+
+**A deal's figures for everyone** live in the deal's own slot. The script that writes the
+game that ended also files its result under the player's keys (``…:q``); then the result is
+folded into the deal's figures (:data:`~app.store.redis.scripts.FOLD_DEAL`, which records
+the result's id, so a second fold of it counts nothing) and the filed entry is removed. A
+fold that fails (the deal's node unreachable) leaves the entry filed: the player's next
+change folds it.
+
+**Never on the loop's time.** Everything is ``redis.asyncio``; the synchronous methods
+(tests, tools) run the same coroutines on the store's own loop (:class:`Portal`).
+
+**Expiry.** Every write sets a time to live of ``ttl_seconds`` (default 90 days, the cookie's
+lifetime) on each key it writes (a set's is renewed once it has run down a hundredth, at most
+a day); a change of a game also renews its session's key and the game sets, so a session
+lives as long as its newest game. A session saved without a game
+lives :data:`SESSION_IDLE_SECONDS` (a day) unless a game already keeps it longer. Redis
+deletes the rest itself, which is why :meth:`RedisStore.sweep` has nothing to do.
+
+**Damaged data** never raises from reads or changes: a session key that is not a session's
+JSON (or not a string at all) loads as no session, a game key that is not a game's JSON
+loads with ``record == {}`` (the engine refuses it and the web layer offers a fresh start),
+and a set of the wrong type lists nothing and is rebuilt by the next change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from functools import partial
+from typing import Any, Final, Literal
+
+from app.clock import now_ms
+from app.store import counting
+from app.store.base import (
+    FINISHED_WINDOW,
+    SESSION_IDLE_SECONDS,
+    Change,
+    GameSummary,
+    SessionData,
+    StoredGame,
+    StoreError,
+    T,
+)
+from app.store.jsondata import dict_from_json, dumps, json_or_none
+from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
+from app.store.redis import records
+from app.store.redis.buckets import RedisBuckets
+from app.store.redis.connection import Connection
+from app.store.redis.keys import Layout, Player
+from app.store.redis.migrate import migrate
+from app.store.redis.scripts import (
+    FOLD_DEAL,
+    LIST_GAMES,
+    SAVE_SESSION,
+    WRITE_GAME,
+    digest,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TTL_SECONDS: Final = 90 * 24 * 3600
+"""How long an untouched session or game is kept: the session cookie's 90 days."""
+
+MAX_ATTEMPTS: Final = 50
+"""How many times a change is tried while other writers keep changing the same keys."""
+
+SOCKET_TIMEOUT_SECONDS: Final = 1.0
+"""How long one command (or connecting) may take before the store reports Redis unreachable:
+Redis answers in well under a millisecond, so a second means it is stalled or gone."""
+
+
+class RedisStore(Connection):
+    """Sessions and games in the Redis database ``url`` names (``redis://host:port/db``,
+    ``rediss://`` for TLS, ``redis+cluster://host:port,…`` for a cluster; a password goes in
+    the URL). Opening it moves keys of the first layout (:mod:`app.store.redis.migrate`).
+
+    :raises StoreError: when the URL is not a Redis URL or the server does not answer.
+    :raises ValueError: for a time to live below a second, or a prefix with braces.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "sol:",
+        ttl_seconds: int = DEFAULT_TTL_SECONDS,
+        socket_timeout: float = SOCKET_TIMEOUT_SECONDS,
+    ) -> None:
+        if ttl_seconds < 1:
+            raise ValueError(f"ttl_seconds must be at least 1, not {ttl_seconds}")
+        self.layout: Final = Layout(prefix)
+        self.prefix: Final = prefix
+        self.ttl_seconds: Final = ttl_seconds
+        super().__init__(url, socket_timeout)
+        try:
+            self._portal.call(self._open)
+        except BaseException:
+            self.close()
+            raise
+
+    async def _open(self) -> None:
+        """Check that the server answers, then move keys of the first layout."""
+        try:
+            await self.ping()
+        except StoreError as exc:
+            raise StoreError(f"cannot reach the Redis store {self._where!r}: {exc}") from exc
+        with self._errors():
+            await migrate(self._client(), self.layout)
+
+    def rate_limiter(self, configured: Limits) -> RateLimiter:
+        """Token buckets decided in each worker's memory and merged into this Redis right
+        after each spend, off the request's path (:mod:`app.store.redis.buckets`)."""
+        return BucketLimiter(configured, RedisBuckets(self))
+
+    # --- sessions and games ------------------------------------------------------------------
+
+    async def load_async(
+        self, sid: str, code: str | None = None
+    ) -> tuple[SessionData | None, StoredGame | None]:
+        """One ``MGET`` of the session and game keys."""
+        player = self.layout.player(sid)
+        if code is None:
+            (raw_session,) = await self._read(player.session)
+            return records.session_from(raw_session), None
+        raw_session, raw_game = await self._read(player.session, player.game(code))
+        return records.session_from(raw_session), records.game_from(code, raw_game)
+
+    async def save_session_async(self, sid: str, session: SessionData) -> None:
+        """Write the session, keeping when it was created. It expires a day later
+        (:data:`SESSION_IDLE_SECONDS`) unless a game keeps it longer (a change of a game sets
+        the session's time to live to the game's)."""
+        key = self.layout.player(sid).session
+        for attempt in range(MAX_ATTEMPTS):
+            (raw,) = await self._fetch(key)
+            now = now_ms()
+            data = records.session_json(session, records.created_ms(records.text(raw)) or now, now)
+            args = [digest(raw), data, SESSION_IDLE_SECONDS, self.ttl_seconds]
+            with self._errors(writing=True):
+                if await SAVE_SESSION.run(self._client(), [key], args) == 1:
+                    return
+            await self._conflicted(attempt)
+        raise StoreError(
+            f"Redis store {self._where!r}: session kept changing, gave up after"
+            f" {MAX_ATTEMPTS} attempts"
+        )
+
+    async def change_game_async(self, sid: str, code: str, change: Change[T]) -> T:
+        """Read, ``change``, write in one script; again from the read when another process
+        wrote first (see the module's note: ``change`` may run more than once).
+
+        The game is stored under ``code`` with its ``updated_ms`` as the caller set it, and
+        listed in (or, when not ``playing``, removed from) the recent set. When ``change``
+        raises, nothing is written and the exception propagates as it is.
+
+        :raises StoreError: when Redis fails, the connection breaks, or the game kept being
+            changed by others for :data:`MAX_ATTEMPTS` attempts.
+        """
+        held = self._on_loop()
+        async with held.turn(f"g\0{sid}\0{code}"):
+            return await self._change(sid, code, change)
+
+    async def _change(self, sid: str, code: str, change: Change[T]) -> T:
+        player = self.layout.player(sid)
+        for attempt in range(MAX_ATTEMPTS):
+            raw_session, raw_game, raw_doc = await self._fetch(
+                player.session, player.game(code), player.stats
+            )
+            old = records.game_from(code, records.text(raw_game))
+            new, result = change(records.session_from(records.text(raw_session)), old)
+            if new is None:
+                return result
+            doc_digest = digest(raw_doc) if counting.wants_counts(old, new) else "-"
+            # the deal's figures: folded after the write, in their own slot (_fold)
+            written = counting.settle(old, new, partial(_counts, raw_doc))
+            new, result_of = written.game, written.result
+            filed = ["", ""]
+            if result_of is not None:
+                filed = [_result_id(sid, new), records.result_json(code, result_of)]
+            doc_json = "" if written.stats is None else dumps(written.stats)
+            keys = [*_player_keys(player, code)]
+            args = [
+                digest(raw_session),
+                digest(raw_game),
+                doc_digest,
+                records.game_json(new),
+                code,
+                new.updated_ms,
+                "1" if new.state == "playing" else "0",
+                self.ttl_seconds,
+                self.max_games,
+                player.games,
+                doc_json,
+                *filed,
+            ]
+            with self._errors(writing=True):
+                reply = await WRITE_GAME.run(self._client(), keys, args)
+            if isinstance(reply, list) and reply and reply[0] == 1:
+                if len(reply) > 1:
+                    await self._fold(player, records.pending_from(reply[1:]))
+                return result
+            await self._conflicted(attempt)
+        raise StoreError(
+            f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
+            f" {MAX_ATTEMPTS} attempts"
+        )
+
+    async def _fold(self, player: Player, filed: list[tuple[str, str | None]]) -> None:
+        """Add the player's filed results to their deals' figures, then unfile them. A
+        failure is logged, never raised: the game's own write is done, and the entries stay
+        filed for the next change to fold."""
+        try:
+            done = []
+            for result_id, raw in filed:
+                entry = records.result_from(raw)
+                if entry is not None:
+                    await self._fold_one(result_id, *entry)
+                done.append(result_id)
+            with self._errors():
+                await self._client().execute_command("HDEL", player.pending, *done)
+        except StoreError:
+            log.warning("a deal's figures were not updated; the player's next change will")
+
+    async def _fold_one(self, result_id: str, code: str, result: counting.DealResult) -> None:
+        deal = self.layout.deal(code)
+        async with self._on_loop().turn(f"d\0{code}"):
+            for attempt in range(MAX_ATTEMPTS):
+                (raw,) = await self._fetch(deal.figures)
+                folded = dumps(counting.fold_deal(json_or_none(records.text(raw)), result))
+                args = [digest(raw), result_id, folded, self.ttl_seconds]
+                with self._errors():
+                    if await FOLD_DEAL.run(self._client(), [deal.figures, deal.seen], args):
+                        return
+                await self._conflicted(attempt)
+        raise StoreError(f"Redis store {self._where!r}: deal {code!r} kept changing")
+
+    async def recent_games_async(self, sid: str, limit: int = 10) -> list[GameSummary]:
+        """The recent set's newest games (ties by code, as in SQLite) in one script, which
+        also removes codes whose game is gone."""
+        listed = await self._listed(sid, "recent", limit)
+        return [GameSummary.of(g) for g in listed if g.state == "playing"]
+
+    async def finished_games_async(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        """The ended games among the all-games set's :data:`FINISHED_WINDOW` newest, in one
+        script (games gone meanwhile are skipped; the sets are tidied by the next change)."""
+        if limit <= 0:
+            return []
+        ended = [GameSummary.of(g) for g in await self._listed(sid, "all", FINISHED_WINDOW)]
+        ended = [g for g in ended if g.state != "playing"]
+        ended.sort(key=lambda g: (-g.updated_ms, g.code))
+        return ended[:limit]
+
+    async def _listed(
+        self, sid: str, which: Literal["recent", "all"], limit: int
+    ) -> list[StoredGame]:
+        """The newest ``limit`` games of the player's ``recent`` or ``all`` set, in one
+        script (:data:`LIST_GAMES`): codes whose game is gone leave the recent set then, the
+        all-games set at the next change."""
+        if limit <= 0:
+            return []
+        player = self.layout.player(sid)
+        key, tidy = (player.recent, "1") if which == "recent" else (player.all, "0")
+        with self._errors():
+            reply = await LIST_GAMES.run(self._client(), [key], [player.games, limit, tidy])
+        return records.listed(reply, limit)
+
+    # --- statistics ----------------------------------------------------------------------------
+
+    async def player_stats_async(self, sid: str) -> dict[str, Any] | None:
+        (raw,) = await self._read(self.layout.player(sid).stats)
+        return None if raw is None else dict_from_json(raw)
+
+    async def deal_stats_async(self, code: str) -> dict[str, Any] | None:
+        (raw,) = await self._read(self.layout.deal(code).figures)
+        return None if raw is None else dict_from_json(raw)
+
+    async def reset_stats_async(self, sid: str) -> None:
+        with self._errors():
+            await self._client().execute_command("DEL", self.layout.player(sid).stats)
+
+    # --- device links: the link's hash names the player, the player's key names the hash --
+
+    async def save_link_async(self, sid: str, digest_: str) -> None:
+        """The player's key first: from then on only this link names the player (an older
+        link key left behind by a failure names a player whose key names another hash)."""
+        own = self.layout.player(sid).link
+        (old,) = await self._read(own)
+        client, ttl = self._client(), self.ttl_seconds
+        with self._errors():
+            await client.execute_command("SET", own, digest_, "EX", ttl)
+            await client.execute_command("SET", self.layout.link(digest_), sid, "EX", ttl)
+            if old and old != digest_:
+                await client.execute_command("DEL", self.layout.link(old))
+
+    async def link_owner_async(self, digest_: str) -> str | None:
+        (sid,) = await self._read(self.layout.link(digest_))
+        if sid is None:
+            return None
+        (own,) = await self._read(self.layout.player(sid).link)
+        return sid if own == digest_ else None
+
+    async def drop_link_async(self, sid: str) -> bool:
+        own = self.layout.player(sid).link
+        (old,) = await self._read(own)
+        if not old:
+            return False
+        with self._errors():
+            await self._client().execute_command("DEL", own)
+            await self._client().execute_command("DEL", self.layout.link(old))
+        return True
+
+    async def has_link_async(self, sid: str) -> bool:
+        with self._errors():
+            found = await self._client().execute_command("EXISTS", self.layout.player(sid).link)
+        return bool(found)
+
+    # --- verdicts ------------------------------------------------------------------------------
+
+    async def verdict_async(self, key: str) -> bool | None:
+        (value,) = await self._read(self.layout.verdict(key))
+        return None if value not in ("0", "1") else value == "1"
+
+    async def remember_verdict_async(self, key: str, lost: bool) -> None:
+        with self._errors():
+            await self._client().execute_command(
+                "SET", self.layout.verdict(key), "1" if lost else "0", "EX", self.ttl_seconds
+            )
+
+    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
+        """Nothing to do: every key expires ``ttl_seconds`` after its last write, so Redis
+        deletes abandoned games and sessions itself (and recent-set entries whose game is
+        gone are dropped when the list is read). Returns 0."""
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        if self._closed:
+            raise StoreError(f"Redis store {self._where!r} is closed")
+        return 0
+
+
+def _counts(raw_doc: bytes | None) -> counting.Counts:
+    """The player's statistics document as read (the deal's figures are not read here)."""
+    return json_or_none(records.text(raw_doc)), None
+
+
+def _player_keys(player: Player, code: str) -> tuple[str, ...]:
+    """The keys :data:`WRITE_GAME` takes, in its order."""
+    return (
+        player.session,
+        player.game(code),
+        player.recent,
+        player.all,
+        player.stats,
+        player.pending,
+    )
+
+
+def _result_id(sid: str, game: StoredGame) -> str:
+    """A counted result's id, the same however often the change that counted it runs (a
+    player's game ends once per ``updated_ms``); hashed, so no session id leaves its slot."""
+    text = f"{sid}\0{game.code}\0{game.updated_ms}"
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
