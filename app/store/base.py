@@ -13,10 +13,13 @@ pushes out the session's games changed longest ago.
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+
+from app.store.jsondata import int_or_zero
 
 if TYPE_CHECKING:
     from app.store.ratelimit import Limits, RateLimiter
@@ -120,6 +123,80 @@ class SessionData:
 _DEFAULTS: dict[str, Any] = {name: getattr(SessionData("-"), name) for name in _PREFERENCES}
 
 
+class Win(NamedTuple):
+    """A game's result when it was won (time on the game clock, moves, score)."""
+
+    ms: int
+    moves: int
+    score: int
+
+
+class Marks(NamedTuple):
+    """What a stored game carries besides its record, each mark owned by one concern.
+
+    Stored as a JSON object of the set marks only (the row's ``extra``): ``{"counted":
+    "open", "daily": "2026-12-01", "won": {"ms": …, "moves": …, "score": …}, "unproved":
+    true}``. A value of the wrong type reads as unset. Hashable, for the web's caches.
+    """
+
+    counted: str = ""
+    """The statistics' own mark (:mod:`app.store.counting`): ``""`` not counted, ``open``
+    counted as played, ``done`` its result counted. Only the store sets it (:func:`carry`)."""
+    daily: str = ""
+    """The UTC day (``YYYY-MM-DD``) whose daily deal this game is, ``""`` for another deal."""
+    won: Win | None = None
+    """The last win on this deal, kept when the player plays it again (the saved game
+    restarts; its result must not be lost) and shown with the game on the home page."""
+    unproved: bool = False
+    """The verdict on the saved position ("no move can help any more") is not proved yet:
+    set by the game's screen on each change, never carried."""
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON object stored (the marks that are set).
+
+        >>> Marks(counted="open", won=Win(9000, 48, 520)).to_data()
+        {'counted': 'open', 'won': {'ms': 9000, 'moves': 48, 'score': 520}}
+        """
+        data: dict[str, Any] = {}
+        if self.counted:
+            data["counted"] = self.counted
+        if self.daily:
+            data["daily"] = self.daily
+        if self.won is not None:
+            data["won"] = self.won._asdict()
+        if self.unproved:
+            data["unproved"] = True
+        return data
+
+    @classmethod
+    def from_data(cls, data: Any) -> Marks:
+        """The marks a stored JSON value holds (damaged ones, and unknown keys, read as unset).
+
+        >>> Marks.from_data({"counted": "done", "won": {"ms": 5, "moves": 2, "score": 1}, "x": 1})
+        Marks(counted='done', daily='', won=Win(ms=5, moves=2, score=1), unproved=False)
+        >>> Marks.from_data("[") == Marks.from_data({"counted": 1, "won": [1]}) == Marks()
+        True
+        """
+        if not isinstance(data, dict) or not data:
+            return NO_MARKS
+        counted, daily, won = data.get("counted"), data.get("daily"), data.get("won")
+        return cls(
+            counted if counted in ("open", "done") else "",
+            daily if isinstance(daily, str) else "",
+            _win(won),
+            data.get("unproved") is True,
+        )
+
+
+def _win(value: Any) -> Win | None:
+    if not isinstance(value, dict):
+        return None
+    return Win(*(int_or_zero(value.get(field)) for field in Win._fields))
+
+
+NO_MARKS: Final = Marks()
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game as stored: its record plus what lists and screens need without replaying it."""
@@ -132,9 +209,33 @@ class StoredGame:
     score: int = 0
     moves: int = 0
     updated_ms: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Game-specific facts, JSON-compatible: the web layer's Seahaven screen sets
-    ``{"unproved": true}`` while the verdict on the saved position is not proved yet."""
+    marks: Marks = NO_MARKS
+    kind: str | None = field(default=None, compare=False)
+    """What the statistics count this game as (the game registry's kind of its deal: its
+    game, and its variant where the game has several), ``None``: not counted. Named by the
+    web layer when it writes the game, so the store never needs to know the games; not
+    stored (a game read back has ``None``: only the game being written is counted)."""
+
+
+def carry(old: StoredGame | None, new: StoredGame) -> StoredGame:
+    """``new`` with the marks it keeps from ``old``, the game it replaces: the statistics'
+    mark always (only the store sets it), the daily day and the earlier win unless ``new``
+    sets them, and a win when a won game is played again. The web layer calls it when it
+    decides a change, and the store again when it writes it (:func:`app.store.counting.settle`):
+    calling it twice changes nothing.
+
+    >>> won = StoredGame("C", {"clock": [9000, None]}, "won", 520, 48, marks=Marks("done"))
+    >>> carry(won, StoredGame("C", {}, "playing")).marks
+    Marks(counted='done', daily='', won=Win(ms=9000, moves=48, score=520), unproved=False)
+    """
+    if old is None:
+        return new
+    kept, fresh = old.marks, new.marks
+    won = fresh.won or kept.won
+    if fresh.won is None and old.state == "won" and new.state != "won":
+        won = Win(clock_elapsed(old.record), old.moves, old.score)
+    marks = fresh._replace(counted=kept.counted, daily=fresh.daily or kept.daily, won=won)
+    return new if marks == fresh else dataclasses.replace(new, marks=marks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +249,8 @@ class GameSummary:
     updated_ms: int
     elapsed_ms: int = 0
     """The game's clock as saved (its record's ``clock[0]``): a finished game's time."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """:attr:`StoredGame.extra` (a replayed deal keeps its earlier win there)."""
+    marks: Marks = NO_MARKS
+    """:attr:`StoredGame.marks` (a replayed deal keeps its earlier win there)."""
 
     @classmethod
     def of(cls, game: StoredGame) -> GameSummary:
@@ -160,7 +261,7 @@ class GameSummary:
             game.moves,
             game.updated_ms,
             clock_elapsed(game.record),
-            game.extra,
+            game.marks,
         )
 
 

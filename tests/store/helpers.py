@@ -8,6 +8,10 @@ from typing import Any
 
 from app.clock import now_ms as now_ms  # the stores' clock
 from app.store import SessionData, Store, StoredGame
+from app.store.base import Marks, Win
+
+MARKED = Marks("open", "2026-12-01", Win(205_000, 48, 520), True)
+"""Every mark set: what round-trips through a store must come back exactly."""
 
 
 def game(code: str = "HM-1", n: int = 0, **fields: Any) -> StoredGame:

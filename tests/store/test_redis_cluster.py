@@ -69,8 +69,9 @@ def test_players_spread_over_the_primaries_each_players_keys_on_one(
     for i in range(24):
         sid = f"player-{i}"
         store.save_session(sid, SessionData("tok"))
-        put(store, sid, StoredGame(HM, {"n": i}, "playing", 0, 1, 1000 + i))
-        put(store, sid, StoredGame(HM, {"clock": [9000, None]}, "won", 400, 48, 2000 + i))
+        put(store, sid, StoredGame(HM, {"n": i}, "playing", 0, 1, 1000 + i, kind="HM"))
+        won = StoredGame(HM, {"clock": [9000, None]}, "won", 400, 48, 2000 + i, kind="HM")
+        put(store, sid, won)
         store.save_link(sid, f"hash-{i}")
         keys = redis_cluster_client.keys(
             f"sol:{{{sid}}}:*", target_nodes=redis.RedisCluster.PRIMARIES
@@ -113,7 +114,7 @@ def test_keys_of_the_first_layout_move_across_the_nodes(
         for i in range(12):
             assert made.load(f"p{i}", HM) == (
                 SessionData("tok"),
-                StoredGame(HM, {"n": 1}, "playing", 0, 1, 5, {}),
+                StoredGame(HM, {"n": 1}, "playing", 0, 1, 5),
             )
             assert [g.code for g in made.recent_games(f"p{i}")] == [HM]
         left = old.keys("sol:[sgra]:*", target_nodes=redis.RedisCluster.PRIMARIES)

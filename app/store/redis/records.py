@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.store.base import GAME_STATES, SessionData, StoredGame
+from app.store.base import GAME_STATES, Marks, SessionData, StoredGame
 from app.store.counting import DealResult
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_dict, json_or_none
 
@@ -48,7 +48,7 @@ def game_from(code: str, raw: str | None) -> StoredGame | None:
         score=int_or_zero(data.get("score")),
         moves=int_or_zero(data.get("moves")),
         updated_ms=int_or_zero(data.get("updated_ms")),
-        extra=json_dict(data.get("extra")),
+        marks=Marks.from_data(data.get("extra")),
     )
 
 
@@ -59,7 +59,7 @@ def game_json(game: StoredGame) -> str:
             "state": game.state,
             "score": game.score,
             "moves": game.moves,
-            "extra": game.extra,
+            "extra": game.marks.to_data(),
             "updated_ms": game.updated_ms,
         }
     )

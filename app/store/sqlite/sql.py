@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from app.store.base import GAME_STATES, GameSummary, clock_elapsed
-from app.store.jsondata import dict_from_json, int_or_zero
+from app.store.base import GAME_STATES, GameSummary, Marks, clock_elapsed
+from app.store.jsondata import dict_from_json, int_or_zero, json_or_none
 
 LOAD = """
 SELECT s.data, g.record, g.state, g.score, g.moves, g.extra, g.updated_ms
@@ -113,5 +113,5 @@ def summary(row: tuple[Any, ...]) -> GameSummary:
         int_or_zero(moves),
         int_or_zero(updated_ms),
         clock_elapsed(dict_from_json(record)),
-        dict_from_json(extra),
+        Marks.from_data(json_or_none(extra)),
     )

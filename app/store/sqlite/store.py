@@ -14,6 +14,7 @@ from app.store.base import (
     GAME_STATES,
     Change,
     GameSummary,
+    Marks,
     SessionData,
     Store,
     StoredGame,
@@ -80,7 +81,7 @@ class SQLiteStore(Store):
             score=int_or_zero(score),
             moves=int_or_zero(moves),
             updated_ms=int_or_zero(updated_ms),
-            extra=dict_from_json(extra),
+            marks=Marks.from_data(json_or_none(extra)),
         )
         return session, game
 
@@ -144,7 +145,7 @@ class SQLiteStore(Store):
                 new.state,
                 new.score,
                 new.moves,
-                dumps(new.extra),
+                dumps(new.marks.to_data()),
                 now,
             ),
         )
