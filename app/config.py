@@ -70,15 +70,15 @@ class Config:
         return cls(
             store=os.environ.get("SOLITAIRE_STORE", DEFAULT_STORE),
             max_body=int(max_body) if max_body.isdigit() else DEFAULT_MAX_BODY,
-            expire_days=_number("SOLITAIRE_EXPIRE_DAYS", 90.0),
-            sweep_seconds=_number("SOLITAIRE_SWEEP_SECONDS", 3600.0),
+            expire_days=env_number("SOLITAIRE_EXPIRE_DAYS", 90.0),
+            sweep_seconds=env_number("SOLITAIRE_SWEEP_SECONDS", 3600.0),
             origin=os.environ.get("SOLITAIRE_ORIGIN", ""),
             rate_writes=os.environ.get("SOLITAIRE_RATE_WRITES", "") or DEFAULT_RATE_WRITES,
             rate_new=os.environ.get("SOLITAIRE_RATE_NEW", "") or DEFAULT_RATE_NEW,
-            store_timeout=_number("SOLITAIRE_STORE_TIMEOUT", 1.0),
-            proof_workers=max(1, int(_number("SOLITAIRE_PROOF_WORKERS", 1))),
-            proof_seconds=_number("SOLITAIRE_PROOF_SECONDS", 10.0),
-            proof_wait=_number("SOLITAIRE_PROOF_WAIT", 5.0),
+            store_timeout=env_number("SOLITAIRE_STORE_TIMEOUT", 1.0),
+            proof_workers=max(1, int(env_number("SOLITAIRE_PROOF_WORKERS", 1))),
+            proof_seconds=env_number("SOLITAIRE_PROOF_SECONDS", 10.0),
+            proof_wait=env_number("SOLITAIRE_PROOF_WAIT", 5.0),
         )
 
 
@@ -116,8 +116,13 @@ def normal_origin(text: str) -> str:
     return f"{parts.scheme}://{host}" + (f":{port}" if port is not None else "")
 
 
-def _number(name: str, default: float) -> float:
-    """A positive number from the environment; anything else keeps the default."""
+def env_number(name: str, default: float) -> float:
+    """A positive number from the environment variable ``name``; anything else (unset, empty,
+    not a number, zero or less) keeps the default.
+
+    >>> env_number("SOLITAIRE_NO_SUCH_SETTING", 1.5)
+    1.5
+    """
     try:
         value = float(os.environ.get(name, ""))
     except ValueError:

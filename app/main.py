@@ -17,19 +17,19 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Config
-from app.housekeeping import sweep_forever
-from app.proofs import Prover
+from app.engine.games import GAMES
+from app.services.housekeeping import sweep_forever
+from app.services.proofs import Prover
 from app.store import Store, open_store
 from app.store.ratelimit import Limits
 from app.web import (
     error_pages,
     floor,
-    halfmoon,
+    games,
     health,
     home,
     install,
     pages,
-    seahaven,
     settings,
     static,
     stats,
@@ -100,7 +100,7 @@ def create_app(
                 await app.state.store.aclose()
 
     app = FastAPI(
-        title="Half Moon & Seahaven Towers",
+        title=" & ".join(game.title for game in GAMES.values()),
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
@@ -119,7 +119,11 @@ def create_app(
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
-    for module in (home, settings, halfmoon, seahaven, pages, static, health, stats, install):
+    app.include_router(home.router)
+    app.include_router(settings.router)
+    for router in games.ROUTERS:  # every game's, from the table of games
+        app.include_router(router)
+    for module in (pages, static, health, stats, install):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

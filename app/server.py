@@ -20,21 +20,13 @@ server reached directly. ``SOLITAIRE_REQUEST_TIMEOUT`` changes the deadline.
 from __future__ import annotations
 
 import asyncio
-import os
 from typing import Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from app.config import env_number
 
-def _seconds(name: str, default: float) -> float:
-    try:
-        value = float(os.environ.get(name, ""))
-    except ValueError:
-        return default
-    return value if value > 0 else default
-
-
-REQUEST_TIMEOUT: Final = _seconds("SOLITAIRE_REQUEST_TIMEOUT", 10.0)
+REQUEST_TIMEOUT: Final = env_number("SOLITAIRE_REQUEST_TIMEOUT", 10.0)
 """Seconds a request may take to arrive whole (headers and body; 16 KiB at most)."""
 
 MAX_HEAD_BYTES: Final = 64 * 1024

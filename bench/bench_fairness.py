@@ -40,7 +40,7 @@ import httpx
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal as halfmoon_deal
 from app.engine.seahaven import CELLS, COLUMNS, deal_position, place_name
-from app.engine.seahaven_solver import is_lost
+from app.engine.seahaven.solver import is_lost
 from tests.system.servers import Server, start_server
 
 HTMX = {"HX-Request": "true"}

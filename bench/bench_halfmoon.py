@@ -16,7 +16,7 @@ from collections import Counter
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, deal, place_name
-from app.engine.halfmoon_solver import DEFAULT_BUDGET, solve
+from app.engine.halfmoon.solver import DEFAULT_BUDGET, solve
 
 
 def _won_game(number: int) -> tuple[DealCode, tuple[tuple[int, ...], ...]] | None:

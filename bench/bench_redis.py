@@ -27,7 +27,7 @@ import redis
 from app.clock import now_ms
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.store import SessionData, StoredGame
 from app.store.redis import RedisStore
 from tests.store.redis_server import start_redis_cluster, start_redis_server, stop_redis_server

@@ -23,7 +23,7 @@ from app.engine.seahaven import (
     legal_moves,
     place_name,
 )
-from app.engine.seahaven_solver import SOLVE_BUDGET, is_lost, solve_code
+from app.engine.seahaven.solver import SOLVE_BUDGET, is_lost, solve_code
 from app.engine.solving import Verdict
 
 

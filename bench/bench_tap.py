@@ -187,14 +187,15 @@ def stages() -> None:
 
 
 def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
-    from app.web.actions import _changes, _mark
+    from app.web.actions import _changes
     from app.web.board import fill
+    from app.web.gamecache import mark_of
 
     print(screen.slug)
     record = game.to_record()
     _time("rebuild the game from its record (no moves)", lambda: type(game).from_record(record))
     _time("to_record", game.to_record)
-    _time("mark (what the record is made of)", lambda: _mark(game))
+    _time("mark (what the record is made of)", lambda: mark_of(game))
     _time("status()", lambda: game.status())
     before = screen.facts(game, session)
     _time("facts (board as plain data)", lambda: screen.facts(game, session, "playing"))

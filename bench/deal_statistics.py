@@ -33,10 +33,10 @@ from typing import Any
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal as hm_deal
-from app.engine.halfmoon_solver import DEFAULT_BUDGET as HM_BUDGET
-from app.engine.halfmoon_solver import solve as hm_solve
-from app.engine.seahaven_solver import SOLVE_BUDGET as SH_BUDGET
-from app.engine.seahaven_solver import solve_code as sh_solve
+from app.engine.halfmoon.solver import DEFAULT_BUDGET as HM_BUDGET
+from app.engine.halfmoon.solver import solve as hm_solve
+from app.engine.seahaven.solver import SOLVE_BUDGET as SH_BUDGET
+from app.engine.seahaven.solver import solve_code as sh_solve
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"

@@ -30,7 +30,7 @@ from typing import Any
 
 from app.engine.codes import MAX_NUMBER, DealCode
 from app.engine.seahaven import deal_position
-from app.engine.seahaven_solver import SOLVE_BUDGET, solve_code
+from app.engine.seahaven.solver import SOLVE_BUDGET, solve_code
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "fcsolve-race.jsonl"

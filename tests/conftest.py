@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 import redis
 
-from app.proofs import make_pool
+from app.services.proofs import make_pool
 from tests.store.redis_server import (
     Cluster,
     start_redis_cluster,

@@ -21,8 +21,9 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
 from app.clock import now_ms
 from app.engine.cards import Card
-from app.engine.codes import DealCode, DealCodeError, GameId
-from app.engine.texts import ENGLISH, N_, Translator
+from app.engine.codes import DealCode, DealCodeError, GameId, Variant
+from app.engine.solving import Solution
+from app.engine.texts import ENGLISH, Translator
 
 UNDO_LIMIT: Final = 100
 """Undo reaches back over the last 100 actions (SPEC §4)."""
@@ -36,22 +37,10 @@ M = TypeVar("M")
 
 
 class Outcome(Enum):
-    """What one player action did, in both games (each uses the members that apply to it)."""
-
-    SELECTED = "selected"
-    DESELECTED = "deselected"
-    REPLACED = "replaced"
-    """Half Moon: a face card took the place of the selected card of its rank."""
-    REMOVED = "removed"
-    """Half Moon: a pair or a triple left the game."""
-    MOVED = "moved"
-    """Seahaven: a card or a run moved."""
-    REFUSED = "refused"
-    """The rules refused; the selection was cleared and a reason is given."""
-    IGNORED = "ignored"
-    """Nothing to act on (an empty place): nothing changed."""
-    STALE = "stale"
-    """The card is not where the player saw it (another tab played): nothing changed."""
+    """What one player action did: each game lists its own (``Outcome`` in its package), with
+    these names where they apply — ``SELECTED``, ``DESELECTED``, ``REFUSED`` (the rules refused;
+    the selection was cleared and a reason is given), ``IGNORED`` (nothing to act on: nothing
+    changed), ``STALE`` (the card is not where the player saw it: nothing changed)."""
 
 
 class Status(Enum):
@@ -66,44 +55,36 @@ class Status(Enum):
 
 
 class Reason(Enum):
-    """Why the rules refused a move, in both games: a short key (kept in URLs) and the sentence
-    a player reads with *Move errors* on. ``GROUP_TOO_LARGE`` names a limit (:class:`Refusal`).
-    """
+    """Why the rules refused a move: each game lists its own (``Reason`` in its package), every
+    member a short key (kept in URLs) and the sentence a player reads with *Move errors* on.
 
-    SUM_NOT_ELEVEN = ("sum", N_("The sum must be 11"))
-    NEED_JACK_QUEEN_KING = ("jqk", N_("You need a jack, a queen and a king"))
-    NOT_MOVABLE = ("not_movable", N_("Only the top card or a run of the same suit can move"))
-    SAME_SUIT_ONE_LOWER = ("same_suit_one_lower", N_("Same suit, one rank lower"))
-    KING_ONLY = ("king_only", N_("Only a king can go to an empty column"))
-    CELL_HOLDS_ONE = ("cell_holds_one", N_("A cell holds one card"))
-    FOUNDATION_ORDER = ("foundation_order", N_("Foundations are built up by suit from the ace"))
-    FOUNDATION_ONE_AT_A_TIME = (
-        "foundation_one_at_a_time",
-        N_("Cards go to a foundation one at a time"),
-    )
-    GROUP_TOO_LARGE = ("group", "")
-    """Its sentence has a plural: :meth:`Refusal.explain`."""
-    NO_DESTINATION = ("no_destination", N_("No foundation, column or cell can take this card now"))
-    NOTHING_THERE = ("nothing_there", N_("There is no card there"))
-    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board"))
-    NOT_A_REMOVAL = ("not_a_removal", N_("A removal takes two or three different cards"))
+    A reason that names a limit (Seahaven's group size: :class:`Refusal` carries the number)
+    says so in :meth:`takes_limit` and gives its sentence, with its plural, in :meth:`explain`.
+    """
 
     def __init__(self, key: str, sentence: str) -> None:
         self.key = key
         self.sentence = sentence
 
+    def takes_limit(self) -> bool:
+        return False
 
-_BY_KEY: Final[dict[str, Reason]] = {reason.key: reason for reason in Reason}
-_GROUP_KEY: Final = re.compile(r"group-([1-9][0-9]{0,3})")  # ASCII digits only
+    def explain(self, t: Translator, limit: int | None) -> str:
+        """The sentence in ``t``'s language."""
+        return t.gettext(self.sentence)
+
+
+_LIMITED_KEY: Final = re.compile(r"([a-z_]+)-([1-9][0-9]{0,3})")  # ASCII digits only
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """A refused move: the reason, and the group limit when the group was too large.
+    """A refused move: the reason, and the limit when the reason names one (Seahaven's group).
 
-    >>> refusal = Refusal(Reason.GROUP_TOO_LARGE, 1)
-    >>> str(refusal), refusal.key, Refusal.from_key("group-1") == refusal
-    ('That group needs more free cells: at most 1 card can move now', 'group-1', True)
+    >>> from app.engine.halfmoon import Reason as HalfMoonReason
+    >>> refusal = Refusal(HalfMoonReason.SUM_NOT_ELEVEN)
+    >>> str(refusal), refusal.key, Refusal.from_key("sum", HalfMoonReason) == refusal
+    ('The sum must be 11', 'sum', True)
     """
 
     reason: Reason
@@ -111,14 +92,7 @@ class Refusal:
 
     def explain(self, t: Translator = ENGLISH) -> str:
         """The sentence in ``t``'s language."""
-        if self.reason is Reason.GROUP_TOO_LARGE:
-            n = self.limit or 0
-            return t.ngettext(
-                "That group needs more free cells: at most %(limit)s card can move now",
-                "That group needs more free cells: at most %(limit)s cards can move now",
-                n,
-            ) % {"limit": n}
-        return t.gettext(self.reason.sentence)
+        return self.reason.explain(t, self.limit)
 
     def __str__(self) -> str:
         return self.explain()
@@ -126,18 +100,22 @@ class Refusal:
     @property
     def key(self) -> str:
         """A short stable name (``sum``, ``king_only``, ``group-4``): :meth:`from_key` reads it."""
-        if self.reason is Reason.GROUP_TOO_LARGE:
-            return f"group-{self.limit}"
+        if self.reason.takes_limit():
+            return f"{self.reason.key}-{self.limit}"
         return self.reason.key
 
     @classmethod
-    def from_key(cls, key: str) -> Refusal | None:
-        """The refusal a :attr:`key` names, or ``None`` when it names none."""
-        group = _GROUP_KEY.fullmatch(key)
-        if group is not None:
-            return cls(Reason.GROUP_TOO_LARGE, int(group.group(1)))
-        reason = _BY_KEY.get(key)
-        if reason is None or reason is Reason.GROUP_TOO_LARGE:
+    def from_key(cls, key: str, reasons: Iterable[Reason]) -> Refusal | None:
+        """The refusal a :attr:`key` names among ``reasons``, or ``None`` when it names none."""
+        by_key = {reason.key: reason for reason in reasons}
+        limited = _LIMITED_KEY.fullmatch(key)
+        if limited is not None:
+            reason = by_key.get(limited.group(1))
+            if reason is not None and reason.takes_limit():
+                return cls(reason, int(limited.group(2)))
+            return None
+        reason = by_key.get(key)
+        if reason is None or reason.takes_limit():
             return None
         return cls(reason)
 
@@ -327,10 +305,26 @@ class Game(ABC, Generic[P, M]):
     """
 
     game_id: ClassVar[GameId]
+    """The two letters its deal codes start with (``HM``)."""
     slug: ClassVar[str]
+    """Its name in URLs (``half-moon``)."""
     title: ClassVar[str]
+    """Its name for players, a catalog text."""
+    variants: ClassVar[tuple[Variant, ...]]
+    """How it is dealt, as deal codes name it; the first is a new deal's when none is chosen."""
+    decks: ClassVar[int] = 1
+    """How many 52-card decks a deal shuffles."""
+    code_example: ClassVar[str]
+    """A deal code of this game and what it means, for the sentence that says what a deal code
+    looks like: a catalog text (``HM1-N-AAAAAAB (Half Moon)``)."""
     reasons: ClassVar[frozenset[Reason]] = frozenset()
     """The reasons this game's actions give a player when they refuse."""
+    position_type: ClassVar[type]
+    """The class of its positions (a proof is asked for by position)."""
+    lost_needs_proof: ClassVar[bool] = False
+    """Whether telling that a position is lost takes a search (Seahaven's "no useful move
+    left"): then a server proves it off the request path (:mod:`app.services.proofs`) with
+    :meth:`verdict_key` and :meth:`prove_lost`."""
 
     def __init__(self, code: DealCode) -> None:
         if code.game != self.game_id:
@@ -402,6 +396,26 @@ class Game(ABC, Generic[P, M]):
         """The points of the current position (never below zero)."""
 
     @classmethod
+    def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
+        """The solver's verdict on a deal and its winning line as a player reads it (a tool:
+        ``python -m app.engine.solve``; the game screens never offer it)."""
+        raise NotImplementedError(f"{cls.title} has no solver")
+
+    @classmethod
+    def verdict_key(cls, position: P) -> str:
+        """A short canonical key of what the lost verdict on ``position`` depends on: positions
+        with one key have one verdict, and no two games share a key (kept by the stores)."""
+        raise NotImplementedError(f"{cls.title} proves no position lost")
+
+    @classmethod
+    def prove_lost(
+        cls, position: P, budget: int | None = None, deadline: float | None = None
+    ) -> bool | None:
+        """Whether ``position`` is lost, searched within ``budget`` positions (the game's own
+        when ``None``) and the ``time.monotonic()`` ``deadline``; ``None``: undecided."""
+        raise NotImplementedError(f"{cls.title} proves no position lost")
+
+    @classmethod
     def canonical_move(cls, move: M) -> M:
         """The move as the game records it (Half Moon sorts a plain tuple of places)."""
         return move
@@ -436,6 +450,11 @@ class Game(ABC, Generic[P, M]):
 
     def is_won(self) -> bool:
         return self.status() is Status.WON
+
+    @classmethod
+    def refusal_of(cls, key: str) -> Refusal | None:
+        """The refusal of this game's actions that :attr:`Refusal.key` ``key`` names."""
+        return Refusal.from_key(key, cls.reasons)
 
     def may_refuse(self, refusal: Refusal) -> bool:
         """Whether an action of this game could give ``refusal`` now (a refusal named in a

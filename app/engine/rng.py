@@ -6,9 +6,11 @@ drawn by rejection so every permutation is equally likely; the shuffle is Fisher
 
 Version 1 of the dealing algorithm (the ``1`` in ``HM1``/``SH1``) is exactly:
 
-* seed = ``GAME_SALT[game] << 40 | number`` (the variant does not enter: ``SH1-C1-X`` and
-  ``SH1-C4-X`` shuffle the same cards);
-* cards start as deck 1 then deck 2, each ♠ ♥ ♦ ♣ and ace → king;
+* seed = ``salt << 40 | number``, the salt the ASCII of the game's two letters read as a
+  number (``HM`` → ``0x484D``): the variant does not enter (``SH1-C1-X`` and ``SH1-C4-X``
+  shuffle the same cards), and no two games share a seed;
+* cards start as deck 1 then deck 2 (as many decks as the game deals:
+  :attr:`Game.decks <app.engine.game.Game.decks>`), each ♠ ♥ ♦ ♣ and ace → king;
 * for i from n − 1 down to 1: swap ``cards[i]`` with ``cards[j]``, ``j = bounded(i + 1)``.
 
 >>> SplitMix64(0).next()  # the reference value for seed 0
@@ -26,10 +28,9 @@ from app.engine.codes import DealCode, GameId
 _MASK64: Final = (1 << 64) - 1
 _T = TypeVar("_T")
 
-GAME_SALT: Final[dict[GameId, int]] = {"HM": 0x484D, "SH": 0x5348}
-"""ASCII of the game letters, so the two games never share a seed."""
-
-DECKS: Final[dict[GameId, int]] = {"HM": 2, "SH": 1}
+DECKS: dict[GameId, int] = {}
+"""How many decks each game's deal shuffles, as the table of games gives it
+(:mod:`app.engine.games`, which the engine's package loads first)."""
 
 
 class SplitMix64:
@@ -71,15 +72,25 @@ def shuffle(items: MutableSequence[_T], rng: SplitMix64) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def salt(game: GameId) -> int:
+    """A game's salt: the ASCII of its letters (``HM`` → ``0x484D``)."""
+    return int.from_bytes(game.encode("ascii"), "big")
+
+
 def seed_for(code: DealCode) -> int:
     """The generator's seed for a code: game salt and number; the variant is left out."""
-    return GAME_SALT[code.game] << 40 | code.number
+    return salt(code.game) << 40 | code.number
 
 
-def shuffled_cards(code: DealCode) -> list[Card]:
-    """The shuffled cards ``c[0 …]`` that the game's deal lays out (104 for HM, 52 for SH)."""
+def shuffled_cards(code: DealCode, decks: int | None = None) -> list[Card]:
+    """The shuffled cards ``c[0 …]`` that the game's deal lays out (``decks`` × 52: the game's
+    own number of decks when not given).
+
+    >>> len(shuffled_cards(DealCode.parse("HM1-N-AAAAAAB"))), hex(salt("SH"))
+    (104, '0x5348')
+    """
     if code.version != 1:
         raise ValueError(f"no dealing algorithm for version {code.version}")
-    cards = fresh_decks(DECKS[code.game])
+    cards = fresh_decks(DECKS[code.game] if decks is None else decks)
     shuffle(cards, SplitMix64(seed_for(code)))
     return cards

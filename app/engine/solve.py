@@ -11,34 +11,13 @@ import time
 from collections.abc import Sequence
 
 from app.engine.codes import DealCode, DealCodeError
-
-
-def _half_moon(code: DealCode, budget: int | None) -> tuple[str, int, list[str]]:
-    from app.engine import halfmoon, halfmoon_solver
-
-    position = halfmoon.deal(code)
-    result = halfmoon_solver.solve(position, budget or halfmoon_solver.DEFAULT_BUDGET)
-    steps = []
-    for removal in result.line:
-        steps.append(" + ".join(f"{halfmoon.place_name(p)} {position.top(p)}" for p in removal))
-        position = halfmoon.apply_move(position, removal)
-    return result.verdict.value, result.nodes, steps
-
-
-def _seahaven(code: DealCode, budget: int | None) -> tuple[str, int, list[str]]:
-    from app.engine import seahaven, seahaven_solver
-
-    result = seahaven_solver.solve_code(code, budget or seahaven_solver.SOLVE_BUDGET)
-    steps = seahaven_solver.describe_line(seahaven.deal_position(code), result.line)
-    return result.verdict.value, result.nodes, steps
-
-
-SOLVERS = {"HM": _half_moon, "SH": _seahaven}
+from app.engine.games import FORMAT_HELP, game_for_code
+from app.engine.solving import Verdict
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.engine.solve", description=__doc__)
-    parser.add_argument("code", help="a deal code, e.g. HM1-N-AAAAAAB or SH1-C4-AAAAAJ2")
+    parser.add_argument("code", help="a deal code: " + FORMAT_HELP)
     parser.add_argument("--budget", type=int, help="positions to expand before giving up")
     args = parser.parse_args(argv)
     try:
@@ -47,10 +26,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     started = time.perf_counter()
-    verdict, nodes, steps = SOLVERS[code.game](code, args.budget)
+    verdict, nodes, steps = game_for_code(code).solve(code, args.budget)
     seconds = time.perf_counter() - started
-    summary = f"in {len(steps)} moves" if verdict == "won" else ""
-    print(f"{code}: {verdict} {summary} ({nodes} positions, {seconds:.2f} s)".replace("  ", " "))
+    summary = f"in {len(steps)} moves" if verdict is Verdict.WON else ""
+    text = f"{code}: {verdict.value} {summary} ({nodes} positions, {seconds:.2f} s)"
+    print(text.replace("  ", " "))
     for number, step in enumerate(steps, 1):
         print(f"{number:3}. {step}")
     return 0

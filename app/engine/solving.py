@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 M = TypeVar("M")
 
@@ -27,3 +27,13 @@ class SolveResult(Generic[M]):
     @property
     def is_decided(self) -> bool:
         return self.verdict is not Verdict.UNDECIDED
+
+
+class Solution(NamedTuple):
+    """A deal solved for the command line (``python -m app.engine.solve``)."""
+
+    verdict: Verdict
+    nodes: int
+    """Positions the solver expanded."""
+    steps: tuple[str, ...]
+    """The winning line, one move a line as a player reads it (empty without a win)."""

@@ -28,7 +28,7 @@ def open_store(url: str, max_age_days: float = 90, timeout: float | None = None)
     'MemoryStore'
 
     ``max_age_days`` is how long an untouched game lives: Redis sets it as every key's TTL;
-    the other stores are swept by the application (:mod:`app.housekeeping`). ``timeout`` is
+    the other stores are swept by the application (:mod:`app.services.housekeeping`). ``timeout`` is
     how long one Redis command or connection may take (default: the Redis store's own).
 
     :raises StoreError: when the text names no store this build knows, or the store cannot

@@ -37,7 +37,14 @@ SESSION_IDLE_SECONDS = 24 * 3600
 
 
 class StoreError(RuntimeError):
-    """The store cannot be opened or used (bad configuration, unreadable file)."""
+    """The store cannot be opened or used (bad configuration, unreadable file). Raised by a
+    change, it means the change was not made (and will not be made later)."""
+
+
+class UnconfirmedChangeError(StoreError):
+    """A change was sent, but the store stopped answering before it said whether the change
+    was applied, and could not be asked in time: it may have been made, or may still be
+    (a Redis server that resumes runs what it was sent). Never "not made"."""
 
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -150,6 +157,10 @@ class Marks(NamedTuple):
     unproved: bool = False
     """The verdict on the saved position ("no move can help any more") is not proved yet:
     set by the game's screen on each change, never carried."""
+    replay: str = ""
+    """What identifies the action that wrote the row (:mod:`app.web.retries`): the same
+    action sent again from the same board is answered, not applied twice. Set by each change,
+    never carried."""
 
     def to_data(self) -> dict[str, Any]:
         """The JSON object stored (the marks that are set).
@@ -166,6 +177,8 @@ class Marks(NamedTuple):
             data["won"] = self.won._asdict()
         if self.unproved:
             data["unproved"] = True
+        if self.replay:
+            data["replay"] = self.replay
         return data
 
     @classmethod
@@ -173,18 +186,20 @@ class Marks(NamedTuple):
         """The marks a stored JSON value holds (damaged ones, and unknown keys, read as unset).
 
         >>> Marks.from_data({"counted": "done", "won": {"ms": 5, "moves": 2, "score": 1}, "x": 1})
-        Marks(counted='done', daily='', won=Win(ms=5, moves=2, score=1), unproved=False)
+        Marks(counted='done', daily='', won=Win(ms=5, moves=2, score=1), unproved=False, replay='')
         >>> Marks.from_data("[") == Marks.from_data({"counted": 1, "won": [1]}) == Marks()
         True
         """
         if not isinstance(data, dict) or not data:
             return NO_MARKS
         counted, daily, won = data.get("counted"), data.get("daily"), data.get("won")
+        replay = data.get("replay")
         return cls(
             counted if counted in ("open", "done") else "",
             daily if isinstance(daily, str) else "",
             _win(won),
             data.get("unproved") is True,
+            replay if isinstance(replay, str) else "",
         )
 
 
@@ -225,8 +240,8 @@ def carry(old: StoredGame | None, new: StoredGame) -> StoredGame:
     calling it twice changes nothing.
 
     >>> won = StoredGame("C", {"clock": [9000, None]}, "won", 520, 48, marks=Marks("done"))
-    >>> carry(won, StoredGame("C", {}, "playing")).marks
-    Marks(counted='done', daily='', won=Win(ms=9000, moves=48, score=520), unproved=False)
+    >>> carry(won, StoredGame("C", {}, "playing")).marks.won
+    Win(ms=9000, moves=48, score=520)
     """
     if old is None:
         return new

@@ -1,11 +1,14 @@
 """The action pipeline every game route shares: read the form once, rebuild the saved game,
 apply one engine action atomically in the store, prove verdicts off the request path, answer.
 
-A game's action is a function from its validated form (an :class:`ActionForm` whose fields
-are already the engine's values) to the :data:`Action` that calls the engine; registered with
-:func:`action_route`, the route checks the request, parses the deal code and the form once, and
-lets :func:`act` answer — the changed parts of the board plus the info bar and live region out
-of band for htmx, a 303 back to the page without it.
+A game's action is a function from its validated form (an :class:`~app.web.forms.ActionForm`
+whose fields are already the engine's values) to the :data:`Action` that calls the engine;
+registered with :func:`action_route`, the route checks the request, parses the deal code and
+the form once, and lets :func:`act` answer — the changed parts of the board plus the info bar
+and live region out of band for htmx, a 303 back to the page without it. The form is read by
+:mod:`app.web.forms`, the saved game rebuilt and its verdict settled by :mod:`app.web.verdicts`,
+the game kept between actions by :mod:`app.web.gamecache`, the end box's additions by
+:mod:`app.web.ending`.
 """
 
 from __future__ import annotations
@@ -13,31 +16,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
-from urllib.parse import parse_qsl, quote
+from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, ValidationInfo
-from pydantic_core import PydanticCustomError
 
-from app import daily
 from app.clock import now_ms
-from app.dependencies import (
-    guard_write,
-    limit,
-    may_create,
-)
-from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.game import MAX_RECORD_MOVES, RecordError
+from app.engine.game import MAX_RECORD_MOVES
 from app.engine.games import AnyGame
 from app.i18n import translations
-from app.proofs import Prover
-from app.stats import deal_tuple, ended_values
+from app.services import daily
 from app.store import SessionData, Store, StoredGame
-from app.store.counting import COUNTED, DAILY, kind_of
+from app.store.base import carry
 from app.web.board import (
     BOARD_VERSION_HEADER,
     CODE,
@@ -47,94 +39,26 @@ from app.web.board import (
 )
 from app.web.codes import parse_code
 from app.web.context import asked, info_view, language
-from app.web.errors import CARD_HELP, PlayerError
+from app.web.dependencies import (
+    guard_write,
+    limit,
+    may_create,
+)
+from app.web.ending import game_result, with_result
+from app.web.errors import PlayerError
+from app.web.forms import FormT, read_form
+from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
-from app.web.replay import carried
+from app.web.retries import replay_key, replayed, with_key
 from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token
+from app.web.verdicts import rebuild, settle_verdict
 from app.web.views import info_changes, oob, status_html
-
-
-def rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
-    """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
-    game, unreadable = _rebuild(screen, code, stored)
-    screen.prepare(game)
-    if stored is not None and not unreadable:
-        screen.restored(game, stored)
-    return game, unreadable
-
-
-def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
-    if stored is None:
-        return screen.game(code), False
-    try:
-        game = screen.game.from_record(stored.record)
-    except RecordError:
-        return screen.game(code), True
-    if str(game.code) != str(code):
-        return screen.game(code), True
-    return game, False
-
-
-async def settle_verdict(
-    request: Request, store: Store, sid: str, screen: AnyScreen, game: AnyGame
-) -> bool:
-    """Prove the game's position in the proof pool when nobody has (:mod:`app.proofs`);
-    ``True`` when it is lost — then the saved game (when it is still this one) keeps the
-    verdict, its clock stopped at its last action. Waits at most ``proof_wait`` seconds
-    without holding up anyone else; without a verdict by then, the game goes on as playable
-    and the next answer asks again."""
-    position = screen.unproved(game)
-    if position is None:
-        return False
-    prover: Prover = request.app.state.prover
-    wait: float = request.app.state.config.proof_wait
-    lost = await prover.verdict(position, wait=wait, wanted_by=(sid, str(game.code)))
-    if lost is None:
-        return False
-    screen.note_verdict(game, lost)
-    if lost:
-        await _keep_lost(store, sid, screen, game)
-    return lost
-
-
-async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -> None:
-    """Write the verdict into the saved game, if it is still the game that was proved."""
-    code = game.code
-    record = game.to_record()
-
-    def change(
-        session: SessionData | None, stored: StoredGame | None
-    ) -> tuple[StoredGame | None, int | None]:
-        if stored is None or stored.record != record or stored.state == "lost":
-            return None, None
-        kept, _ = rebuild(screen, code, stored)
-        screen.note_verdict(kept, True)
-        kept.clock.stop(stored.updated_ms)  # the game ended with its last action
-        written = screen.stored(kept, kept.to_record(), stored.updated_ms)
-        return carried(stored, written), stored.updated_ms
-
-    ended = await store.change_game_async(sid, str(code), change)
-    if ended is not None:
-        game.clock.stop(ended)
-
 
 Action = Callable[[Any, SessionData, int], Said]
 """One engine action, its form's values already bound: given the game of the route's screen
 (its own class: a Half Moon route's action takes a ``HalfMoon``), the session and the time."""
-
-
-def _mark(game: AnyGame) -> tuple[Any, ...]:
-    """What a game's record is made of, cheaply: equal marks, equal records (no JSON)."""
-    return (
-        game.position,
-        game.selection_text(),
-        len(game.moves),
-        len(game.redo_stack),
-        game.undo_floor,
-        game.clock.to_list(),
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,72 +78,8 @@ class Acted:
     row: StoredGame | None = None
     """The game's row after the action: the one written, or the one read when nothing was."""
     mark: tuple[Any, ...] | None = None
-    """:func:`_mark` of ``game`` when ``row`` was decided (the game still is that row while
-    its mark is this one)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """A game object that is exactly its stored row: what :class:`GameCache` keeps."""
-
-    row: StoredGame
-    game: AnyGame
-    session: SessionData
-    """The session the game's last action was decided for."""
-
-
-def _same_row(stored: StoredGame, kept: StoredGame) -> bool:
-    """The stored row rebuilds the same game as the row a cached game was decided as: the
-    same record, state and marks (Seahaven's verdict), except the statistics mark the store
-    itself adds and carries from row to row (``counted``: the game never reads it, and the
-    store carries it onto the decided row either way)."""
-    if stored.record != kept.record or stored.state != kept.state:
-        return False
-    if COUNTED in stored.extra and COUNTED not in kept.extra:
-        return {k: v for k, v in stored.extra.items() if k != COUNTED} == kept.extra
-    return stored.extra == kept.extra
-
-
-class GameCache:
-    """This worker's game objects of recent actions, keyed by (session id, deal code), so an
-    action applies one engine action to the game instead of replaying its record — on the
-    event loop, before the store's transaction, which then only checks that the stored row is
-    still the one the game was built from (another tab, worker or instance may have moved on:
-    then the action is decided again from the stored row, inside the transaction, as without
-    the cache).
-
-    An entry is taken out (:meth:`take`) before its game is changed and put back
-    (:meth:`keep`) only after the store committed the row it now is: a failed transaction
-    can never leave a half-applied game here. Only the event loop's thread touches it.
-    """
-
-    def __init__(self, size: int = 2048) -> None:
-        self.size = size
-        self._games: dict[tuple[str, str], Kept] = {}
-
-    def take(self, sid: str, code: str) -> Kept | None:
-        return self._games.pop((sid, code), None)
-
-    def keep(self, sid: str, code: str, kept: Kept) -> None:
-        """Keep ``kept``; past :attr:`size` entries, the one kept longest ago goes."""
-        self._games[(sid, code)] = kept
-        if len(self._games) > self.size:
-            del self._games[next(iter(self._games))]
-
-    def clear(self) -> None:
-        self._games.clear()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-
-def game_cache(request: Request) -> GameCache:
-    """The application's :class:`GameCache` (made on first use)."""
-    state = request.app.state
-    cache: GameCache | None = getattr(state, "game_cache", None)
-    if cache is None:
-        cache = state.game_cache = GameCache()
-    return cache
+    """:func:`~app.web.gamecache.mark_of` of ``game`` when ``row`` was decided (the game still
+    is that row while its mark is this one)."""
 
 
 async def act(
@@ -243,15 +103,22 @@ async def act(
     page_url = screen.url(code_str)
     creating = await may_create(request)
     daily_day = await daily.day_of(code_str)
+    replay = await replay_key(request)
 
     def decide(
         session: SessionData, stored: StoredGame | None, game: AnyGame, unreadable: bool
     ) -> tuple[StoredGame | None, Acted]:
+        if not unreadable and stored is not None and replayed(stored, replay):
+            # made already, its answer lost (app.web.retries): answer the board as it is
+            # now, whole (the page shows the board the action started from); write nothing
+            return None, Acted(
+                session, game, Said(), None, stored.state, False, row=stored, mark=mark_of(game)
+            )
         before = None if unreadable else screen.facts(game, session)
-        mark = None if unreadable else _mark(game)
+        mark = None if unreadable else mark_of(game)
         now = now_ms()
         said = action(game, session, now)
-        after_mark = _mark(game)
+        after_mark = mark_of(game)
         changed = unreadable or after_mark != mark
         state = game.status().value if changed or before is None else before.state
         if unreadable and said.message is None:
@@ -265,9 +132,11 @@ async def act(
         ended = changed and state != "playing" and not was_over
         saved = None
         if changed:
-            saved = carried(stored, screen.stored(game, game.to_record(), now, state))
+            saved = carry(stored, screen.stored(game, game.to_record(), now, state))
         if saved is not None and daily_day is not None:  # counted for the daily streak
-            saved = dataclasses.replace(saved, extra={**saved.extra, DAILY: daily_day})
+            saved = dataclasses.replace(saved, marks=saved.marks._replace(daily=daily_day))
+        if saved is not None:
+            saved = with_key(saved, replay)
         row = saved or stored
         return saved, Acted(session, game, said, before, state, ended, created, row, after_mark)
 
@@ -290,7 +159,7 @@ async def act(
             and early is not None
             and stored is not None
             and session == kept.session
-            and _same_row(stored, kept.row)
+            and same_row(stored, kept.row)
         ):
             if isinstance(early, PlayerError):
                 raise early
@@ -345,7 +214,7 @@ async def act(
 def _keep(cache: GameCache, sid: str, code: str, acted: Acted) -> None:
     """Cache the game when it still is the row the store now holds (a verdict proved after
     the commit may have stopped its clock: then it is rebuilt next time)."""
-    if acted.row is not None and acted.mark is not None and _mark(acted.game) == acted.mark:
+    if acted.row is not None and acted.mark is not None and mark_of(acted.game) == acted.mark:
         cache.keep(sid, code, Kept(acted.row, acted.game, acted.session))
 
 
@@ -395,76 +264,12 @@ def _changes(
     return "".join(out)
 
 
-class ActionForm(BaseModel):
-    """What every action's form has: the form token (:func:`check_token`), and no field the
-    route does not name."""
-
-    model_config = ConfigDict(extra="forbid")
-    token: str = Field(max_length=64)
-
-
-FormModel = TypeVar("FormModel", bound=BaseModel)
-FormT = TypeVar("FormT", bound=ActionForm)
-
-
-async def read_form(
-    request: Request, model: type[FormModel], code: DealCode | None = None
-) -> FormModel:
-    """A POST's form, its body parsed once and validated once by the route's pydantic model,
-    whose fields are the values the engine takes (:func:`parsed`); ``code``, the deal the form
-    acts on, is the validation context (a Seahaven place depends on the deal's cells).
-
-    The route has passed :func:`app.dependencies.guard_write` first. Browsers and htmx
-    send ``application/x-www-form-urlencoded``: one ``parse_qsl``, instead of
-    FastAPI's ``Form()`` machinery and a dependency per shared object (about 0.15 ms a tap,
-    measured with py-spy). Multipart bodies still work. As with ``Form()``, an empty value
-    counts as missing, and bad input raises the same ``RequestValidationError``, so the 422
-    page is unchanged.
-    """
-    if request.headers.get("content-type", "").startswith("multipart/form-data"):
-        form = await request.form()
-        data = {name: value for name, value in form.multi_items() if isinstance(value, str)}
-        data = {name: value for name, value in data.items() if value}
-    else:
-        body = await request.body()
-        data = dict(parse_qsl(body.decode("utf-8", "replace")))
-    try:
-        return model.model_validate(data, context={"code": code})
-    except ValidationError as error:
-        problems = [{**problem, "loc": ("body", *problem["loc"])} for problem in error.errors()]
-        raise RequestValidationError(problems) from None
-
-
-T = TypeVar("T")
-
-
-def parsed(parse: Callable[[str, DealCode | None], T], accepted: str) -> PlainValidator:
-    """A form field whose value the engine's own parser reads (given the form's deal, when
-    the route has one); a value it refuses is a ``not_accepted`` error whose message is
-    ``accepted`` (a catalog text), which the 422 page says after naming the field."""
-
-    def validate(value: object, info: ValidationInfo) -> T:
-        code = info.context["code"] if info.context else None
-        try:
-            if isinstance(value, str):
-                return parse(value, code)
-        except (ValueError, LookupError):
-            pass
-        raise PydanticCustomError("not_accepted", accepted)
-
-    return PlainValidator(validate)
-
-
-CardField = Annotated[Card, parsed(lambda text, _code: Card.parse(text), CARD_HELP)]
-"""A card a form names (``AS``, ``10D``)."""
-
-
 def action_route(
     router: APIRouter, screen: AnyScreen, verb: str, model: type[FormT]
 ) -> Callable[[Callable[[FormT], Action]], Callable[[FormT], Action]]:
     """Register ``POST /{game}/{code}/{verb}`` for the decorated function, which turns the
     validated form into the :data:`Action` to apply. The route checks the request
-    (:func:`app.dependencies.guard_write`), parses the deal code, validates the form once
+    (:func:`app.web.dependencies.guard_write`), parses the deal code, validates the form once
     against that deal, and hands the action to :func:`act`."""
 
     def register(make: Callable[[FormT], Action]) -> Callable[[FormT], Action]:
@@ -479,23 +284,3 @@ def action_route(
         return make
 
     return register
-
-
-async def game_result(store: Store, sid: str, code: str) -> tuple[Any, ...] | None:
-    """What the end box adds once the player's game is over (the caller asks only then:
-    no screen may say whether a deal can be won while it is played): the personal bests and
-    streaks it set, and how the deal went for everyone who finished it — hashable data."""
-    kind = kind_of(code)
-    if kind is None:
-        return None
-    doc = await store.player_stats_async(sid)
-    figures = await store.deal_stats_async(code)
-    return (ended_values(doc, code, kind), deal_tuple(figures))
-
-
-def with_result(facts: BoardFacts, result: tuple[Any, ...] | None) -> BoardFacts:
-    """The board's facts with the end box's additions (part of what the ending depends on,
-    so a partial answer sends the box again when they change)."""
-    if result is None or not facts.ending or facts.state == "playing":
-        return facts
-    return dataclasses.replace(facts, ending=(*facts.ending[:8], result))

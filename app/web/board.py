@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from app.engine.cards import SUIT_SYMBOLS, Card
 
@@ -95,6 +95,51 @@ def action_form(slug: str, verb: str, attrs: str, fields: str, inner: str = "") 
     )
 
 
+Records = tuple[tuple[str, int], ...]
+"""The personal bests and streaks a game set, each key with the figure its sentence names
+(``("best_time", 309000)``)."""
+
+
+class DealFigures(NamedTuple):
+    """How a deal went for everyone who finished it."""
+
+    players: int
+    wins: int
+    best_ms: int
+    fewest: int
+
+
+class GameResult(NamedTuple):
+    """What the statistics add to a finished game's end box (issue 16)."""
+
+    records: Records
+    deal: DealFigures | None
+    """``None`` when nobody has finished the deal."""
+
+
+class Ending(NamedTuple):
+    """What the end box (and Restart's question) depends on: hashable, its markup is cached by
+    it (:func:`app.web.ending.ending_html`)."""
+
+    state: str
+    score: int | None
+    """``None`` in *Zen* (issue 27): the box names no score and no time."""
+    elapsed_ms: int | None
+    """The game clock: a won game's time (0 otherwise; ``None`` in *Zen*)."""
+    asking: str | None
+    """The question the board asks (``restart``)."""
+    new_game_link: str
+    at_deal: bool
+    """The deal ended before any move (no Undo or Restart to suggest)."""
+    actions: tuple[str, ...]
+    """What the end box offers besides New game (``undo``, ``restart``); ``home`` while a game
+    that goes on offers *Send all home*."""
+    moves: int
+    """A won game's moves (0 otherwise)."""
+    result: GameResult | None = None
+    """What the statistics add once the game is over."""
+
+
 @dataclass(frozen=True, slots=True)
 class BoardFacts:
     """Everything the board shows, as plain hashable data (no language, no token).
@@ -107,8 +152,8 @@ class BoardFacts:
     score: int
     moves: int
     places: tuple[tuple[Any, ...], ...]
-    ending: tuple[Any, ...]
-    """What the ending box depends on: state, score, elapsed time (``()`` while playing)."""
+    ending: Ending | None
+    """What the ending box depends on (``None`` while the game goes on and nothing is asked)."""
     classes: str = ""
     """Extra classes on ``#board`` (Half Moon's ``with-help``)."""
     zen: bool = False

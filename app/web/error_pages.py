@@ -11,6 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.i18n import N_
 from app.store import SessionData, Store, StoreError
+from app.store.base import UnconfirmedChangeError
 from app.web.codes import Redirect
 from app.web.context import PageBase
 from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
@@ -69,6 +70,15 @@ async def _session(request: Request, player: Player) -> SessionData | None:
         return None
 
 
+def _page_of(request: Request) -> str:
+    """The page a request belongs to: a game action's (``POST /GAME/CODE/VERB``) is its
+    game's page; any other POST's is the home page."""
+    if request.method == "GET":
+        return request.url.path
+    parts = request.url.path.strip("/").split("/")
+    return f"/{parts[0]}/{parts[1]}" if len(parts) == 3 else "/"
+
+
 def _validation_problems(error: RequestValidationError) -> list[Text]:
     problems: list[Text] = []
     for item in error.errors():
@@ -95,6 +105,9 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StoreError)
     async def store_unavailable(request: Request, error: StoreError) -> Response:
         log.error("the store failed: %s", error)
+        if isinstance(error, UnconfirmedChangeError):  # the change may have been made
+            shown = PlayerError.store_unconfirmed(_page_of(request))
+            return await render_error(request, shown, read_store=False)
         return await render_error(request, PlayerError.store_unavailable(), read_store=False)
 
     @app.exception_handler(Redirect)

@@ -13,7 +13,7 @@ from typing import Final
 
 from babel.support import NullTranslations
 
-from app.engine.codes import FORMAT_HELP
+from app.engine.games import format_help
 from app.i18n import N_
 
 Text = Callable[[NullTranslations], str]
@@ -68,7 +68,7 @@ class PlayerError(Exception):
             lambda t: (
                 t.gettext(N_("“%(code)s” is not a deal code.")) % {"code": text[:64]}
                 + " "
-                + t.gettext(FORMAT_HELP)
+                + format_help(t)
             ),
             [(new_game_url, _text(N_("New game"))), HOME],
         )
@@ -114,6 +114,22 @@ class PlayerError(Exception):
             503,
             N_("Busy for a moment"),
             N_("Your move was not made: the game could not be saved just now. Try again."),
+            headers={"Retry-After": "1"},
+        )
+
+    @classmethod
+    def store_unconfirmed(cls, page_url: str) -> PlayerError:
+        """A change was sent, but the store stopped answering before it said whether the
+        change was made, and could not be asked in time (``UnconfirmedChangeError``): say
+        so, never "not made". Reloading shows the game as the store holds it."""
+        return cls.fixed(
+            503,
+            N_("Move not confirmed"),
+            N_(
+                "We could not confirm whether your move was made: the game could not be "
+                "reached to check. Reload the page to see the game as it is saved."
+            ),
+            (page_url, N_("Reload")),
             headers={"Retry-After": "1"},
         )
 

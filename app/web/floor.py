@@ -6,7 +6,7 @@ and answers a static fragment — the bytes of a real tap answer, read once from
 ``SOLITAIRE_BENCH_FLOOR`` names — through the same middleware. Mounted only when that
 variable is set: never in a deployment.
 
-``SOLITAIRE_BENCH_FLOOR`` names a directory holding ``half-moon.html`` and ``seahaven.html``.
+``SOLITAIRE_BENCH_FLOOR`` names a directory holding ``{slug}.html`` for each game.
 """
 
 from __future__ import annotations
@@ -19,24 +19,16 @@ from typing import Final
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app.dependencies import guard_write
 from app.engine.codes import DealCode
-from app.web.actions import ActionForm, read_form
-from app.web.halfmoon import TapForm
+from app.web.dependencies import guard_write
+from app.web.forms import ActionForm, read_form
+from app.web.games import SCREENS
 from app.web.htmx import html_answer
-from app.web.seahaven import PlaceForm
 from app.web.sessions import Player
 
 ENV: Final = "SOLITAIRE_BENCH_FLOOR"
 
 router = APIRouter()
-
-
-GAMES: Final[dict[str, tuple[type[ActionForm], DealCode]]] = {
-    "half-moon": (TapForm, DealCode("HM", 1, "N", 0)),
-    "seahaven": (PlaceForm, DealCode("SH", 1, "C4", 0)),
-}
-"""Each game's tap form, and a deal to validate it against."""
 
 
 @functools.cache
@@ -47,9 +39,11 @@ def _answer(game: str) -> str:
 @router.post("/_bench/floor/{game}")
 async def floor(game: str, request: Request) -> Response:
     await guard_write(request)
-    if game not in GAMES:
+    screen = SCREENS.get(game)
+    if screen is None:
         return Response(status_code=404)
-    form = await read_form(request, *GAMES[game])
+    deal = DealCode(screen.game.game_id, 1, screen.game.variants[0].code, 0)
+    form: ActionForm = await read_form(request, screen.tap_form, deal)
     if not form.token or not Player.from_request(request).sid:
         return Response(status_code=404)
     return html_answer(_answer(game))

@@ -9,32 +9,28 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
-from app.dependencies import (
-    PlayerDep,
-    RendererDep,
-    StoreDep,
-)
 from app.engine.games import AnyGame
 from app.i18n import N_, translations
 from app.store import SessionData, Store
-from app.web.actions import (
-    ActionForm,
-    action_route,
-    game_result,
-    rebuild,
-    settle_verdict,
-    with_result,
-)
+from app.web.actions import action_route
 from app.web.board import (
     fill,
 )
 from app.web.codes import parse_code
 from app.web.context import asked, language, page_context
+from app.web.dependencies import (
+    PlayerDep,
+    RendererDep,
+    StoreDep,
+)
+from app.web.ending import game_result, with_result
+from app.web.forms import ActionForm
 from app.web.htmx import html_answer
 from app.web.notices import NOTHING_TO_REDO, NOTHING_TO_UNDO, QUESTIONS, UNREADABLE, Said
 from app.web.render import Renderer
 from app.web.screen import SCREENS, AnyScreen
 from app.web.sessions import Player, page_session
+from app.web.verdicts import rebuild, settle_verdict
 from app.web.views import (
     info_html,
     status_html,

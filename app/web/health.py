@@ -15,8 +15,8 @@ from typing import Final
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
-from app.dependencies import StoreDep
 from app.store import StoreError
+from app.web.dependencies import StoreDep
 
 log = logging.getLogger(__name__)
 router = APIRouter()

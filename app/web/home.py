@@ -8,19 +8,18 @@ from babel.support import NullTranslations
 from fastapi import APIRouter, Query
 from fastapi.responses import RedirectResponse, Response
 
-from app import daily
-from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.games import GAMES, game_for_code
+from app.engine.games import GAMES, game_for_code, variant_of
 from app.i18n import N_
-from app.stats import KIND_NAMES, RESULT_NAMES, daily_streak
+from app.services import daily
 from app.store import GameSummary, Store
-from app.store.counting import clock_ms, kind_of, normal
-from app.store.jsondata import int_or_zero
+from app.store.counting import clock_ms, normal
+from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
+from app.web.games import SCREENS
 from app.web.htmx import html_answer
-from app.web.replay import EARLIER_WIN
-from app.web.screen import SCREENS, AnyScreen
+from app.web.screen import AnyScreen, screen_for
+from app.web.statistics import RESULT_NAMES, daily_streak
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -71,8 +70,8 @@ def _lines(games: list[GameSummary], t: NullTranslations) -> list[dict[str, Any]
         screen = _screen_for(game.code)
         if screen is None:
             continue
-        earlier = game.extra.get(EARLIER_WIN)
-        won_before = int_or_zero(earlier.get("ms")) if isinstance(earlier, dict) else None
+        earlier = game.marks.won
+        won_before = earlier.ms if earlier is not None else None
         lines.append(
             {
                 "code": game.code,
@@ -123,8 +122,8 @@ async def daily_block(
         deals.append(
             {
                 "code": text,
-                "url": f"/{'half-moon' if text.startswith('HM') else 'seahaven'}/{text}",
-                "name": t.gettext(KIND_NAMES[kind_of(text) or "HM"]),
+                "url": screen_for(code).url(text),
+                "name": t.gettext(variant_of(code).name),
                 "state": state,
                 "result": result,
             }

@@ -23,6 +23,7 @@ from app.i18n import LANGUAGES, N_, translations
 from app.web.assets import Assets
 from app.web.context import PageBase
 from app.web.errors import PlayerError
+from app.web.games import SITE_DESCRIPTION, SITE_NAME
 from app.web.render import TEMPLATES_DIR, Renderer
 
 router = APIRouter()
@@ -38,11 +39,8 @@ ICONS: Final = (
 )
 """The manifest's icons (made by ``scripts/make_icons.sh``): file, size, purpose."""
 
-APP_NAME: Final = N_("Patience: Half Moon and Seahaven Towers")
-DESCRIPTION: Final = N_(
-    "Play Half Moon and Seahaven Towers, two patience games, free in your browser, "
-    "in English, Turkish and Bulgarian."
-)
+APP_NAME: Final = SITE_NAME
+DESCRIPTION: Final = SITE_DESCRIPTION
 
 NO_CACHE: Final = {"Cache-Control": "no-cache"}
 """Revalidated on every use: a new deployment's manifest and worker are seen at once."""

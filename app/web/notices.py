@@ -61,10 +61,6 @@ UNREADABLE = notice(
     "unreadable", N_("Your saved game for this deal could not be read, so it starts afresh.")
 )
 
-
-REFUSED = notice("refused", N_("Not allowed: nothing moved."))
-"""A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
-
 QUESTIONS: Final = {
     "restart": N_("Restart this deal from the beginning? Your moves so far are lost.")
 }

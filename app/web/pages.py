@@ -18,22 +18,19 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.engine.codes import DealCode
-from app.engine.halfmoon import HalfMoon, parse_place
-from app.engine.seahaven import Seahaven
-from app.engine.seahaven import parse_place as sh_place
-from app.i18n import N_, card_letters, translations
+from app.engine.games import game_for_code
+from app.i18n import N_
 from app.store import Store
-from app.web import diagrams, examples, winnability
+from app.web import winnability
 from app.web.context import PageBase
+from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
+from app.web.diagrams import Diagram
 from app.web.errors import PlayerError
-from app.web.halfmoon import SCREEN as HALF_MOON
+from app.web.games import EXAMPLES_DESCRIPTION, SCREENS, WINNABILITY_DESCRIPTION
 from app.web.htmx import NO_STORE
 from app.web.render import Renderer
-from app.web.screen import AnyScreen
-from app.web.seahaven import SCREEN as SEAHAVEN
-from app.web.seahaven import place_text
+from app.web.screen import AnyScreen, screen_for
 from app.web.sessions import Player
 
 router = APIRouter()
@@ -47,30 +44,7 @@ class PageMeta:
 
 
 PAGES: Final = {
-    "rules-half-moon": (
-        "/rules/half-moon",
-        N_("Half Moon rules"),
-        N_(
-            "How to play Half Moon: the arc of twelve piles and the reserve, pairs that sum to "
-            "11, jack–queen–king triples, taps, score and the end of the game."
-        ),
-    ),
-    "rules-seahaven": (
-        "/rules/seahaven",
-        N_("Seahaven Towers rules"),
-        N_(
-            "How to play Seahaven Towers: ten columns, cells and foundations, building down by "
-            "suit, kings in empty columns, how many cards move as a group."
-        ),
-    ),
-    "examples": (
-        "/examples",
-        N_("Examples"),
-        N_(
-            "A won Half Moon game replayed move by move, and the Seahaven group-size rule "
-            "shown in a real game."
-        ),
-    ),
+    "examples": ("/examples", N_("Examples"), EXAMPLES_DESCRIPTION),
     "faq": (
         "/faq",
         N_("Questions and answers"),
@@ -79,21 +53,24 @@ PAGES: Final = {
             "keyboard and screen-reader play, languages."
         ),
     ),
-    "winnability": (
-        "/winnability",
-        N_("How winnable are these games?"),
-        N_(
-            "How many Half Moon and Seahaven Towers deals can be won, with confidence intervals, "
-            "the length of wins and a cross-check against Freecell Solver."
-        ),
-    ),
+    "winnability": ("/winnability", N_("How winnable are these games?"), WINNABILITY_DESCRIPTION),
 }
-"""Every reading page: address, title and the short description for sharing."""
+"""Every reading page but the games' own (their screens give theirs): address, title and the
+short description for sharing."""
 
 
 def _meta(key: str, t: NullTranslations) -> PageMeta:
-    path, title, description = PAGES[key]
+    """The page ``key`` of :data:`PAGES`, or ``rules-{slug}``: a game's rules page."""
+    if key.startswith("rules-"):
+        screen = SCREENS[key.removeprefix("rules-")]
+        path, title, description = f"/rules/{screen.slug}", *_rules_texts(screen)
+    else:
+        path, title, description = PAGES[key]
     return PageMeta(path, t.gettext(title), t.gettext(description))
+
+
+def _rules_texts(screen: AnyScreen) -> tuple[str, str]:
+    return screen.rules_title, screen.rules_description
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,25 +107,15 @@ ReadingDep = Annotated[Reading, Depends(_reading)]
 # --- the rules ---------------------------------------------------------------------------------
 
 
-_RULES_GAMES: Final[dict[str, AnyScreen]] = {"half-moon": HALF_MOON, "seahaven": SEAHAVEN}
-DIAGRAM_DEALS: Final = {
-    "half-moon": (examples.HALF_MOON_DEAL,),
-    "seahaven": tuple(DealCode("SH", 1, f"C{n}", 0) for n in (4, 2, 1)),
-}
-"""The deals the rules pages draw: Half Moon's example deal, Seahaven deal 0 with 4, 2, 1 cells."""
-
-
 @functools.cache
-def diagram(code: DealCode, lang: str) -> diagrams.Diagram:
+def diagram(code: DealCode, lang: str) -> Diagram:
     """A deal's starting board, drawn by the game board's own place renderers."""
-    if code.game == "HM":
-        return diagrams.half_moon(HalfMoon(code), lang)
-    return diagrams.seahaven_board(Seahaven(code), lang)
+    return screen_for(code).diagram(game_for_code(code)(code), lang)
 
 
 async def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bool]:
     """Where the rules lead back: the player's latest game of this kind, else a new deal."""
-    screen = _RULES_GAMES[slug]
+    screen = SCREENS[slug]
     for game in await store.recent_games_async(player.sid, 10):
         if DealCode.parse(game.code).game == screen.game.game_id:
             return screen.url(game.code), True
@@ -157,7 +124,8 @@ async def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bo
 
 @router.get("/rules/{slug}", name="rules")
 async def rules(slug: str, page: ReadingDep, store: StoreDep, player: PlayerDep) -> Response:
-    if slug not in _RULES_GAMES:
+    screen = SCREENS.get(slug)
+    if screen is None:
         raise PlayerError.not_found()
     game_url, resumes = await back_to_game(store, player, slug)
 
@@ -165,10 +133,10 @@ async def rules(slug: str, page: ReadingDep, store: StoreDep, player: PlayerDep)
         return {
             "game_url": game_url,
             "resumes": resumes,
-            "diagrams": [(str(code), diagram(code, lang)) for code in DIAGRAM_DEALS[slug]],
+            "diagrams": [(str(code), diagram(code, lang)) for code in screen.diagram_deals],
         }
 
-    return await page.render(f"rules-{slug}", f"games/{slug}/rules.html", extra)
+    return await page.render(f"rules-{slug}", screen.rules_template, extra)
 
 
 # --- examples ----------------------------------------------------------------------------------
@@ -177,11 +145,7 @@ async def rules(slug: str, page: ReadingDep, store: StoreDep, player: PlayerDep)
 @router.get("/examples", name="examples")
 async def examples_index(page: ReadingDep) -> Response:
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
-        return {
-            "hm_code": str(examples.HALF_MOON_DEAL),
-            "sh_code": str(examples.SEAHAVEN_DEAL),
-            "case_step": examples.seahaven_steps()[1].step,
-        }
+        return {key: value for s in SCREENS.values() for key, value in s.examples_index().items()}
 
     return await page.render("examples", "pages/examples.html", extra)
 
@@ -222,151 +186,23 @@ class Pager:
         ]
 
 
-@functools.cache
-def half_moon_step_view(number: int, lang: str) -> dict[str, Any]:
-    t = translations(lang)
-    step = examples.half_moon_steps()[number]
-    return {
-        "board": diagrams.half_moon(step.game, lang, step.next_places),
-        "removed": [_removed_view(r, t) for r in step.removed],
-        "next": [_place_card(step.game, name, t) for name in step.next_places],
-        "points": 0 if not step.removed else (10 if len(step.removed) == 2 else 15),
-        "score": step.game.score,
-        "cards_left": step.game.position.cards_left,
-        "won": step.game.is_won(),
-        "sum": " + ".join(str(r.card.rank) for r in step.removed if not r.card.is_face),
-    }
-
-
-@functools.cache
-def opening(lang: str) -> dict[str, str]:
-    """The first two moves told the way the documents tell theirs: a pair that uncovers a face
-    card, and the triple that takes it (the example deal was chosen for that)."""
-    t = translations(lang)
-    steps = examples.half_moon_steps()
-    first, second = steps[1].removed, steps[2].removed
-    (uncovering,) = [r for r in first if r.uncovered is not None and r.uncovered.is_face]
-    others = [r for r in second if r.place != uncovering.place]
-    assert uncovering.uncovered is not None
-    assert len(others) == 2
-    return {
-        "first": card_letters(first[0].card, t),
-        "first_place": _place_text(first[0].place, t),
-        "second": card_letters(first[1].card, t),
-        "second_place": _place_text(first[1].place, t),
-        "sum": f"{first[0].card.rank} + {first[1].card.rank}",
-        "uncovered": card_letters(uncovering.uncovered, t),
-        "uncovered_place": _place_text(uncovering.place, t),
-        "third": card_letters(others[0].card, t),
-        "third_place": _place_text(others[0].place, t),
-        "fourth": card_letters(others[1].card, t),
-        "fourth_place": _place_text(others[1].place, t),
-    }
-
-
-def _place_text(name: str, t: NullTranslations) -> str:
-    kind, _, number = name.partition("-")
-    if kind == "pile":
-        return t.gettext("pile %(number)s") % {"number": number}
-    return f"R{number}"
-
-
-def _removed_view(r: examples.Removed, t: NullTranslations) -> dict[str, str]:
-    return {
-        "card": card_letters(r.card, t),
-        "place": _place_text(r.place, t),
-        "uncovered": card_letters(r.uncovered, t) if r.uncovered else "",
-    }
-
-
-def _place_card(game: HalfMoon, name: str, t: NullTranslations) -> dict[str, str]:
-    card = game.position.top(parse_place(name))
-    assert card is not None
-    return {"card": card_letters(card, t), "place": _place_text(name, t)}
-
-
-@functools.cache
-def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
-    t = translations(lang)
-    steps, case = examples.seahaven_steps()
-    step = steps[number]
-    if number == case.step:  # ring the two runs of the case
-        position = step.game.position
-        runs = [case.refused, case.allowed]
-        ringed = {
-            str(c)
-            for source, card, _, size in runs
-            for c in position.columns[int(source.split("-")[1]) - 1][-size:]
-        }
-    else:  # ring what the move moved, where it went
-        ringed = {str(c) for c in examples.moved_cards(step)}
-    board = diagrams.seahaven_board(step.game, lang, ringed)
-    move = None
-    if step.move is not None:
-        cards = examples.moved_cards(step)
-        move = {
-            "cards": " ".join(card_letters(c, t) for c in cards),
-            "count": len(cards),
-            "source": place_text(step.move.source, t),
-            "target": place_text(step.move.target, t),
-        }
-    refused_source, refused_card, refused_target, refused_size = case.refused
-    allowed_source, allowed_card, allowed_target, allowed_size = case.allowed
-    return {
-        "board": board,
-        "move": move,
-        "score": step.game.score,
-        "case": {
-            "step": case.step,
-            "free_cells": case.free_cells,
-            "empty_columns": case.empty_columns,
-            "limit": case.limit,
-            "limit_into_empty": case.limit_into_empty,
-            "refused_card": card_letters(refused_card, t),
-            "refused_size": refused_size,
-            "refused_source": place_text(sh_place(refused_source), t),
-            "refused_target": place_text(sh_place(refused_target), t),
-            "reason": case.refusal.refusal.explain(t) if case.refusal.refusal else "",
-            "allowed_card": card_letters(allowed_card, t),
-            "allowed_size": allowed_size,
-            "allowed_source": place_text(sh_place(allowed_source), t),
-            "allowed_target": place_text(sh_place(allowed_target), t),
-        },
-    }
-
-
-ExampleView = Callable[[int, str], dict[str, Any]]
-"""One step of an example, in a language: the page's own context values."""
-
-EXAMPLES: Final[dict[str, tuple[DealCode, Callable[[], int], ExampleView]]] = {
-    "half-moon": (
-        examples.HALF_MOON_DEAL,
-        lambda: len(examples.half_moon_steps()) - 1,
-        lambda number, lang: {"view": half_moon_step_view(number, lang), "opening": opening(lang)},
-    ),
-    "seahaven": (
-        examples.SEAHAVEN_DEAL,
-        lambda: len(examples.seahaven_steps()[0]) - 1,
-        lambda number, lang: {"view": seahaven_step_view(number, lang)},
-    ),
-}
-"""Each game's example: its deal, its last step, and one step's view (Half Moon's with its
-opening moves told in words)."""
-
-
 @router.get("/examples/{slug}", name="example")
 async def example(slug: str, page: ReadingDep, step: StepQuery = "0") -> Response:
-    if slug not in EXAMPLES:
+    screen = SCREENS.get(slug)
+    if screen is None:
         raise PlayerError.not_found()
-    deal, last_step, step_view = EXAMPLES[slug]
 
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
-        last = last_step()  # a first replay: in the thread pool
+        last = screen.example_steps()  # a first replay: in the thread pool
         number = _step(step, last)
         pager = Pager(number, last, f"/examples/{slug}")
-        return {"code": str(deal), "pager": pager, **step_view(number, lang)}
+        return {
+            "code": str(screen.example_deal),
+            "pager": pager,
+            **screen.example_view(number, lang),
+        }
 
-    return await page.render("examples", f"games/{slug}/example.html", extra)
+    return await page.render("examples", screen.example_template, extra)
 
 
 # --- FAQ and winnability -----------------------------------------------------------------------

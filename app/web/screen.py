@@ -3,41 +3,40 @@
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from babel.support import NullTranslations
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.game import Refusal
-from app.engine.games import AnyGame
-from app.i18n import N_, rank_letter, translations
-from app.stats import result_html
+from app.engine.games import AnyGame, game_for_code, kind_of
+from app.i18n import N_, translations
 from app.store import SessionData, Store, StoredGame
 from app.web.board import (
     CODE,
     BoardFacts,
+    Ending,
     board_open,
-    ending_box,
     ending_html,
-    home_offer,
-    restart_question,
-    summary_box,
 )
 from app.web.board import version as board_version
+from app.web.diagrams import Diagram
+from app.web.ending import ending_box_html
 from app.web.errors import Text
 from app.web.htmx import NO_STORE
-from app.web.notices import COMMON_NOTICES, NOTICES, QUESTIONS
+from app.web.notices import COMMON_NOTICES, NOTICES
 from app.web.render import Renderer
 from app.web.sessions import Player
 from app.web.views import (
     ScreenView,
     clock_text,
 )
+
+if TYPE_CHECKING:
+    from app.web.forms import ActionForm as ActionFormLike
 
 G = TypeVar("G", bound=AnyGame)
 """The game a screen shows (its engine class's instances)."""
@@ -52,12 +51,54 @@ class Screen(ABC, Generic[G]):
     """The game's name, a catalog text."""
     template: ClassVar[str]
 
+    rules_title: ClassVar[str]
+    """The rules page's title, a catalog text."""
+    rules_description: ClassVar[str]
+    """The rules page's description for sharing, a catalog text."""
+    rules_template: ClassVar[str]
+    diagram_deals: ClassVar[tuple[DealCode, ...]]
+    """The deals whose starting boards the rules page draws."""
+    example_deal: ClassVar[DealCode]
+    """The deal of the Examples page's replay."""
+    example_template: ClassVar[str]
+    tap_form: ClassVar[type[ActionFormLike]]
+    """The form of a tap (the HTTP bench's floor reads it as a tap does)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """The engine's game names its screen: the slug and the name. Every game's screen is
-        ``pages/game.html``, which takes the game's styles and scripts from ``games/{slug}/``."""
+        """The engine's game names its screen: the slug, the name and the pages' templates.
+        Every game's screen is ``pages/game.html``, which takes the game's styles and scripts
+        from ``games/{slug}/``; its rules and example pages are there too."""
         super().__init_subclass__(**kwargs)
         cls.slug, cls.name = cls.game.slug, cls.game.title
         cls.template = "pages/game.html"
+        cls.rules_template = f"games/{cls.slug}/rules.html"
+        cls.example_template = f"games/{cls.slug}/example.html"
+
+    # --- the reading pages -------------------------------------------------------------------
+
+    @abstractmethod
+    def diagram(self, game: G, lang: str, ringed: Collection[str] = ()) -> Diagram:
+        """A board drawn for reading (no forms); ``ringed`` names what to ring (the game's
+        choice: Half Moon's places, Seahaven's cards)."""
+
+    @abstractmethod
+    def example_steps(self) -> int:
+        """How many steps the Examples page's replay has after the deal (a first replay:
+        call it off the event loop)."""
+
+    @abstractmethod
+    def example_view(self, number: int, lang: str) -> dict[str, Any]:
+        """One step of the replay, in a language: the example page's own context values."""
+
+    def examples_index(self) -> dict[str, Any]:
+        """What the Examples page shows of this game's example (its own context values)."""
+        return {}
+
+    # --- the daily deal ----------------------------------------------------------------------
+
+    def daily_variant(self, request: Request) -> str:
+        """Which of the day's deals ``GET /daily/{game}`` opens (Seahaven: ``?cells=``)."""
+        return next(v.code for v in self.game.variants if v.daily)
 
     own_notices: ClassVar[frozenset[str]] = frozenset()
     """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use
@@ -71,7 +112,7 @@ class Screen(ABC, Generic[G]):
             return None
         if key in COMMON_NOTICES or key in self.own_notices:
             return NOTICES.get(key)
-        refusal = Refusal.from_key(key)
+        refusal = game.refusal_of(key)
         if refusal is not None and game.may_refuse(refusal):
             return refusal.explain
         return None
@@ -126,18 +167,17 @@ class Screen(ABC, Generic[G]):
         state = state or game.status().value
         return self.ending_text(self.ending_facts(game, state, game.score, zen=zen), t)
 
-    def ending_text(self, ending: tuple[Any, ...], t: NullTranslations) -> str | None:
-        if not ending or ending[0] == "playing":
+    def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None:
+        if ending is None or ending.state == "playing":
             return None
-        state, score, elapsed_ms = ending[:3]
-        if state == "won" and score is None:  # Zen: no score, no time
+        if ending.state == "won" and ending.score is None:  # Zen: no score, no time
             return t.gettext(N_("You won!"))
-        if state == "won":
+        if ending.state == "won":
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
-                "score": score,
-                "time": clock_text(elapsed_ms),
+                "score": ending.score,
+                "time": clock_text(ending.elapsed_ms or 0),
             }
-        if self.defeat_at_deal and ending[5]:
+        if self.defeat_at_deal and ending.at_deal:
             return t.gettext(self.defeat_at_deal)
         return t.gettext(self.defeat)
 
@@ -179,26 +219,28 @@ class Screen(ABC, Generic[G]):
 
     def ending_facts(
         self, game: G, state: str, score: int, asking: str | None = None, zen: bool = False
-    ) -> tuple[Any, ...]:
-        """What the ending box depends on (``()`` while the game goes on and nothing is asked):
-        state, score, play time, the question asked (``restart``), the New game link, whether
-        the deal was lost before any move, the actions offered and a won game's moves (the
-        end box's additions follow: :func:`app.web.actions.with_result`). In *Zen* the score
-        and the time are ``None``: the box names neither."""
+    ) -> Ending | None:
+        """What the ending box depends on (``None`` while the game goes on and nothing is
+        asked); the statistics' additions come later (:func:`app.web.ending.with_result`). In
+        *Zen* the score and the time are ``None``: the box names neither."""
         if state == "playing" and asking is None:
-            return ()
+            return None
         won = state == "won"
-        elapsed = game.clock.elapsed_ms if won else 0
-        at_deal = game.move_count == 0 and not game.can_redo()
-        actions = self.end_actions_for(game)
-        moves = game.move_count if won else 0
-        link = self.new_game_link(game)
-        if zen:
-            return (state, None, None, asking, link, at_deal, actions, moves)
-        return (state, score, elapsed, asking, link, at_deal, actions, moves)
+        return Ending(
+            state,
+            None if zen else score,
+            None if zen else game.clock.elapsed_ms if won else 0,
+            asking,
+            self.new_game_link(game),
+            game.move_count == 0 and not game.can_redo(),
+            self.end_actions_for(game),
+            game.move_count if won else 0,
+        )
 
     def ending_html(self, facts: BoardFacts, lang: str) -> str:
-        return _ending_html(self, lang, facts.ending) if facts.ending else ending_html("", None)
+        if facts.ending is None:
+            return ending_html("", None)
+        return ending_box_html(self, lang, facts.ending)
 
     def board_parts(self, facts: BoardFacts, lang: str) -> list[str]:
         """Each place's cached markup, in board order."""
@@ -230,7 +272,8 @@ class Screen(ABC, Generic[G]):
     def stored(
         self, game: G, record: dict[str, Any], now: int, state: str | None = None
     ) -> StoredGame:
-        """What the store keeps: the record, and the facts lists and verdicts need."""
+        """What the store keeps: the record, and the facts lists and verdicts need; its
+        kind (the game registry's) for the statistics, which name no game themselves."""
         return StoredGame(
             record["code"],
             record,
@@ -238,80 +281,19 @@ class Screen(ABC, Generic[G]):
             game.score,
             game.move_count,
             now,
+            kind=kind_of(game.code),
         )
 
 
 AnyScreen = Screen[Any]
 """A screen of either game (routes shared by both games hold one)."""
 
-CASCADE: Final = tuple(
-    Card.parse(c) for c in ("KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C")
-)
-"""The cards of the win's cascade (decoration: hidden from screen readers)."""
-
 SCREENS: dict[str, AnyScreen] = {}
-"""Each game's screen under its slug: the same keys as the engine's ``GAMES`` table, so a deal
-code finds its screen through :func:`app.engine.games.game_for_code`."""
+"""Each game's screen under its slug (:func:`app.web.game_routes.game_router` registers it;
+:mod:`app.web.games` loads every game's package): the same keys as the engine's ``GAMES``
+table."""
 
 
-@functools.lru_cache(maxsize=256)
-def _ending_html(screen: AnyScreen, lang: str, ending: tuple[Any, ...]) -> str:
-    """The end of a game, and Restart's question (``asking``), inside the board."""
-    t = translations(lang)
-    state, score, elapsed, asking, new_game_link, _at_deal, offered, moves = ending[:8]
-    result = ending[8] if len(ending) > 8 else None  # issue 16: what the game set, the deal
-    zen = score is None  # Zen: neither the time nor the score (:meth:`Screen.ending_facts`)
-    parts = []
-    if state == "won" and asking != "restart":
-        moved = ("moves", t.gettext(N_("Moves")), str(moves))
-        figures = (
-            (moved,)
-            if zen
-            else (
-                ("time", t.gettext(N_("Time")), clock_text(elapsed)),
-                moved,
-                ("score", t.gettext(N_("Score")), str(score)),
-            )
-        )
-        parts.append(
-            summary_box(
-                t.gettext(N_("You won!")),
-                figures,
-                result_html(result, t, zen),
-                ((card, rank_letter(card, t)) for card in CASCADE),
-                (screen.slug, t.gettext(N_("Play this deal again"))),
-                (new_game_link, t.gettext(N_("New game"))),
-            )
-        )
-    elif state != "playing" and asking != "restart":
-        labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
-        actions = [] if state == "won" else [(verb, labels[verb]) for verb in offered]
-        text = screen.ending_text(ending, t) or ""
-        parts.append(
-            ending_box(
-                screen.slug,
-                state,
-                text,
-                actions,
-                (new_game_link, t.gettext(N_("New game"))),
-                result_html(result, t, zen),
-            )
-        )
-    elif state == "playing" and "home" in offered and asking != "restart":
-        parts.append(
-            home_offer(
-                screen.slug,
-                t.gettext(N_("Only moves to the foundations are left.")),
-                t.gettext(N_("Send all home")),
-            )
-        )
-    if asking == "restart":
-        parts.append(
-            restart_question(
-                screen.slug,
-                t.gettext(QUESTIONS["restart"]),
-                t.gettext(N_("Restart")),
-                t.gettext(N_("Keep playing")),
-            )
-        )
-    return ending_html("".join(parts), state)
+def screen_for(code: DealCode) -> AnyScreen:
+    """The screen of the game a deal code belongs to."""
+    return SCREENS[game_for_code(code).slug]

@@ -9,9 +9,9 @@ from typing import Final
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app.dependencies import PlayerDep, SameOrigin, StoreDep, limit
 from app.i18n import LANGUAGES, N_
 from app.store.base import CHOICES, SWITCHES
+from app.web.dependencies import PlayerDep, SameOrigin, StoreDep, limit
 from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
 from app.web.sessions import check_token
 

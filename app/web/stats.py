@@ -1,5 +1,6 @@
 """``/stats``: the player's statistics, their reset, and the device link (issue 16); the daily
-deals' routes (``/daily/half-moon``, ``/daily/seahaven?cells=4``).
+deals' route (``/daily/{game}``: each game's screen says which of the day's deals it opens,
+``/daily/seahaven?cells=4``).
 
 GET never writes: the page reads the player's document; reset, making and revoking a device
 link are POSTs with the form token. A device link holds a secret of 192 bits
@@ -16,8 +17,11 @@ from typing import Final, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app import daily
-from app.dependencies import (
+from app.i18n import N_
+from app.services import daily
+from app.store import Store
+from app.store.counting import normal
+from app.web.dependencies import (
     PlayerDep,
     RendererDep,
     StoreDep,
@@ -26,23 +30,19 @@ from app.dependencies import (
     limit,
     public_origin,
 )
-from app.i18n import N_
-from app.stats import (
-    RULES,
+from app.web.errors import PlayerError
+from app.web.forms import ActionForm, FormT, read_form
+from app.web.games import LOST_RULE, SCREENS
+from app.web.htmx import NO_STORE, html_answer
+from app.web.render import Renderer
+from app.web.sessions import Player, check_token
+from app.web.statistics import (
     daily_streak,
     game_rows,
     kind_rows,
     win_rate_chart,
     win_time_chart,
 )
-from app.store import Store
-from app.store.counting import normal
-from app.web.actions import ActionForm, FormT, read_form
-from app.web.errors import PlayerError
-from app.web.htmx import NO_STORE, html_answer
-from app.web.render import Renderer
-from app.web.seahaven import cells_query
-from app.web.sessions import Player, check_token
 
 router = APIRouter()
 
@@ -51,6 +51,23 @@ NOTICES: Final = {
     "revoked": N_("The device link was revoked: it opens nothing any more."),
     "linked": N_("This browser now has the games and statistics of the device link."),
 }
+
+
+RULES: Final = (
+    N_("A game counts as played from its first move: a deal only opened is not counted."),
+    N_("It is won when the last card is played."),
+    LOST_RULE,
+    N_(
+        "A deal's first result is its result: undoing after the end, restarting it, or"
+        " finishing an abandoned game later does not count again."
+    ),
+    N_(
+        "Time is the game clock's time. Best time and fewest moves are of won games; the"
+        " best score is of every counted game."
+    ),
+    N_("The daily streak counts UTC days in a row on which you won at least one daily deal."),
+)
+"""How results are counted, as ``/stats`` says it (``docs/statistics.md``)."""
 
 
 class ResetForm(ActionForm):
@@ -62,8 +79,8 @@ class ResetForm(ActionForm):
 async def _checked(
     request: Request, store: Store, player: Player, model: type[FormT], back: str = "/stats"
 ) -> FormT:
-    """A POST's form as the game actions read theirs (:func:`app.web.actions.read_form`),
-    after :func:`app.dependencies.guard_write`, its token checked; ``back`` is the page an
+    """A POST's form as the game actions read theirs (:func:`app.web.forms.read_form`),
+    after :func:`app.web.dependencies.guard_write`, its token checked; ``back`` is the page an
     expired form offers to reload."""
     await guard_write(request)
     form = await read_form(request, model)
@@ -186,14 +203,12 @@ async def use_link(secret: str, request: Request, store: StoreDep, player: Playe
 # --- the daily deals ---------------------------------------------------------------------------
 
 
-@router.get("/daily/half-moon", name="daily-half-moon")
-async def daily_half_moon(player: PlayerDep) -> Response:
+@router.get("/daily/{slug}", name="daily")
+async def daily_deal(slug: str, request: Request, player: PlayerDep) -> Response:
+    screen = SCREENS.get(slug)
+    if screen is None:
+        raise PlayerError.not_found()
+    variant = screen.daily_variant(request)
     codes = await daily.daily_codes(daily.today())
-    return RedirectResponse(f"/half-moon/{codes['N']}", 303, headers=NO_STORE)
-
-
-@router.get("/daily/seahaven", name="daily-seahaven")
-async def daily_seahaven(request: Request, player: PlayerDep) -> Response:
-    cells = cells_query(request, ("cells",)).get("cells", "4")
-    codes = await daily.daily_codes(daily.today())
-    return RedirectResponse(f"/seahaven/{codes['C' + cells]}", 303, headers=NO_STORE)
+    code = next(c for c in codes.values() if c.game == screen.game.game_id and c.variant == variant)
+    return RedirectResponse(screen.url(code), 303, headers=NO_STORE)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from html import escape
+from typing import NamedTuple
 
 from app.i18n import N_, translations
 from app.web.board import QUEUE, TOKEN
@@ -56,10 +57,27 @@ def clock_text(ms: int) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
+class InfoParts(NamedTuple):
+    """The info bar's markup around what an action changes, in order: each part ends where a
+    changing piece goes (the clock, the score, the moves, Undo, Redo, Restart)."""
+
+    before_time: str
+    before_score: str
+    before_moves: str
+    before_undo: str
+    """From the moves to Undo: the deal link and the copy button, the controls' start."""
+    before_redo: str
+    before_restart: str
+    after_restart: str
+    """New game, Rules and the keyboard shortcuts: the end of the bar."""
+    zen_moves: str
+    """In *Zen* (issue 27), the bar's numbers start here: the moves alone."""
+
+
 @functools.lru_cache(maxsize=1024)
 def _info_parts(
     lang: str, slug: str, code: str, url: str, new_game_url: str, shortcuts: str
-) -> tuple[str, str, str, str, str, str, str, str]:
+) -> InfoParts:
     """The info bar around what changes (time, score, moves, Undo and Redo): cached per
     language and deal; the token stays a placeholder."""
     t = translations(lang)
@@ -76,7 +94,7 @@ def _info_parts(
         f' hx-swap="none" hx-sync="{QUEUE}"><input type="hidden" name="token" value="{TOKEN}">'
         for verb in ("undo", "redo", "restart")
     ]
-    return (
+    return InfoParts(
         f'<dl class="stats" id="stats"><div><dt>{escape(time_text)}</dt><dd>',
         f'</dd></div><div><dt>{escape(score_text)}</dt><dd id="score">',
         f'</dd></div><div><dt>{escape(moves_text)}</dt><dd id="moves">',
@@ -109,16 +127,17 @@ def _control(lang: str, verb: str, enabled: bool) -> str:
     return f'<button id="control-{verb}"{"" if enabled else " disabled"}>{escape(label)}</button>'
 
 
-def _stats(lang: str, info: InfoView, parts: tuple[str, ...]) -> str:
-    """The numbers of the bar; in *Zen* only the moves (parts[7] opens the list at them)."""
+def _stats(lang: str, info: InfoView, parts: InfoParts) -> str:
+    """The numbers of the bar; in *Zen* only the moves (:attr:`InfoParts.zen_moves` opens the
+    list at them)."""
     if info.zen:
-        return f"{parts[7]}{info.moves}"
-    time, score, moves = parts[:3]
+        return f"{parts.zen_moves}{info.moves}"
     running = "true" if info.running else "false"
     return (
-        f'{time}<time id="clock" data-elapsed="{info.elapsed_ms}" data-running="{running}"'
-        f' data-away-left="{info.away_left_ms}">'
-        f"{clock_text(info.elapsed_ms)}</time>{score}{info.score}{moves}{info.moves}"
+        f'{parts.before_time}<time id="clock" data-elapsed="{info.elapsed_ms}"'
+        f' data-running="{running}" data-away-left="{info.away_left_ms}">'
+        f"{clock_text(info.elapsed_ms)}</time>{parts.before_score}{info.score}"
+        f"{parts.before_moves}{info.moves}"
     )
 
 
@@ -131,8 +150,8 @@ def info_html(lang: str, screen: ScreenView, info: InfoView, shortcuts: str) -> 
     restart = _control(lang, "restart", info.can_restart)
     stats = _stats(lang, info, parts)
     return (
-        f'<div id="info" class="info">{stats}{parts[3]}{undo}{parts[4]}{redo}{parts[5]}'
-        f"{restart}{parts[6]}</div>"
+        f'<div id="info" class="info">{stats}{parts.before_undo}{undo}{parts.before_redo}{redo}'
+        f"{parts.before_restart}{restart}{parts.after_restart}</div>"
     )
 
 
@@ -142,7 +161,7 @@ def info_changes(lang: str, screen: ScreenView, info: InfoView) -> str:
     parts = _info_parts(lang, screen.slug, info.code, info.url, screen.new_game_url, "")
     stats = oob(_stats(lang, info, parts))
     return (
-        f"{stats}{parts[3].partition('</dl>')[0]}</dl>"
+        f"{stats}{parts.before_undo.partition('</dl>')[0]}</dl>"
         f"{oob(_control(lang, 'undo', info.can_undo))}"
         f"{oob(_control(lang, 'redo', info.can_redo))}"
         f"{oob(_control(lang, 'restart', info.can_restart))}"

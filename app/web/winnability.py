@@ -16,7 +16,8 @@ from typing import Any, Final
 from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
-from app.i18n import N_, translations
+from app.engine.games import game_by_id
+from app.i18n import translations
 
 DATA: Final = Path(__file__).resolve().parents[1] / "data" / "winnability.json"
 VERDICTS: Final = ("won", "no win", "undecided")
@@ -93,18 +94,23 @@ class Variant:
     chart: Chart | None
 
 
-NAMES: Final = {
-    ("HM", None): N_("Half Moon"),
-    ("SH", 4): N_("Seahaven Towers, 4 cells"),
-    ("SH", 2): N_("Seahaven Towers, 2 cells"),
-    ("SH", 1): N_("Seahaven Towers, 1 cell"),
-}
+def _has_chart(data: dict[str, Any]) -> bool:
+    """Whether a variant's wins differ in length (every Half Moon win takes 48 moves)."""
+    moves = data["moves_in_wins"]
+    return bool(data["counts"]["won"]) and moves["min"] < moves["max"]
+
+
+def _names(data: dict[str, Any]) -> tuple[str, str]:
+    """A variant's key in the page (``half-moon``, ``seahaven-4``) and its name for players."""
+    game = game_by_id(data["game"])
+    name = next(v.short_name for v in game.variants if v.code == data["variant"])
+    return game.slug if data["cells"] is None else f"{game.slug}-{data['cells']}", name
 
 
 def _chart(data: dict[str, Any], lang: str, scale: float) -> Chart | None:
     moves = data["moves_in_wins"]
     wins = data["counts"]["won"]
-    if data["game"] != "SH" or not wins:
+    if not _has_chart(data):
         return None
     counts: dict[int, int] = {}
     for start, count in moves["by_tens"]:
@@ -138,7 +144,7 @@ def figures(lang: str) -> dict[str, Any]:
     peaks = [
         count / v["counts"]["won"]
         for v in data["variants"]
-        if v["game"] == "SH" and v["counts"]["won"]
+        if _has_chart(v)
         for _, count in v["moves_in_wins"]["by_tens"]
     ]
     scale = max(0.1, -(-max(peaks, default=0.1) * 10 // 1) / 10)  # round up to 10 %
@@ -155,11 +161,11 @@ def figures(lang: str) -> dict[str, Any]:
             )
             for verdict in VERDICTS
         )
-        key = "half-moon" if v["game"] == "HM" else f"seahaven-{v['cells']}"
+        key, name = _names(v)
         variants.append(
             Variant(
                 key=key,
-                name=t.gettext(NAMES[(v["game"], v["cells"])]),
+                name=t.gettext(name),
                 code=f"{v['game']}1-{v['variant']}",
                 deals=n,
                 deals_text=number(n, lang),

@@ -15,10 +15,10 @@ from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.halfmoon import Removal, apply_move, deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import COLUMNS, FOUNDATIONS, Move, Seahaven
 from app.engine.seahaven import place_name as sh_place
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 
 HM = "HM1-N-AAAAAAB"
 SH = "SH1-C4-AAAAAAB"

@@ -10,11 +10,11 @@ from app.engine.game import (
     Game,
     IllegalMoveError,
     MoveParseError,
-    Reason,
     RecordError,
     Refusal,
     Status,
 )
+from app.engine.seahaven import Reason
 
 
 class Counter(Game[int, int]):

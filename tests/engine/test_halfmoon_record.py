@@ -8,7 +8,7 @@ from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.game import RecordError
 from app.engine.halfmoon import HalfMoon
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 
 CODE = DealCode.parse("HM1-N-AAAAAAB")
 

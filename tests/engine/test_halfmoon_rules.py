@@ -7,13 +7,14 @@ import pytest
 
 from app.engine.cards import Card, fresh_decks
 from app.engine.codes import DealCode
-from app.engine.game import IllegalMoveError, Reason, Refusal, UnknownPlaceError
+from app.engine.game import IllegalMoveError, Refusal, UnknownPlaceError
 from app.engine.halfmoon import (
     WON_MOVES,
     WON_SCORE,
     HalfMoon,
     Outcome,
     Position,
+    Reason,
     apply_move,
     deal,
     legal_moves,

@@ -5,7 +5,7 @@ import sys
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import WON_MOVES, WON_SCORE, HalfMoon, Outcome, deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.engine.solving import Verdict
 
 from .test_halfmoon_rules import table

@@ -11,18 +11,20 @@ from hypothesis import strategies as st
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.game import Outcome, Reason, RecordError, Status
+from app.engine.game import RecordError, Status
 from app.engine.seahaven import (
     CELLS,
     COLUMNS,
     FOUNDATIONS,
     Move,
+    Outcome,
     Position,
+    Reason,
     Seahaven,
     home_line,
     move_result,
 )
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 
 SH = DealCode.parse("SH1-C4-AAAAAAB")
 """Its solver line (82 moves) leaves only foundation moves after move 68."""

@@ -17,7 +17,7 @@ from app.engine.seahaven import (
     Seahaven,
     legal_moves,
 )
-from app.engine.seahaven_solver import is_lost
+from app.engine.seahaven.solver import is_lost
 
 deal_codes = st.builds(
     DealCode,

@@ -8,7 +8,6 @@ from collections import deque
 
 import pytest
 
-from app.engine import seahaven_solver
 from app.engine.codes import DealCode
 from app.engine.seahaven import (
     FOUNDATIONS,
@@ -23,7 +22,8 @@ from app.engine.seahaven import (
     position_from_cards,
     position_key,
 )
-from app.engine.seahaven_solver import (
+from app.engine.seahaven import solver as seahaven_solver
+from app.engine.seahaven.solver import (
     _key,
     _play,
     _state,

@@ -67,7 +67,9 @@ def test_keys_hold_the_session_the_game_and_the_recent_set(
     session = json.loads(redis_client.get("sol:{s1}:s") or "")
     assert session.pop("created_ms") == session.pop("touched_ms")
     assert session == {"token": "tok", "move_errors": True, "placement_help": False, "lang": "fr"}
-    assert json.loads(redis_client.get("sol:{s1}:g:HM-1") or "") == {
+    held = json.loads(redis_client.get("sol:{s1}:g:HM-1") or "")
+    assert re.fullmatch("[0-9a-f]{16}", held.pop("w")[0])  # the write's id
+    assert held == {
         "record": {"n": 1},
         "state": "playing",
         "score": 3,
@@ -143,13 +145,65 @@ def test_a_load_is_one_mget(store: RedisStore, redis_client: redis.Redis) -> Non
 
 def test_a_change_is_one_mget_and_one_script(store: RedisStore, redis_client: redis.Redis) -> None:
     """Two round trips: the read, then the write with its check (no WATCH, no MULTI)."""
-    put(store, "s1", game("A"))
+    other = RedisStore(store.url)  # another worker wrote last
+    put(other, "s1", game("A"))
     redis_client.config_resetstat()
     put(store, "s1", game("A", 1))
     assert command_calls(redis_client) == {"mget": 1, "evalsha": 1}
+    other.close()
+
+
+def test_a_change_of_a_game_this_worker_wrote_last_is_one_script(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    """What the worker wrote is what it decides on: one round trip, the checked write."""
+    put(store, "s1", game("A"))
     redis_client.config_resetstat()
-    store.change_game("s1", "A", lambda _s, _g: (None, None))  # nothing to write
+    put(store, "s1", game("A", 1))
+    put(store, "s1", game("A", 2))
+    assert command_calls(redis_client) == {"evalsha": 2}
+    assert store.load("s1", "A") == (None, game("A", 2))
+
+
+def test_a_change_that_writes_nothing_is_checked_by_a_read(
+    store: RedisStore, redis_client: redis.Redis, redis_url: str
+) -> None:
+    """Nothing written, nothing checked by the script: the worker's knowledge is checked by a
+    read, and the change decided again when another worker wrote since."""
+    other = RedisStore(redis_url)
+    put(store, "s1", game("A", 1))
+    redis_client.config_resetstat()
+    assert store.change_game("s1", "A", lambda _s, g: (None, g)) == game("A", 1)
     assert command_calls(redis_client) == {"mget": 1}
+    put(other, "s1", game("A", 5))
+    seen: list[StoredGame | None] = []
+    assert store.change_game("s1", "A", lambda _s, g: (seen.append(g), (None, g))[1]) == game(
+        "A", 5
+    )
+    assert seen == [game("A", 1), game("A", 5)]
+    other.close()
+
+
+def test_a_refused_write_answers_what_the_keys_hold_now(
+    store: RedisStore, redis_client: redis.Redis, redis_url: str
+) -> None:
+    """Another worker wrote since this one's last write: the script refuses and answers the
+    values, the change is decided again on them and written — no read, no pause."""
+    other = RedisStore(redis_url)
+    put(store, "s1", game("A", 1))
+    put(other, "s1", game("A", 5))
+    redis_client.config_resetstat()
+    seen: list[StoredGame | None] = []
+
+    def plus_one(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, None]:
+        seen.append(g)
+        return game("A", (0 if g is None else g.record["n"]) + 1), None
+
+    store.change_game("s1", "A", plus_one)
+    assert seen == [game("A", 1), game("A", 5)]
+    assert command_calls(redis_client) == {"evalsha": 2}
+    assert store.load("s1", "A") == (None, game("A", 6))
+    other.close()
 
 
 def test_a_server_without_the_script_is_sent_its_text(
@@ -341,7 +395,7 @@ def test_a_damaged_session_key_loads_as_no_session(
     assert store.load("s1", "A") == (None, game("A"))
     seen: list[SessionData | None] = []
     store.change_game("s1", "A", lambda s, _g: (seen.append(s), (None, None))[1])
-    assert seen == [None]
+    assert seen[-1] is None  # decided last on the key as it is now
 
 
 @pytest.mark.parametrize("value", ["{not json", "[1, 2]", '"text"', "null", "", b"\xff\xfe{"])
@@ -359,7 +413,7 @@ def test_a_damaged_game_key_loads_with_an_empty_record(
         return game("HM-1", 2, updated_ms=6), None
 
     store.change_game("s1", "HM-1", repair)
-    assert seen == [DAMAGED]
+    assert seen[-1] == DAMAGED  # decided last on the key as it is now
     assert store.load("s1", "HM-1") == (None, game("HM-1", 2, updated_ms=6))
 
 

@@ -15,10 +15,10 @@ import pytest
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import apply_move, deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import COLUMNS, Move, Seahaven
 from app.engine.seahaven import place_name as sh_place
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from app.engine.solving import Verdict
 from app.store.sqlite import SQLiteStore
 from tests.system.conftest import HTMX, board_of, status_of, token_of

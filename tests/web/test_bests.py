@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.i18n import translations
-from app.stats import bests_set
 from app.store.counting import empty_kind, normal
+from app.web.statistics import bests_set
 
 EN = translations("en")
 

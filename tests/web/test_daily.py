@@ -8,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from app import daily
-from app.daily import candidate, codes_of, daily_code, day_of, dead_at_deal
+from app.services import daily
+from app.services.daily import candidate, codes_of, daily_code, day_of, dead_at_deal
 
 PINNED = {
     "2026-12-01": ("HM1-N-Y5GESIS", "SH1-C4-6XJ4RH4", "SH1-C2-LS5HVDO", "SH1-C1-JJLJ37S"),

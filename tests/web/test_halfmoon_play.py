@@ -6,7 +6,7 @@ import pytest
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Position, deal, place_name, position_from_data
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from tests import seeds
 from tests.web.conftest import HTMX, board_version, forget_cached_games, varies
 from tests.web.html import parse

@@ -13,7 +13,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from app.config import Config
-from app.engine.codes import FORMAT_HELP
+from app.engine.games import FORMAT_HELP
 from app.main import create_app
 from app.store import MemoryStore, StoredGame, StoreError
 from app.web.middleware import CSP

@@ -34,7 +34,13 @@ from app.engine.seahaven import (
 from app.i18n import card_letters, card_name, place_label, translations
 from app.main import create_app
 from app.store.memory import MemoryStore
-from app.web import examples
+from app.web.halfmoon.examples import HALF_MOON_DEAL, HALF_MOON_LINE
+from app.web.seahaven.examples import (
+    SEAHAVEN_ALLOWED,
+    SEAHAVEN_DEAL,
+    SEAHAVEN_LINE,
+    SEAHAVEN_REFUSED,
+)
 from tests.web.html import Element, parse
 
 ROOT = Path(__file__).parents[2]
@@ -165,8 +171,8 @@ def test_the_half_moon_diagram_is_the_engines_layout_of_its_deal(client, lang):
     t = translations(lang)
     figure = get(client, "/rules/half-moon", lang).by_id("diagram-half-moon")
     board = board_of(figure)
-    assert board.attrs["data-code"] == str(examples.HALF_MOON_DEAL)
-    position = deal(examples.HALF_MOON_DEAL)
+    assert board.attrs["data-code"] == str(HALF_MOON_DEAL)
+    position = deal(HALF_MOON_DEAL)
     places = board.find_all(data_place=True)
     assert len(places) == 20
     for element in places:
@@ -228,8 +234,8 @@ def test_the_seahaven_diagrams_are_the_engines_layouts_for_4_2_and_1_cells(clien
 
 def _hm_position(moves: int):
     """The engine's position after the example's first ``moves`` removals, replayed here."""
-    position = deal(examples.HALF_MOON_DEAL)
-    for line in examples.HALF_MOON_LINE[:moves]:
+    position = deal(HALF_MOON_DEAL)
+    for line in HALF_MOON_LINE[:moves]:
         position = halfmoon.apply_move(position, tuple(parse_place(p) for p in line.split()))
     return position
 
@@ -240,7 +246,7 @@ def _place_words(name: str, t) -> str:
 
 
 def test_the_half_moon_example_is_a_won_game_of_48_moves_and_520_points(client):
-    assert len(examples.HALF_MOON_LINE) == 48
+    assert len(HALF_MOON_LINE) == 48
     assert _hm_position(48).is_won()
     last = get(client, "/examples/half-moon?step=48")
     assert "won in 48 moves with 520 points" in last.find(class_="won").text
@@ -265,15 +271,15 @@ def test_each_half_moon_step_is_the_engines_position_and_the_narration_names_the
             [str(position.top(index))] if position.top(index) else []
         )
     marked = sorted(e.attrs["data-card"] for e in board.find_all(data_selected=True))
-    upcoming = examples.HALF_MOON_LINE[step].split() if step < 48 else []
+    upcoming = HALF_MOON_LINE[step].split() if step < 48 else []
     assert marked == sorted(str(position.top(parse_place(p))) for p in upcoming)
     narration = doc.by_id("narration").text
     if step:
         before = _hm_position(step - 1)
-        for name in examples.HALF_MOON_LINE[step - 1].split():
+        for name in HALF_MOON_LINE[step - 1].split():
             card = card_letters(before.top(parse_place(name)), t)
             assert f"{card}" in narration and _place_words(name, t) in narration
-    points = sum(10 if len(m.split()) == 2 else 15 for m in examples.HALF_MOON_LINE[:step])
+    points = sum(10 if len(m.split()) == 2 else 15 for m in HALF_MOON_LINE[:step])
     assert doc.find(class_="tally").text.split()[1].rstrip(".") == str(points)
 
 
@@ -297,13 +303,13 @@ def test_the_opening_is_told_the_way_the_documents_tell_theirs(client):
 
 
 def _sh_position(moves: int):
-    position = deal_position(examples.SEAHAVEN_DEAL)
-    for text in examples.SEAHAVEN_LINE[:moves]:
+    position = deal_position(SEAHAVEN_DEAL)
+    for text in SEAHAVEN_LINE[:moves]:
         position = apply_move(position, SeahavenMove.parse(text))
     return position
 
 
-CASE = len(examples.SEAHAVEN_LINE)
+CASE = len(SEAHAVEN_LINE)
 
 
 @pytest.mark.parametrize("step", [0, 1, 13, 22, CASE])
@@ -319,7 +325,7 @@ def test_each_seahaven_step_is_the_engines_position_and_names_the_move(client, s
         map(str, position.foundations)
     )
     if step:
-        move = SeahavenMove.parse(examples.SEAHAVEN_LINE[step - 1])
+        move = SeahavenMove.parse(SEAHAVEN_LINE[step - 1])
         before = _sh_position(step - 1)
         said = doc.find(class_="said").text
         moved = (
@@ -336,14 +342,14 @@ def test_the_group_size_case_is_the_engines_own_verdict(client):
     position = _sh_position(CASE)
     assert (position.free_cells, position.empty_columns) == (1, 2)
     assert (max_group(position, False), max_group(position, True)) == (8, 4)
-    refused_source, refused_card, _refused_target = examples.SEAHAVEN_REFUSED
+    refused_source, refused_card, _refused_target = SEAHAVEN_REFUSED
     column = position.columns[int(refused_source.split("-")[1]) - 1]
     size = len(column) - column.index(Card.parse(refused_card))
     assert column[-size].rank == 13 and 4 < size <= 8  # king-led, more than 4, no more than 8
     refusal = check_move(position, SeahavenMove(2, size, 4))
     assert refusal is not None and (refusal.reason, refusal.limit) == (Reason.GROUP_TOO_LARGE, 4)
     allowed = SeahavenMove(1, 5, 7)
-    assert position.columns[1][-5] == Card.parse(examples.SEAHAVEN_ALLOWED[1])
+    assert position.columns[1][-5] == Card.parse(SEAHAVEN_ALLOWED[1])
     assert check_move(position, allowed) is None
     doc = get(client, f"/examples/seahaven?step={CASE}")
     case = doc.find(class_="case")

@@ -22,9 +22,9 @@ from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal
 from app.engine.halfmoon import place_name as hm_place
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import COLUMNS, Move, Seahaven, place_name
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from app.main import create_app
 from app.store.memory import MemoryStore
 from app.web.board import STATIC

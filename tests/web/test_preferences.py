@@ -12,10 +12,10 @@ import pytest
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal
 from app.engine.halfmoon import place_name as hm_place
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import COLUMNS, Move, Seahaven
 from app.engine.seahaven import place_name as sh_place
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
 from tests.web.conftest import HTMX, Player
 from tests.web.html import Element, parse

@@ -9,7 +9,7 @@ import pytest
 from app.engine.codes import DealCode
 from app.engine.seahaven import COLUMNS, Move, Seahaven, home_line
 from app.engine.seahaven import place_name as sh_place
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from tests.web.conftest import Player
 from tests.web.html import parse
 from tests.web.test_partial_answers import CheckedPlayer

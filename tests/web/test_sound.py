@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 
 from app.engine.codes import DealCode
-from app.engine.game import Outcome
 from app.engine.halfmoon import deal
 from app.engine.halfmoon import place_name as hm_place
-from app.engine.halfmoon_solver import solve
-from app.engine.seahaven import COLUMNS, FOUNDATIONS, Move, Seahaven
+from app.engine.halfmoon.solver import solve
+from app.engine.seahaven import COLUMNS, FOUNDATIONS, Move, Outcome, Seahaven
 from app.engine.seahaven import place_name as sh_place
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from tests.web.html import parse
 
 HM = "HM1-N-AAAAAAB"

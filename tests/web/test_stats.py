@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from app import daily
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
+from app.services import daily
 from app.web.stats import digest_of
 from tests.web.conftest import HTMX, token_of
 from tests.web.html import parse
@@ -216,10 +216,10 @@ def test_the_link_secret_is_stored_only_as_its_hash(client, store):
 
 def test_the_daily_routes_lead_to_todays_deals(client):
     codes = daily.codes_of(daily.today())
-    assert client.get("/daily/half-moon").headers["location"] == f"/half-moon/{codes['N']}"
+    assert client.get("/daily/half-moon").headers["location"] == f"/half-moon/{codes['HM']}"
     for cells in ("4", "2", "1"):
         response = client.get(f"/daily/seahaven?cells={cells}")
-        assert response.headers["location"] == f"/seahaven/{codes['C' + cells]}"
+        assert response.headers["location"] == f"/seahaven/{codes['SH-C' + cells]}"
     bad = client.get("/daily/seahaven?cells=3")
     assert bad.status_code == 422 and "Accepted: 4, 2 or 1 cells." in bad.text
 
@@ -231,9 +231,9 @@ def test_the_home_page_shows_todays_deals_with_the_players_own_result(client, pl
     rows = page.by_id("daily").find_all("li")
     assert [li.attrs["data-code"] for li in rows] == [str(c) for c in codes.values()]
     assert {li.attrs["data-result"] for li in rows} == {"none"}
-    win(player, str(codes["N"]))
+    win(player, str(codes["HM"]))
     page = parse(client.get("/").text)
-    mine = page.by_id("daily").find("li", data_code=str(codes["N"]))
+    mine = page.by_id("daily").find("li", data_code=str(codes["HM"]))
     assert mine.attrs["data-result"] == "won"
     assert "won in" in mine.text
     assert page.by_id("home-daily-streak").text.startswith("Daily streak: 1 day")

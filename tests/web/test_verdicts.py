@@ -16,12 +16,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-import app.engine.seahaven_solver as solver
+import app.engine.seahaven.solver as solver
 from app.config import Config
 from app.engine.codes import DealCode
 from app.engine.seahaven import deal_position, position_key
 from app.main import create_app
-from app.proofs import Prover, make_pool
+from app.services.proofs import Prover, make_pool
 from app.store import MemoryStore
 from tests.web.html import parse
 

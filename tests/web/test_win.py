@@ -8,13 +8,14 @@ import pytest
 import app.web.actions
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
-from app.engine.halfmoon_solver import solve
+from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
-from app.engine.seahaven_solver import solve_code
+from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
-from app.web.actions import with_result
+from app.store.base import Win
 from app.web.board import fill
+from app.web.ending import with_result
 from app.web.screen import SCREENS
 from app.web.views import clock_text
 from tests.browser.play import moving_card
@@ -126,12 +127,12 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert len(p.board.find_all(data_card=True)) == 20
     assert p.status == "The deal starts again from the beginning."
     _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
-    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    assert stored.marks.won == Win(309_000, 48, 520)
     # the earlier win survives the next moves too, and the home page says it
     clock()
     p.tap("pile-1")
     _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
-    assert stored.extra["won"] == {"ms": 309_000, "moves": 48, "score": 520}
+    assert stored.marks.won == Win(309_000, 48, 520)
     home = parse(client.get("/").text)
     line = home.find(class_="continue").find("li")
     assert f"Half Moon {HM}" in line.text

@@ -16,7 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.store.base import StoreError
+from app.store.base import StoreError, UnconfirmedChangeError
 from app.store.redis import records
 from app.store.redis.clients import (
     Client,
@@ -86,7 +86,8 @@ class Connection(SyncFace):
     @contextlib.contextmanager
     def _errors(self, *, writing: bool = False) -> Iterator[None]:
         """Redis's failures as :class:`StoreError`; while ``writing``, a lost connection
-        says the write may have happened."""
+        (a timeout included) is :class:`UnconfirmedChangeError`: the write may have
+        happened, or may still happen."""
         try:
             yield
         except (RedisConnectionError, RedisTimeoutError) as exc:
@@ -94,9 +95,9 @@ class Connection(SyncFace):
             if held is not None:
                 held.after_failure(exc)
             if writing:
-                raise StoreError(
-                    f"Redis store {self._where!r}: connection lost during a change, which may"
-                    f" or may not have been applied: {exc}"
+                raise UnconfirmedChangeError(
+                    f"Redis store {self._where!r}: connection lost during a change, whose"
+                    f" outcome could not be confirmed: {exc}"
                 ) from exc
             raise StoreError(f"Redis store {self._where!r}: {exc}") from exc
         except _FAILURES as exc:
@@ -135,12 +136,13 @@ class Connection(SyncFace):
         """:meth:`_fetch` as text (bytes that are not UTF-8 are damage: replaced)."""
         return [records.text(value) for value in await self._fetch(*keys)]
 
-    async def _conflicted(self, attempt: int) -> None:
-        """Count a refused write and pause a little, longer after each (with jitter, so the
-        writers that collided do not collide again)."""
+    async def _conflicted(self, attempt: int, *, pause: bool = True) -> None:
+        """Count a refused write and (when it lost a race) pause a little, longer after each
+        (with jitter, so the writers that collided do not collide again)."""
         with self._conflicts_lock:
             self._conflicts += 1
-        await asyncio.sleep(random.random() * min(0.02, 0.0002 * 2**attempt))
+        if pause:
+            await asyncio.sleep(random.random() * min(0.02, 0.0002 * 2**attempt))
 
     # --- the server ----------------------------------------------------------------------------
 

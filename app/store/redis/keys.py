@@ -6,7 +6,9 @@ Under a configurable prefix (default ``sol:``):
 ``sol:{sid}:s``
     The session: JSON of :meth:`SessionData.to_data` plus ``created_ms`` and ``touched_ms``.
 ``sol:{sid}:g:{code}``
-    A game: JSON with ``record``, ``state``, ``score``, ``moves``, ``extra`` and ``updated_ms``.
+    A game: JSON with ``record``, ``state``, ``score``, ``moves``, ``extra`` and ``updated_ms``,
+    and ``w``: the random ids of its last four writes, newest first (how the store learns
+    whether a write whose answer was lost landed; a value without it is read as ever).
 ``sol:{sid}:r``
     A sorted set of the codes of the player's games in state ``playing``, scored by their
     ``updated_ms``: the home page's "continue" list reads it instead of scanning keys.
@@ -22,6 +24,9 @@ Under a configurable prefix (default ``sol:``):
     deal's figures (result id → JSON): written with the game, removed once folded.
 ``sol:{sid}:o``
     The hash of the player's device link (``sol:l:…`` names the player back).
+``sol:{sid}:x:{write id}``
+    A fence: set (for a day) when a write's answer was lost and it had not landed when the
+    store asked, so the write refuses itself if it arrives later. Only lost answers make one.
 ``sol:d:{code}`` / ``sol:d:{code}:seen``
     How a deal went for everyone who finished it (JSON: players, wins, best_ms, fewest), and
     the ids of the results already folded into it (so a result is never counted twice).
@@ -96,6 +101,9 @@ class Player:
     @property
     def link(self) -> str:
         return f"{self.base}o"
+
+    def fence(self, write_id: str) -> str:
+        return f"{self.base}x:{write_id}"
 
 
 @dataclass(frozen=True, slots=True)

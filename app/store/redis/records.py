@@ -37,11 +37,17 @@ def created_ms(raw: str | None) -> int:
 
 def game_from(code: str, raw: str | None) -> StoredGame | None:
     """The game a key holds; damaged fields load as defaults, a damaged whole as ``{}``."""
+    return game_and_writes(code, raw)[0]
+
+
+def game_and_writes(code: str, raw: str | None) -> tuple[StoredGame | None, tuple[str, ...]]:
+    """:func:`game_from`, and the ids of the game's last writes its value names (``"w"``,
+    newest first; none in a value written before they were kept)."""
     if raw is None:
-        return None
+        return None, ()
     data = dict_from_json(raw)
     state = data.get("state")
-    return StoredGame(
+    game = StoredGame(
         code=code,
         record=json_dict(data.get("record")),
         state=state if isinstance(state, str) and state in GAME_STATES else "playing",
@@ -50,19 +56,25 @@ def game_from(code: str, raw: str | None) -> StoredGame | None:
         updated_ms=int_or_zero(data.get("updated_ms")),
         marks=Marks.from_data(data.get("extra")),
     )
+    writes = data.get("w")
+    if not isinstance(writes, list):
+        return game, ()
+    return game, tuple(w for w in writes if isinstance(w, str))
 
 
-def game_json(game: StoredGame) -> str:
-    return dumps(
-        {
-            "record": game.record,
-            "state": game.state,
-            "score": game.score,
-            "moves": game.moves,
-            "extra": game.marks.to_data(),
-            "updated_ms": game.updated_ms,
-        }
-    )
+def game_json(game: StoredGame, writes: tuple[str, ...] = ()) -> str:
+    """A game's value; ``writes``: the ids of its last writes, this one first."""
+    data: dict[str, Any] = {
+        "record": game.record,
+        "state": game.state,
+        "score": game.score,
+        "moves": game.moves,
+        "extra": game.marks.to_data(),
+        "updated_ms": game.updated_ms,
+    }
+    if writes:
+        data["w"] = list(writes)
+    return dumps(data)
 
 
 def listed(reply: object, limit: int) -> list[StoredGame]:

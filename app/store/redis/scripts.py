@@ -30,10 +30,14 @@ def digest(value: bytes | None) -> str:
 
 
 _HELPERS: Final = """
-local function digest(key)  -- a key missing, or of another type, reads as missing
-    local value = redis.pcall('GET', key)
-    if type(value) ~= 'string' then return '' end
-    return redis.sha1hex(value)
+local function value(key)  -- a key missing, or of another type, reads as missing (false)
+    local held = redis.pcall('GET', key)
+    if type(held) ~= 'string' then return false end
+    return held
+end
+local function digest(held)  -- of a value (false: none)
+    if not held then return '' end
+    return redis.sha1hex(held)
 end
 local function renew(key, ttl)  -- renewed once a hundredth of it (at most a day) has run
     if redis.call('TTL', key) < ttl - math.min(86400, math.floor(ttl / 100)) then
@@ -47,6 +51,13 @@ local function repaired(command, key, ...)  -- a key of another type is damage: 
         answer = redis.call(command, key, ...)
     end
     return answer
+end
+local function filed(key, ttl)  -- the player's results not yet folded: {1, id, result, ...}
+    if repaired('HLEN', key) == 0 then return {1} end
+    renew(key, ttl)
+    local reply = redis.call('HGETALL', key)
+    table.insert(reply, 1, 1)
+    return reply
 end
 """
 """Shared by the scripts. Each ``redis.call`` costs the server about as much as a command of
@@ -100,12 +111,18 @@ WRITE_GAME: Final = Script(
     "write_game",
     _HELPERS
     + """
--- KEYS: session, game, recent, all, stats, pending (one player's)
+-- KEYS: session, game, recent, all, stats, pending (one player's), this write's fence
 -- ARGV: digests of session, game and stats as read ('-': stats not read for this),
 --       game JSON, code, updated_ms, '1' when playing, ttl, max games, game key prefix,
 --       stats JSON ('' keeps it), result id and JSON ('' when none)
-if digest(KEYS[1]) ~= ARGV[1] or digest(KEYS[2]) ~= ARGV[2] then return {0} end
-if ARGV[3] ~= '-' and digest(KEYS[5]) ~= ARGV[3] then return {0} end
+if redis.call('EXISTS', KEYS[7]) == 1 then return {2} end
+local session, game = value(KEYS[1]), value(KEYS[2])
+local stats = ARGV[3] ~= '-' and value(KEYS[5])
+if digest(session) ~= ARGV[1] or digest(game) ~= ARGV[2]
+        or (ARGV[3] ~= '-' and digest(stats) ~= ARGV[3]) then
+    if ARGV[3] == '-' then stats = value(KEYS[5]) end
+    return {0, session, game, stats}
+end
 local ttl, code, at = tonumber(ARGV[8]), ARGV[5], ARGV[6]
 if ARGV[2] == '' then  -- a game the player has not kept: make room under the cap
     local over = repaired('ZCARD', KEYS[4]) - tonumber(ARGV[9]) + 1
@@ -128,16 +145,35 @@ end
 renew(KEYS[1], ttl)
 if ARGV[11] ~= '' then redis.call('SET', KEYS[5], ARGV[11], 'EX', ttl) end
 if ARGV[12] ~= '' then repaired('HSET', KEYS[6], ARGV[12], ARGV[13]) end
-if repaired('HLEN', KEYS[6]) == 0 then return {1} end
-renew(KEYS[6], ttl)
-local reply = redis.call('HGETALL', KEYS[6])
-table.insert(reply, 1, 1)
-return reply
+return filed(KEYS[6], ttl)
 """,
 )
 """Write a decided game change: the game, both sets, the statistics document and the deal
-result still to fold. Answers ``{0}`` when a key read changed meanwhile, else ``{1, id,
-result, id, result, …}`` with every result of the player not folded yet."""
+result still to fold. Answers ``{1, id, result, id, result, …}`` with every result of the
+player not folded yet; ``{0, session, game, stats}`` with the values the keys hold now when
+one that was read changed meanwhile (``nil`` for none), so the change is decided again
+without reading; ``{2}`` when the write was fenced (:data:`CONFIRM`) and must never land."""
+
+
+CONFIRM: Final = Script(
+    "confirm",
+    _HELPERS
+    + """
+-- KEYS: the game, the write's fence, pending (one player's); ARGV: the write's id, the
+-- fence's time to live, the store's
+local game = value(KEYS[1])
+if game and string.find(game, '"' .. ARGV[1] .. '"', 1, true) then
+    return filed(KEYS[3], tonumber(ARGV[3]))
+end
+redis.call('SET', KEYS[2], '1', 'EX', ARGV[2])
+return {0}
+""",
+)
+"""Ask, after a write's answer was lost, whether it landed: ``{1, id, result, …}`` as
+:data:`WRITE_GAME` answers when the game's value names the write (among its last writes),
+else ``{0}`` — and then the write's fence is set, so the write, if it is still on its way
+(queued in a paused server, held in the network), refuses itself when it arrives. One
+script: no write can land between the question and the fence."""
 
 
 SAVE_SESSION: Final = Script(
@@ -145,7 +181,7 @@ SAVE_SESSION: Final = Script(
     _HELPERS
     + """
 -- KEYS: session; ARGV: its digest as read, the JSON, the idle ttl, the store's ttl
-if digest(KEYS[1]) ~= ARGV[1] then return 0 end
+if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end
 local left = redis.call('TTL', KEYS[1])
 local ttl = math.min(math.max(tonumber(ARGV[3]), left), tonumber(ARGV[4]))
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
@@ -163,7 +199,7 @@ FOLD_DEAL: Final = Script(
 -- KEYS: the deal's figures and its folded ids; ARGV: the figures' digest as read, the
 -- result id, the new figures' JSON, the ttl
 if redis.pcall('SISMEMBER', KEYS[2], ARGV[2]) == 1 then return 2 end
-if digest(KEYS[1]) ~= ARGV[1] then return 0 end
+if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[3], 'EX', ARGV[4])
 repaired('SADD', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -179,7 +215,7 @@ CHECKED_SET: Final = Script(
     _HELPERS
     + """
 -- KEYS: one key; ARGV: its digest as read, the new value, its time to live in milliseconds
-if digest(KEYS[1]) ~= ARGV[1] then return 0 end
+if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1
 """,

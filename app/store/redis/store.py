@@ -39,8 +39,11 @@ and a set of the wrong type lists nothing and is rebuilt by the next change.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
+import secrets
+import weakref
 from functools import partial
 from typing import Any, Final, Literal
 
@@ -55,6 +58,7 @@ from app.store.base import (
     StoredGame,
     StoreError,
     T,
+    UnconfirmedChangeError,
 )
 from app.store.jsondata import dict_from_json, dumps, json_or_none
 from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
@@ -62,8 +66,10 @@ from app.store.redis import records
 from app.store.redis.buckets import RedisBuckets
 from app.store.redis.connection import Connection
 from app.store.redis.keys import Layout, Player
+from app.store.redis.known import WRITES_KEPT, Known, KnownGames
 from app.store.redis.migrate import migrate
 from app.store.redis.scripts import (
+    CONFIRM,
     FOLD_DEAL,
     LIST_GAMES,
     SAVE_SESSION,
@@ -78,6 +84,11 @@ DEFAULT_TTL_SECONDS: Final = 90 * 24 * 3600
 
 MAX_ATTEMPTS: Final = 50
 """How many times a change is tried while other writers keep changing the same keys."""
+
+FENCE_SECONDS: Final = 24 * 3600
+"""How long a fence stays (:data:`~app.store.redis.scripts.CONFIRM`): longer than a write
+can be on its way (a paused server runs what it was sent as soon as it resumes; a kernel
+gives up resending after some 15 minutes)."""
 
 SOCKET_TIMEOUT_SECONDS: Final = 1.0
 """How long one command (or connecting) may take before the store reports Redis unreachable:
@@ -106,6 +117,9 @@ class RedisStore(Connection):
         self.layout: Final = Layout(prefix)
         self.prefix: Final = prefix
         self.ttl_seconds: Final = ttl_seconds
+        self._known: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, KnownGames] = (
+            weakref.WeakKeyDictionary()
+        )
         super().__init__(url, socket_timeout)
         try:
             self._portal.call(self._open)
@@ -176,48 +190,120 @@ class RedisStore(Connection):
 
     async def _change(self, sid: str, code: str, change: Change[T]) -> T:
         player = self.layout.player(sid)
+        known_games = self._known_games()
+        known = known_games.take(sid, code)  # put back only with what the keys now hold
+        fresh = known is None  # read for this change (not known from before)
+        write_id = secrets.token_hex(8)
         for attempt in range(MAX_ATTEMPTS):
-            raw_session, raw_game, raw_doc = await self._fetch(
-                player.session, player.game(code), player.stats
-            )
-            old = records.game_from(code, records.text(raw_game))
-            new, result = change(records.session_from(records.text(raw_session)), old)
+            if known is None:
+                known = Known.read(code, await self._fetch(*_read_keys(player, code)))
+            old = known.game
+            new, result = change(known.session, old)
             if new is None:
+                if not fresh:  # decided on what this worker knew: true only if still so
+                    now = Known.read(code, await self._fetch(*_read_keys(player, code)))
+                    if not now.same(known):
+                        known, fresh = now, True
+                        continue
+                known_games.keep(sid, code, known)
                 return result
-            doc_digest = digest(raw_doc) if counting.wants_counts(old, new) else "-"
+            doc_digest = digest(known.raw_doc) if counting.wants_counts(old, new) else "-"
             # the deal's figures: folded after the write, in their own slot (_fold)
-            written = counting.settle(old, new, partial(_counts, raw_doc))
+            written = counting.settle(old, new, partial(_counts, known.raw_doc))
             new, result_of = written.game, written.result
             filed = ["", ""]
             if result_of is not None:
                 filed = [_result_id(sid, new), records.result_json(code, result_of)]
-            doc_json = "" if written.stats is None else dumps(written.stats)
-            keys = [*_player_keys(player, code)]
+            writes = (write_id, *known.writes[: WRITES_KEPT - 1])
+            game_bytes = records.game_json(new, writes).encode("utf-8")
+            doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
+            keys = [*_player_keys(player, code), player.fence(write_id)]
             args = [
-                digest(raw_session),
-                digest(raw_game),
+                known.session_digest,
+                known.game_digest,
                 doc_digest,
-                records.game_json(new),
+                game_bytes,
                 code,
                 new.updated_ms,
                 "1" if new.state == "playing" else "0",
                 self.ttl_seconds,
                 self.max_games,
                 player.games,
-                doc_json,
+                doc_bytes or "",
                 *filed,
             ]
-            with self._errors(writing=True):
-                reply = await WRITE_GAME.run(self._client(), keys, args)
-            if isinstance(reply, list) and reply and reply[0] == 1:
+            reply = await self._write(player, code, write_id, keys, args)
+            if reply[0] == 1:
+                raw_doc = known.raw_doc if doc_bytes is None else doc_bytes
+                after = Known(
+                    known.session, known.session_digest, new, digest(game_bytes), writes, raw_doc
+                )
+                known_games.keep(sid, code, after)
                 if len(reply) > 1:
                     await self._fold(player, records.pending_from(reply[1:]))
                 return result
-            await self._conflicted(attempt)
+            # refused: the answer holds what the keys hold now, so no read is needed
+            known = Known.read(code, _values(reply[1:4]))
+            # another process wrote since: between this read and this write (a race: pause a
+            # little), or since this worker's last change (no race: at once)
+            await self._conflicted(attempt, pause=fresh)
+            fresh = True
         raise StoreError(
             f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
             f" {MAX_ATTEMPTS} attempts"
         )
+
+    async def _write(
+        self, player: Player, code: str, write_id: str, keys: list[str], args: list[Any]
+    ) -> list[Any]:
+        """Run :data:`WRITE_GAME`. When its answer is lost (the connection broke, or Redis
+        did not answer within the timeout) the write may have landed, or may still: ask
+        (:data:`CONFIRM`, within one more timeout) and answer as the write would have when
+        it landed; when it did not, the question fenced it, so the change was not made and
+        never will be (:class:`StoreError`); when the question gets no answer either,
+        :class:`UnconfirmedChangeError`.
+
+        :raises StoreError: Redis failed or refused; or the write's answer was lost and it
+            did not land.
+        """
+        try:
+            with self._errors(writing=True):
+                reply = await WRITE_GAME.run(self._client(), keys, args)
+        except UnconfirmedChangeError as lost:
+            return await self._confirm(player, code, write_id, lost)
+        if not isinstance(reply, list) or not reply or reply[0] not in (0, 1):
+            raise StoreError(f"Redis store {self._where!r}: the write was refused ({reply!r})")
+        return reply
+
+    async def _confirm(
+        self, player: Player, code: str, write_id: str, lost: UnconfirmedChangeError
+    ) -> list[Any]:
+        log.warning("a change's answer was lost (%s); asking whether it landed", lost.__cause__)
+        keys = [player.game(code), player.fence(write_id), player.pending]
+        try:
+            async with asyncio.timeout(self.timeout):
+                with self._errors():
+                    reply = await CONFIRM.run(
+                        self._client(), keys, [write_id, FENCE_SECONDS, self.ttl_seconds]
+                    )
+        except (StoreError, TimeoutError):
+            log.error("a change's outcome could not be confirmed: %s", lost)
+            raise lost from lost.__cause__
+        if isinstance(reply, list) and reply and reply[0] == 1:
+            log.warning("the change whose answer was lost had landed")
+            return reply
+        raise StoreError(
+            f"Redis store {self._where!r}: connection lost during a change, which was not"
+            f" applied (and now never will be): {lost.__cause__}"
+        )
+
+    def _known_games(self) -> KnownGames:
+        """The running loop's :class:`KnownGames` (each loop's own, as its client is)."""
+        loop = asyncio.get_running_loop()
+        known = self._known.get(loop)
+        if known is None:
+            known = self._known[loop] = KnownGames()
+        return known
 
     async def _fold(self, player: Player, filed: list[tuple[str, str | None]]) -> None:
         """Add the player's filed results to their deals' figures, then unfile them. A
@@ -356,8 +442,18 @@ def _counts(raw_doc: bytes | None) -> counting.Counts:
     return json_or_none(records.text(raw_doc)), None
 
 
+def _read_keys(player: Player, code: str) -> tuple[str, str, str]:
+    """What a change reads: the session, the game, the statistics."""
+    return player.session, player.game(code), player.stats
+
+
+def _values(reply: list[Any]) -> list[bytes | None]:
+    """Values a script answered as stored (``nil``: none)."""
+    return [v if isinstance(v, bytes) else None for v in reply]
+
+
 def _player_keys(player: Player, code: str) -> tuple[str, ...]:
-    """The keys :data:`WRITE_GAME` takes, in its order."""
+    """The keys :data:`WRITE_GAME` takes, in its order (the write's fence goes last)."""
     return (
         player.session,
         player.game(code),

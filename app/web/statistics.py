@@ -13,16 +13,30 @@ from typing import Any, Final
 from babel.support import NullTranslations
 from markupsafe import Markup, escape
 
+from app.engine.codes import DealCode
+from app.engine.games import GAMES, VARIANTS, game_by_id, kind_of, kinds
 from app.i18n import N_
-from app.store.counting import KINDS, kind_of, normal, records
+from app.store.counting import figures, normal, records
+from app.web.board import DealFigures, GameResult, Records
 from app.web.views import clock_text
 
-KIND_NAMES: Final = {
-    "HM": N_("Half Moon"),
-    "SH-C4": N_("Seahaven Towers, Easy (4 cells)"),
-    "SH-C2": N_("Seahaven Towers, Medium (2 cells)"),
-    "SH-C1": N_("Seahaven Towers, Hard (1 cell)"),
-}
+KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
+"""Each kind's name for players (catalog texts): its game's variant's."""
+
+
+def kind_of_code(code: str) -> str | None:
+    """The statistics kind of a canonical deal code (:func:`app.engine.games.kind_of`),
+    ``None`` for any other text (a damaged entry, a code of no game).
+
+    >>> kind_of_code("HM1-N-AAAAAAB"), kind_of_code("SH1-C2-AAAAAJ2"), kind_of_code("HM-1")
+    ('HM', 'SH-C2', None)
+    """
+    try:
+        deal = DealCode.parse(code)
+        return kind_of(deal) if str(deal) == code else None
+    except (ValueError, LookupError):
+        return None
+
 
 RESULT_NAMES: Final = {
     "won": N_("won"),
@@ -30,25 +44,6 @@ RESULT_NAMES: Final = {
     "abandoned": N_("abandoned (counted as lost)"),
     "playing": N_("in play"),
 }
-
-RULES: Final = (
-    N_("A game counts as played from its first move: a deal only opened is not counted."),
-    N_("It is won when the last card is played."),
-    N_(
-        "It is lost when the game proves it cannot be won any more (Half Moon: no move left;"
-        " Seahaven Towers: no useful move left), or when you make the first move of another"
-        " deal of the same game and level while it is unfinished (abandoned)."
-    ),
-    N_(
-        "A deal's first result is its result: undoing after the end, restarting it, or"
-        " finishing an abandoned game later does not count again."
-    ),
-    N_(
-        "Time is the game clock's time. Best time and fewest moves are of won games; the"
-        " best score is of every counted game."
-    ),
-    N_("The daily streak counts UTC days in a row on which you won at least one daily deal."),
-)
 
 
 def bests_set(
@@ -64,23 +59,23 @@ def lines(keys: list[str], doc: dict[str, Any], kind: str, t: NullTranslations) 
     return record_lines(record_values(keys, doc, kind), t)
 
 
-def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> tuple[tuple[str, int], ...]:
+def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> Records:
     """Each record key with the figure its sentence names (language-independent, hashable:
     the board's cached ending box depends on it)."""
-    figures = doc["k"][kind]
+    counts = figures(doc, kind)
     number = {
         "first_win": 0,
-        "best_time": figures["best_ms"],
-        "fewest": figures["fewest"],
-        "best_score": figures["best_score"],
-        "best_streak": figures["best_streak"],
-        "streak": figures["streak"],
+        "best_time": counts["best_ms"],
+        "fewest": counts["fewest"],
+        "best_score": counts["best_score"],
+        "best_streak": counts["best_streak"],
+        "streak": counts["streak"],
         "daily_streak": doc["daily"]["streak"],
     }
     return tuple((key, number[key]) for key in keys if key in number)
 
 
-def record_lines(values: tuple[tuple[str, int], ...], t: NullTranslations) -> list[str]:
+def record_lines(values: Records, t: NullTranslations) -> list[str]:
     said: list[str] = []
     for key, n in values:
         if key == "first_win":
@@ -112,7 +107,7 @@ def record_lines(values: tuple[tuple[str, int], ...], t: NullTranslations) -> li
     return said
 
 
-def ended_values(doc: dict[str, Any] | None, code: str, kind: str) -> tuple[tuple[str, int], ...]:
+def ended_values(doc: dict[str, Any] | None, code: str, kind: str) -> Records:
     """What the game ``code`` set when it was counted (nothing when the player's last counted
     game is another one)."""
     data = normal(doc)
@@ -127,11 +122,11 @@ def ended_lines(doc: dict[str, Any] | None, code: str, kind: str, t: NullTransla
     return record_lines(ended_values(doc, code, kind), t)
 
 
-def deal_tuple(data: dict[str, Any] | None) -> tuple[int, int, int, int] | None:
-    """A deal's figures as (players, wins, best_ms, fewest), ``None`` when nobody finished it."""
+def deal_figures(data: dict[str, Any] | None) -> DealFigures | None:
+    """A deal's figures for everyone, ``None`` when nobody finished it."""
     if not data or not data.get("players"):
         return None
-    return (
+    return DealFigures(
         int(data["players"]),
         int(data.get("wins", 0)),
         int(data.get("best_ms", 0)),
@@ -143,9 +138,9 @@ ZEN_HIDDEN: Final = frozenset({"best_time", "best_score"})
 """The records an end box in *Zen* leaves out (issue 27): they name a time or a score."""
 
 
-def result_html(result: tuple[Any, ...] | None, t: NullTranslations, zen: bool = False) -> str:
+def result_html(result: GameResult | None, t: NullTranslations, zen: bool = False) -> str:
     """The end box's additions (issue 16): the bests and streaks this game set, and how the
-    deal went for everyone who finished it — ``result`` from :func:`app.web.actions.game_result`.
+    deal went for everyone who finished it — ``result`` from :func:`app.web.ending.game_result`.
     In *Zen* nothing that names a time or a score (the statistics still count them)."""
     if not result:
         return ""
@@ -217,13 +212,15 @@ def percent(part: int, whole: int) -> str:
 
 
 def slug_of(code: str) -> str:
-    return "half-moon" if code.startswith("HM") else "seahaven"
+    """The game of a listed code, by its letters (a damaged entry's: the first game's)."""
+    letters = code[:2]
+    return game_by_id(letters).slug if letters in VARIANTS else next(iter(GAMES))
 
 
 def kind_rows(doc: dict[str, Any], t: NullTranslations) -> list[KindRow]:
     rows = []
-    for kind in KINDS:
-        f = doc["k"][kind]
+    for kind in KIND_NAMES:
+        f = figures(doc, kind)
         decided = f["won"] + f["lost"]
         rows.append(
             KindRow(
@@ -251,12 +248,12 @@ def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
             continue
         state = entry.get("r") if entry.get("r") in RESULT_NAMES else "playing"
         ms, at = int(entry.get("ms") or 0), int(entry.get("at") or 0)
-        kind = kind_of(code) or "HM"
+        kind = kind_of_code(code) or next(iter(KIND_NAMES))
         rows.append(
             GameRow(
                 code,
                 f"/{slug_of(code)}/{code}",
-                t.gettext(KIND_NAMES.get(kind, KIND_NAMES["HM"])),
+                t.gettext(KIND_NAMES.get(kind, next(iter(KIND_NAMES.values())))),
                 t.gettext(RESULT_NAMES[str(state)]),
                 str(state),
                 clock_text(ms) if state in ("won", "lost") else "–",

@@ -1,16 +1,17 @@
-"""The daily deal (issue 16): one Half Moon deal and one Seahaven deal per level each UTC day,
-the same for every player, derived from the date by a function that must never change.
+"""The daily deal (issue 16): one deal per game and variant each UTC day (the variants a game
+marks :attr:`~app.engine.codes.Variant.daily`), the same for every player, derived from the
+date by a function that must never change.
 
 **The function** (stable forever — ``tests/web/test_daily.py`` pins its codes): for the day
-``YYYY-MM-DD``, the game ``G`` (``HM``, ``SH``) and the variant ``V`` (``N``; ``C4``, ``C2``,
-``C1``), try ``i = 0, 1, 2, …``: the deal number is the first 8 bytes of
+``YYYY-MM-DD``, the game ``G`` (its letters, ``HM``) and the variant ``V`` (``N``, ``C4`` …),
+try ``i = 0, 1, 2, …``: the deal number is the first 8 bytes of
 ``SHA-256("daily:YYYY-MM-DD:G:V:i")`` read big-endian, modulo 2^35 (every deal number of
-:mod:`app.engine.codes`); the day's deal is the first candidate that is not lost at the deal —
-Half Moon: not stuck before the first move; Seahaven: not proved "no useful move left" by the
-engine's bounded proof (:meth:`Seahaven.is_lost` with its fixed node budget, a deterministic
-search). Issue 13 deals no dead random deal; a daily deal must not be one either, and the
-replacement is as deterministic as the first choice. At most :data:`TRIES` candidates are
-tried (then the last is dealt: never met, one deal in four is lost at the deal at one cell).
+:mod:`app.engine.codes`); the day's deal is the first candidate that is not over at the deal,
+in the engine's own words (:meth:`Game.is_over`: Half Moon stuck before the first move;
+Seahaven proved "no useful move left" by its bounded proof with its fixed node budget, a
+deterministic search). Issue 13 deals no dead random deal; a daily deal must not be one either,
+and the replacement is as deterministic as the first choice. At most :data:`TRIES` candidates
+are tried (then the last is dealt: never met, one deal in four is lost at the deal at one cell).
 """
 
 from __future__ import annotations
@@ -22,16 +23,15 @@ import hashlib
 from typing import Final
 
 from app.engine.codes import CURRENT_VERSION, MAX_NUMBER, DealCode, GameId
-from app.engine.halfmoon import HalfMoon
-from app.engine.seahaven import Seahaven
+from app.engine.games import GAMES, game_for_code, kind_of
 
 TRIES: Final = 32
 
-DAILY_VARIANTS: Final[tuple[tuple[GameId, str], ...]] = (
-    ("HM", "N"),
-    ("SH", "C4"),
-    ("SH", "C2"),
-    ("SH", "C1"),
+DAILY_VARIANTS: Final[tuple[tuple[GameId, str], ...]] = tuple(
+    (game.game_id, variant.code)
+    for game in GAMES.values()
+    for variant in game.variants
+    if variant.daily
 )
 """Every daily deal of a day, in the order the home page lists them."""
 
@@ -48,10 +48,8 @@ def candidate(day: str, game: GameId, variant: str, attempt: int) -> DealCode:
 
 
 def dead_at_deal(code: DealCode) -> bool:
-    """Lost before the first move (the engine's own verdict, a bounded search)."""
-    if code.game == "HM":
-        return HalfMoon(code).is_stuck()
-    return Seahaven(code).is_lost()
+    """Over before the first move (the engine's own verdict: a bounded search for Seahaven)."""
+    return game_for_code(code)(code).is_over()
 
 
 @functools.lru_cache(maxsize=64)
@@ -78,8 +76,10 @@ def yesterday_of(day: str) -> str:
 
 
 def codes_of(day: str) -> dict[str, DealCode]:
-    """Every daily deal of ``day`` by variant (``N``, ``C4``, ``C2``, ``C1``)."""
-    return {variant: daily_code(day, game, variant) for game, variant in DAILY_VARIANTS}
+    """Every daily deal of ``day`` by kind (:func:`~app.engine.games.kind_of`: ``HM``,
+    ``SH-C4`` …), in :data:`DAILY_VARIANTS` order."""
+    codes = (daily_code(day, game, variant) for game, variant in DAILY_VARIANTS)
+    return {kind_of(code): code for code in codes}
 
 
 _KNOWN: dict[str, dict[str, DealCode]] = {}

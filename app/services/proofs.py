@@ -1,11 +1,13 @@
-"""Proofs that a Seahaven position is lost, off the request path and remembered by position.
+"""Proofs that a position is lost, off the request path and remembered by position: for the
+games whose "lost" takes a search (:attr:`~app.engine.game.Game.lost_needs_proof`: Seahaven's
+"no useful move left").
 
 Proving "no useful move left" can visit 20,000 positions (a second of CPU). It never runs on
 the event loop or in the store's writer thread: :class:`Prover` sends it to a small pool of
-processes (``spawn``, below the web workers' CPU priority), bounded in positions
-(:data:`~app.engine.seahaven.LOST_BUDGET`) and in time (``seconds``), and remembers the
-verdict under the engine's canonical position key — in this process (a small LRU) and in the
-store, so no request, worker or instance proves the same position twice.
+processes (``spawn``, below the web workers' CPU priority), bounded in positions (the game's
+own budget) and in time (``seconds``), and remembers the verdict under the engine's canonical
+position key (:meth:`~app.engine.game.Game.verdict_key`) — in this process (a small LRU) and
+in the store, so no request, worker or instance proves the same position twice.
 
 A request asks :meth:`Prover.verdict` and waits for it at most ``wait`` seconds, without
 holding up anyone else; the same position asked for twice shares one proof. A proof nobody
@@ -26,11 +28,14 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Final
 
-from app.engine.seahaven import LOST_BUDGET, Position, position_key
-from app.proofworker import prove_lost, ready, start_worker
+from app.engine.games import game_for_position
+from app.services.proofworker import prove_lost, ready, start_worker
 from app.store import Store, StoreError
 
 log = logging.getLogger(__name__)
+
+Position = object
+"""A position of any game whose lost verdict takes a proof."""
 
 NICENESS: Final = 10
 """How much lower the proof processes' CPU priority is: a tap or ``/health`` on the same
@@ -60,7 +65,7 @@ class _Job:
 
 
 class Prover:
-    """Lost verdicts for Seahaven positions: remembered, or proved in the process pool.
+    """Lost verdicts on positions: remembered, or proved in the process pool.
 
     ``pool`` shares an existing pool (tests share one between apps); otherwise the prover
     starts its own on first use (or :meth:`start`) and shuts it down in :meth:`close`.
@@ -72,7 +77,7 @@ class Prover:
         *,
         workers: int = 1,
         seconds: float = 10.0,
-        budget: int = LOST_BUDGET,
+        budget: int | None = None,
         pool: concurrent.futures.Executor | None = None,
     ) -> None:
         self._store = store
@@ -115,7 +120,7 @@ class Prover:
 
     def known(self, position: Position) -> bool | None:
         """The verdict this process remembers, without asking anyone."""
-        return self._memo.get(position_key(position))
+        return self._memo.get(_key(position))
 
     async def verdict(
         self, position: Position, *, wait: float, wanted_by: object | None = None
@@ -126,7 +131,7 @@ class Prover:
         ``wanted_by`` names who asks (a player's game): when it asks about another position
         later, a proof of this one that has not started yet and nobody else wants is dropped.
         """
-        key = position_key(position)
+        key = _key(position)
         known = self._memo.get(key)
         if known is not None:
             self._memo.move_to_end(key)
@@ -226,6 +231,10 @@ class Prover:
             self._pool = None
             with contextlib.suppress(Exception):
                 _stop(broken)
+
+
+def _key(position: Position) -> str:
+    return game_for_position(position).verdict_key(position)
 
 
 def _stop(pool: concurrent.futures.Executor) -> None:

@@ -14,7 +14,7 @@ names them (``column-3``, ``cell-2``, ``foundation-H``)::
 Every card has exactly one card it may sit on in a column (same suit, one rank higher), so a
 column-to-column move always carries the whole movable run at the top of its column, and only
 a king can start a column. The game a player plays (selection, taps, verdicts) is
-:mod:`app.engine.seahaven`; the searches are :mod:`app.engine.seahaven_solver`.
+:mod:`app.engine.seahaven`; the searches are :mod:`app.engine.seahaven.solver`.
 """
 
 from __future__ import annotations
@@ -24,17 +24,18 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
+from app.engine import game
 from app.engine.cards import ACE, KING, SUITS, Card, CardParseError, Suit, iter_cards
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.game import (
     IllegalMoveError,
     LegalMoves,
     MoveParseError,
-    Reason,
     Refusal,
     UnknownPlaceError,
 )
 from app.engine.rng import shuffled_cards
+from app.engine.texts import N_, Translator
 
 Place = int
 """A place on the board as one small integer: columns 0–9, cells 10–13, foundations 14–17."""
@@ -48,6 +49,45 @@ SUIT_INDEX: Final[dict[Suit, int]] = {suit: i for i, suit in enumerate(SUITS)}
 
 POINTS_PER_CARD: Final = 10
 CARDS_IN_DECK: Final = 52
+VARIANT_CELLS: Final[dict[str, int]] = {"C4": 4, "C2": 2, "C1": 1}
+"""The variants of a deal code and the cells each deals."""
+
+
+class Reason(game.Reason):
+    """Why the rules refused a Seahaven move.
+
+    >>> refusal = Refusal(Reason.GROUP_TOO_LARGE, 1)
+    >>> str(refusal), refusal.key, Refusal.from_key("group-1", Reason) == refusal
+    ('That group needs more free cells: at most 1 card can move now', 'group-1', True)
+    """
+
+    NOT_MOVABLE = ("not_movable", N_("Only the top card or a run of the same suit can move"))
+    SAME_SUIT_ONE_LOWER = ("same_suit_one_lower", N_("Same suit, one rank lower"))
+    KING_ONLY = ("king_only", N_("Only a king can go to an empty column"))
+    CELL_HOLDS_ONE = ("cell_holds_one", N_("A cell holds one card"))
+    FOUNDATION_ORDER = ("foundation_order", N_("Foundations are built up by suit from the ace"))
+    FOUNDATION_ONE_AT_A_TIME = (
+        "foundation_one_at_a_time",
+        N_("Cards go to a foundation one at a time"),
+    )
+    GROUP_TOO_LARGE = ("group", "")
+    """Names the largest group that can move now (:attr:`Refusal.limit`), with a plural."""
+    NO_DESTINATION = ("no_destination", N_("No foundation, column or cell can take this card now"))
+    NOTHING_THERE = ("nothing_there", N_("There is no card there"))
+    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board"))
+
+    def takes_limit(self) -> bool:
+        return self is Reason.GROUP_TOO_LARGE
+
+    def explain(self, t: Translator, limit: int | None) -> str:
+        if self is Reason.GROUP_TOO_LARGE:
+            n = limit or 0
+            return t.ngettext(
+                "That group needs more free cells: at most %(limit)s card can move now",
+                "That group needs more free cells: at most %(limit)s cards can move now",
+                n,
+            ) % {"limit": n}
+        return super().explain(t, limit)
 
 
 # --- places --------------------------------------------------------------------------------
@@ -467,10 +507,10 @@ def legal_moves(position: Position) -> LegalMoves[Position, Move]:
 def deal_position(code: DealCode) -> Position:
     """Columns k = 1 … 10 get ``c[5(k−1) … 5(k−1)+4]`` (last on top); ``c[50]`` goes to cell 1
     and ``c[51]`` to cell 2, or on top of column 2 when there is only one cell."""
-    cell_count = code.cells
-    if code.game != "SH" or cell_count not in (1, 2, 4):
+    cell_count = VARIANT_CELLS.get(code.variant, 0) if code.game == "SH" else 0
+    if not cell_count:
         raise DealCodeError(f"{code} is not a Seahaven Towers deal")
-    c = shuffled_cards(code)
+    c = shuffled_cards(code, 1)
     columns = [tuple(c[5 * k : 5 * k + 5]) for k in range(COLUMN_COUNT)]
     cells: list[Card | None] = [None] * cell_count
     cells[0] = c[50]

@@ -28,7 +28,7 @@ from typing import Final
 
 from app.engine.cards import KING, SUITS, Card
 from app.engine.codes import DealCode
-from app.engine.seahaven_rules import (
+from app.engine.seahaven.rules import (
     CELLS,
     COLUMN_COUNT,
     COLUMNS,

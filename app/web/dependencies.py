@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Final
 
 from fastapi import Depends, Request
 
 from app.config import Config
+from app.engine.games import GAMES
 from app.store import Store
 from app.store.ratelimit import Kind, RateLimiter, Verdict, client_key
 from app.web.context import PageBase
@@ -92,7 +93,10 @@ async def guard_write(request: Request) -> None:
         raise PlayerError.rate_limited(verdict.retry_after, _page_of(request.url.path))
 
 
-_ACTION = re.compile(r"(/(?:half-moon|seahaven)/[A-Za-z0-9-]{1,64})/[a-z]{1,16}")
+_ACTION: Final = re.compile(
+    rf"(/(?:{'|'.join(map(re.escape, GAMES))})/[A-Za-z0-9-]{{1,64}})/[a-z]{{1,16}}"
+)
+"""A game action's path: ``/{game}/{code}/{verb}``, for every game's slug."""
 
 
 def _page_of(path: str) -> str | None:

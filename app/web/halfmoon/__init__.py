@@ -1,15 +1,19 @@
-"""Half Moon's pages: the arc board and the tap route (SPEC §2, issue "Play Half Moon")."""
+"""Half Moon's pages: the arc board and the tap route (SPEC §2, issue "Play Half Moon"), its
+rules page's diagram and its example (:mod:`app.web.halfmoon.examples`)."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
 from typing import Annotated, Any, ClassVar, Final
 
 from app.engine.cards import Card
-from app.engine.game import ActionResult, Outcome
+from app.engine.codes import DealCode
+from app.engine.game import ActionResult
 from app.engine.halfmoon import (
     PILES,
     HalfMoon,
+    Outcome,
     Removal,
     parse_place,
     place_name,
@@ -25,14 +29,26 @@ from app.i18n import (
     translations,
 )
 from app.store import SessionData
-from app.web.actions import Action, ActionForm, CardField, action_route, parsed
+from app.web.actions import Action, action_route
 from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
+from app.web.diagrams import Diagram
+from app.web.forms import ActionForm, CardField, parsed
 from app.web.game_routes import game_router
 from app.web.notices import STALE, Said, notice, refused
 from app.web.screen import Screen
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
+
+
+PLACE_HELP: Final = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
+
+
+class TapForm(ActionForm):
+    """``POST /half-moon/{code}/tap``: the card the player saw at a place."""
+
+    place: Annotated[int, parsed(lambda text, _code: parse_place(text), PLACE_HELP)]
+    card: CardField
 
 
 class HalfMoonScreen(Screen[HalfMoon]):
@@ -43,6 +59,16 @@ class HalfMoonScreen(Screen[HalfMoon]):
     )
     end_actions: ClassVar = ("undo",)
     own_notices: ClassVar = frozenset({"cleared"})
+    tap_form: ClassVar = TapForm
+    rules_title: ClassVar = N_("Half Moon rules")
+    rules_description: ClassVar = N_(
+        "How to play Half Moon: the arc of twelve piles and the reserve, pairs that sum to "
+        "11, jack–queen–king triples, taps, score and the end of the game."
+    )
+    example_deal: ClassVar = DealCode.parse("HM1-N-AAAAAAI")
+    """Half Moon deal 8: its first move is a pair between two piles that uncovers a jack, which
+    the second move takes with a queen and a king — like the documents' own worked example."""
+    diagram_deals: ClassVar = (example_deal,)
 
     def places(self, game: HalfMoon, helping: bool) -> tuple[tuple[Any, ...], ...]:
         dimmed = game.dimmed() if helping and game.selection else frozenset()
@@ -58,6 +84,27 @@ class HalfMoonScreen(Screen[HalfMoon]):
 
     def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
         return place_html(lang, *place)
+
+    def diagram(self, game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
+        from app.web.halfmoon import examples  # it draws with this module's places
+
+        return examples.diagram(game, lang, ringed)
+
+    def example_steps(self) -> int:
+        from app.web.halfmoon import examples
+
+        return len(examples.half_moon_steps()) - 1
+
+    def example_view(self, number: int, lang: str) -> dict[str, Any]:
+        from app.web.halfmoon import examples
+
+        return {
+            "view": examples.half_moon_step_view(number, lang),
+            "opening": examples.opening(lang),
+        }
+
+    def examples_index(self) -> dict[str, Any]:
+        return {"hm_code": str(self.example_deal)}
 
 
 TABINDEX: Final = ' tabindex="-1"'
@@ -120,16 +167,6 @@ SCREEN = HalfMoonScreen()
 router = game_router(SCREEN)
 
 
-PLACE_HELP: Final = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
-
-
-class TapForm(ActionForm):
-    """``POST /half-moon/{code}/tap``: the card the player saw at a place."""
-
-    place: Annotated[int, parsed(lambda text, _code: parse_place(text), PLACE_HELP)]
-    card: CardField
-
-
 @action_route(router, SCREEN, "tap", TapForm)
 def tap(form: TapForm) -> Action:
     """The tap the form names: the card must still be there (else the tap is stale)."""
@@ -165,7 +202,7 @@ def said_for(result: ActionResult[Removal], card: Card, session: SessionData) ->
     if outcome is Outcome.REFUSED:
         assert result.refusal is not None
         return refused(result.refusal, session, CLEARED, "cleared")
-    messages = {
+    messages: dict[object, str] = {
         Outcome.SELECTED: N_("%(card)s selected."),
         Outcome.DESELECTED: N_("%(card)s no longer selected."),
         Outcome.REPLACED: N_("%(card)s selected instead."),

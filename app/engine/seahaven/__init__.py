@@ -1,8 +1,8 @@
 """Seahaven Towers, the game a player plays: selection, taps, double taps, drags (SPEC §3).
 
 The rules themselves (places, positions, moves, what is legal) are
-:mod:`app.engine.seahaven_rules`, re-exported here; lost detection is
-:mod:`app.engine.seahaven_solver`'s search, which this module calls and which never calls back.
+:mod:`app.engine.seahaven.rules`, re-exported here; lost detection is
+:mod:`app.engine.seahaven.solver`'s search, which this module calls and which never calls back.
 
     >>> game = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
     >>> game.status().value, game.score, len(game.legal_moves()) > 0
@@ -13,30 +13,31 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from app.clock import now_ms
+from app.engine import game
 from app.engine.cards import KING, Card, CardParseError
-from app.engine.codes import DealCode, GameId
+from app.engine.codes import DealCode, GameId, Variant
 from app.engine.game import (
     ActionResult,
     Game,
-    Outcome,
-    Reason,
     RecordError,
     Refusal,
     Status,
     UnknownPlaceError,
 )
-from app.engine.seahaven_rules import (
+from app.engine.seahaven.rules import (
     CELLS,
     COLUMN_COUNT,
     COLUMNS,
     FOUNDATIONS,
     MAX_CELLS,
+    VARIANT_CELLS,
     Move,
     Place,
     Position,
+    Reason,
     _iter_legal,
     apply_move,
     cell_place,
@@ -53,7 +54,17 @@ from app.engine.seahaven_rules import (
     place_name,
     position_from_cards,
 )
-from app.engine.seahaven_solver import LOST_BUDGET, VERDICT_VERSION, is_lost, position_key
+from app.engine.seahaven.solver import (
+    LOST_BUDGET,
+    SOLVE_BUDGET,
+    VERDICT_VERSION,
+    describe_line,
+    is_lost,
+    position_key,
+    solve_code,
+)
+from app.engine.solving import Solution
+from app.engine.texts import N_
 
 __all__ = [
     "CELLS",
@@ -62,9 +73,11 @@ __all__ = [
     "FOUNDATIONS",
     "LOST_BUDGET",
     "MAX_CELLS",
+    "VARIANT_CELLS",
     "VERDICT_VERSION",
     "ActionResult",
     "Move",
+    "Outcome",
     "Place",
     "Position",
     "Reason",
@@ -73,6 +86,7 @@ __all__ = [
     "Selection",
     "apply_move",
     "cell_place",
+    "cells_of",
     "check_move",
     "column_place",
     "deal_position",
@@ -89,6 +103,27 @@ __all__ = [
 
 Selection = tuple[Place, Card]
 """The place of the selected card and the card itself (the bottom of the selected run)."""
+
+
+class Outcome(game.Outcome):
+    """What one Seahaven action (a tap, a double tap, a drag) did."""
+
+    SELECTED = "selected"
+    DESELECTED = "deselected"
+    MOVED = "moved"
+    """A card or a run moved."""
+    REFUSED = "refused"
+    IGNORED = "ignored"
+    STALE = "stale"
+
+
+def cells_of(code: DealCode) -> int:
+    """The cells a Seahaven deal code deals (4, 2 or 1; 0 for another game's code).
+
+    >>> cells_of(DealCode.parse("SH1-C2-AAAAAJ2")), cells_of(DealCode.parse("HM1-N-AAAAAAB"))
+    (2, 0)
+    """
+    return VARIANT_CELLS.get(code.variant, 0) if code.game == Seahaven.game_id else 0
 
 
 @functools.lru_cache(maxsize=4096)
@@ -133,12 +168,16 @@ class Seahaven(Game[Position, Move]):
 
     game_id: ClassVar[GameId] = "SH"
     slug: ClassVar[str] = "seahaven"
-    title: ClassVar[str] = "Seahaven Towers"
-    reasons: ClassVar = frozenset(Reason) - {
-        Reason.SUM_NOT_ELEVEN,
-        Reason.NEED_JACK_QUEEN_KING,
-        Reason.NOT_A_REMOVAL,
-    }
+    title: ClassVar[str] = N_("Seahaven Towers")
+    variants: ClassVar = (
+        Variant("C4", N_("Seahaven Towers, Easy (4 cells)"), N_("Seahaven Towers, 4 cells")),
+        Variant("C2", N_("Seahaven Towers, Medium (2 cells)"), N_("Seahaven Towers, 2 cells")),
+        Variant("C1", N_("Seahaven Towers, Hard (1 cell)"), N_("Seahaven Towers, 1 cell")),
+    )
+    code_example: ClassVar = N_("SH1-C4-AAAAAJ2 (Seahaven Towers, C4, C2 or C1 cells)")
+    reasons: ClassVar = frozenset(Reason)
+    position_type: ClassVar = Position
+    lost_needs_proof: ClassVar = True
 
     def __init__(self, code: DealCode) -> None:
         self._selection: Selection | None = None
@@ -175,6 +214,22 @@ class Seahaven(Game[Position, Move]):
     @classmethod
     def parse_move(cls, text: str) -> Move:
         return Move.parse(text)
+
+    @classmethod
+    def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
+        result = solve_code(code, budget or SOLVE_BUDGET)
+        steps = describe_line(deal_position(code), result.line)
+        return Solution(result.verdict, result.nodes, tuple(steps))
+
+    @classmethod
+    def verdict_key(cls, position: Position) -> str:
+        return position_key(position)
+
+    @classmethod
+    def prove_lost(
+        cls, position: Position, budget: int | None = None, deadline: float | None = None
+    ) -> bool | None:
+        return is_lost(position, LOST_BUDGET if budget is None else budget, deadline)
 
     @property
     def cell_count(self) -> int:
@@ -509,3 +564,7 @@ class Seahaven(Game[Position, Move]):
         if count == 1 and source not in CELLS:
             targets.extend(CELLS[: self.cell_count])
         return targets
+
+
+GAME: Final = Seahaven
+"""This package's game (the table of games, :mod:`app.engine.games`, finds it here)."""

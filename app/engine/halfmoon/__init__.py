@@ -18,25 +18,27 @@ from itertools import combinations
 from typing import Any, ClassVar, Final, NamedTuple
 
 from app.clock import now_ms
+from app.engine import game
 from app.engine.cards import JACK, KING, QUEEN, Card
-from app.engine.codes import DealCode
+from app.engine.codes import DealCode, Variant
 from app.engine.game import (
     ActionResult,
     Game,
     LegalMoves,
     MoveParseError,
-    Outcome,
-    Reason,
     RecordError,
     Refusal,
     Status,
     UnknownPlaceError,
 )
 from app.engine.rng import shuffled_cards
+from app.engine.solving import Solution
+from app.engine.texts import N_
 
 PlaceIndex = int
 """0 … 11 are piles 1 … 12; 12 … 19 are reserve slots R1 … R8."""
 
+DECKS: Final = 2
 PILES: Final = 12
 PILE_SIZE: Final = 8
 RESERVE: Final = 8
@@ -50,6 +52,30 @@ WON_SCORE: Final = 40 * PAIR_POINTS + 8 * TRIPLE_POINTS
 
 _FACES: Final = frozenset({JACK, QUEEN, KING})
 _LETTERS: Final = "abcdefghijklmnopqrst"  # one letter a place, for records
+
+
+class Outcome(game.Outcome):
+    """What one Half Moon tap did."""
+
+    SELECTED = "selected"
+    DESELECTED = "deselected"
+    REPLACED = "replaced"
+    """A face card took the place of the selected card of its rank."""
+    REMOVED = "removed"
+    """A pair or a triple left the game."""
+    REFUSED = "refused"
+    IGNORED = "ignored"
+    STALE = "stale"
+
+
+class Reason(game.Reason):
+    """Why the rules refused a Half Moon removal."""
+
+    SUM_NOT_ELEVEN = ("sum", N_("The sum must be 11"))
+    NEED_JACK_QUEEN_KING = ("jqk", N_("You need a jack, a queen and a king"))
+    NOTHING_THERE = ("nothing_there", N_("There is no card there"))
+    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board"))
+    NOT_A_REMOVAL = ("not_a_removal", N_("A removal takes two or three different cards"))
 
 
 class Removal(tuple[PlaceIndex, ...]):
@@ -164,7 +190,7 @@ def deal(code: DealCode) -> Position:
 
     Cached: every rebuilt game starts from its deal, and positions are immutable values.
     """
-    cards = shuffled_cards(code)
+    cards = shuffled_cards(code, DECKS)
     piles = tuple(tuple(cards[PILE_SIZE * p : PILE_SIZE * (p + 1)]) for p in range(PILES))
     return Position(piles, tuple(cards[PILES * PILE_SIZE :]))
 
@@ -215,8 +241,12 @@ class HalfMoon(Game[Position, Removal]):
 
     game_id: ClassVar = "HM"
     slug: ClassVar = "half-moon"
-    title: ClassVar = "Half Moon"
+    title: ClassVar = N_("Half Moon")
+    variants: ClassVar = (Variant("N", N_("Half Moon"), N_("Half Moon")),)
+    decks: ClassVar = DECKS
+    code_example: ClassVar = N_("HM1-N-AAAAAAB (Half Moon)")
     reasons: ClassVar = frozenset({Reason.SUM_NOT_ELEVEN, Reason.NEED_JACK_QUEEN_KING})
+    position_type: ClassVar = Position
 
     def __init__(self, code: DealCode) -> None:
         super().__init__(code)
@@ -274,6 +304,18 @@ class HalfMoon(Game[Position, Removal]):
     @classmethod
     def parse_move(cls, text: str) -> Removal:
         return Removal.parse(text)
+
+    @classmethod
+    def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
+        from app.engine.halfmoon import solver  # the solver imports this module
+
+        position = deal(code)
+        result = solver.solve(position, budget or solver.DEFAULT_BUDGET)
+        steps = []
+        for removal in result.line:
+            steps.append(" + ".join(f"{place_name(p)} {position.top(p)}" for p in removal))
+            position = apply_move(position, removal)
+        return Solution(result.verdict, result.nodes, tuple(steps))
 
     @classmethod
     def canonical_move(cls, move: Removal) -> Removal:
@@ -437,3 +479,7 @@ def apply_move(position: Position, removal: tuple[PlaceIndex, ...]) -> Position:
 def legal_moves(position: Position) -> LegalMoves[Position, Removal]:
     """The removals the rules allow now: iterate, count, or test one with ``in``."""
     return HalfMoon.legal_moves_of(position)
+
+
+GAME: Final = HalfMoon
+"""This package's game (the table of games, :mod:`app.engine.games`, finds it here)."""

@@ -1,7 +1,7 @@
 """What runs in the proof processes: kept apart so a new process imports only the engine.
 
-:class:`app.proofs.Prover` starts these processes (``spawn``: nothing of the server's threads,
-sockets or event loop is copied into them) and sends them positions to prove.
+:class:`app.services.proofs.Prover` starts these processes (``spawn``: nothing of the
+server's threads, sockets or event loop is copied into them) and sends them positions to prove.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import signal
 import threading
 import time
 
-from app.engine.seahaven import Position
-from app.engine.seahaven_solver import is_lost
+from app.engine.games import game_for_position
 
 
 def start_worker(niceness: int) -> None:
@@ -32,15 +31,16 @@ def _end_with(parent: int) -> None:
     os._exit(0)  # our server is gone: nobody will ever read an answer
 
 
-def prove_lost(position: Position, budget: int, seconds: float) -> tuple[bool | None, bool]:
-    """The lost verdict on ``position`` (see :func:`is_lost`) and whether time ran out.
+def prove_lost(position: object, budget: int | None, seconds: float) -> tuple[bool | None, bool]:
+    """The lost verdict on ``position`` (its game's :meth:`~app.engine.game.Game.prove_lost`,
+    within ``budget`` positions: the game's own when ``None``) and whether time ran out.
 
     ``(None, True)``: the proof hit its time bound, which says nothing about the position
     (do not remember it); ``(None, False)``: the position budget ran out, which is the same
     answer every time (remember it: nothing is announced for that position).
     """
     deadline = time.monotonic() + seconds
-    verdict = is_lost(position, budget, deadline)
+    verdict = game_for_position(position).prove_lost(position, budget, deadline)
     return verdict, verdict is None and time.monotonic() > deadline
 
 

@@ -1,0 +1,128 @@
+"""The end of a game on its board: the end box (a won game's summary, or the message of a game
+that cannot be won any more) and Restart's question, drawn from an :class:`Ending`; and what
+the statistics add to it once the game is over (:func:`game_result`, :func:`with_result`).
+
+Markup is cached by the ending, which is hashable plain data (:class:`~app.web.board.Ending`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Final, Protocol
+
+from babel.support import NullTranslations
+
+from app.engine.cards import Card
+from app.i18n import N_, rank_letter, translations
+from app.store import Store
+from app.web.board import (
+    BoardFacts,
+    Ending,
+    GameResult,
+    ending_box,
+    ending_html,
+    home_offer,
+    restart_question,
+    summary_box,
+)
+from app.web.notices import QUESTIONS
+from app.web.statistics import deal_figures, ended_values, kind_of_code, result_html
+from app.web.views import clock_text
+
+
+class EndingScreen(Protocol):
+    """What the end box asks of a game's screen (:class:`app.web.screen.Screen`)."""
+
+    @property
+    def slug(self) -> str: ...
+
+    def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None: ...
+
+
+CASCADE: Final = tuple(
+    Card.parse(c) for c in ("KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C")
+)
+"""The cards of the win's cascade (decoration: hidden from screen readers)."""
+
+
+@functools.lru_cache(maxsize=256)
+def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
+    """The end of a game, and Restart's question (``asking``), inside the board."""
+    t = translations(lang)
+    state, asking, new_game = ending.state, ending.asking, ending.new_game_link
+    zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)
+    parts = []
+    if state == "won" and asking != "restart":
+        moved = ("moves", t.gettext(N_("Moves")), str(ending.moves))
+        figures = (
+            (moved,)
+            if zen
+            else (
+                ("time", t.gettext(N_("Time")), clock_text(ending.elapsed_ms or 0)),
+                moved,
+                ("score", t.gettext(N_("Score")), str(ending.score)),
+            )
+        )
+        parts.append(
+            summary_box(
+                t.gettext(N_("You won!")),
+                figures,
+                result_html(ending.result, t, zen),
+                ((card, rank_letter(card, t)) for card in CASCADE),
+                (screen.slug, t.gettext(N_("Play this deal again"))),
+                (new_game, t.gettext(N_("New game"))),
+            )
+        )
+    elif state != "playing" and asking != "restart":
+        labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
+        actions = [] if state == "won" else [(verb, labels[verb]) for verb in ending.actions]
+        text = screen.ending_text(ending, t) or ""
+        parts.append(
+            ending_box(
+                screen.slug,
+                state,
+                text,
+                actions,
+                (new_game, t.gettext(N_("New game"))),
+                result_html(ending.result, t, zen),
+            )
+        )
+    elif state == "playing" and "home" in ending.actions and asking != "restart":
+        parts.append(
+            home_offer(
+                screen.slug,
+                t.gettext(N_("Only moves to the foundations are left.")),
+                t.gettext(N_("Send all home")),
+            )
+        )
+    if asking == "restart":
+        parts.append(
+            restart_question(
+                screen.slug,
+                t.gettext(QUESTIONS["restart"]),
+                t.gettext(N_("Restart")),
+                t.gettext(N_("Keep playing")),
+            )
+        )
+    return ending_html("".join(parts), state)
+
+
+async def game_result(store: Store, sid: str, code: str) -> GameResult | None:
+    """What the end box adds once the player's game is over (the caller asks only then:
+    no screen may say whether a deal can be won while it is played): the personal bests and
+    streaks it set, and how the deal went for everyone who finished it."""
+    kind = kind_of_code(code)
+    if kind is None:
+        return None
+    doc = await store.player_stats_async(sid)
+    figures = await store.deal_stats_async(code)
+    return GameResult(ended_values(doc, code, kind), deal_figures(figures))
+
+
+def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:
+    """The board's facts with the end box's additions (part of what the ending depends on,
+    so a partial answer sends the box again when they change)."""
+    if result is None or facts.ending is None or facts.state == "playing":
+        return facts
+    return dataclasses.replace(facts, ending=facts.ending._replace(result=result))

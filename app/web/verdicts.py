@@ -1,0 +1,82 @@
+"""A saved game rebuilt for an answer, and the verdict on its position settled: proved off the
+request path when its game's "lost" takes a search (:mod:`app.services.proofs`), and kept with
+the saved game when it is lost."""
+
+from __future__ import annotations
+
+from fastapi import Request
+
+from app.engine.codes import DealCode
+from app.engine.game import RecordError
+from app.engine.games import AnyGame
+from app.services.proofs import Prover
+from app.store import SessionData, Store, StoredGame
+from app.store.base import carry
+from app.web.retries import with_key
+from app.web.screen import AnyScreen
+
+
+def rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
+    """The saved game, or a fresh one; ``True`` when a saved game existed but was unreadable."""
+    game, unreadable = _rebuild(screen, code, stored)
+    screen.prepare(game)
+    if stored is not None and not unreadable:
+        screen.restored(game, stored)
+    return game, unreadable
+
+
+def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
+    if stored is None:
+        return screen.game(code), False
+    try:
+        game = screen.game.from_record(stored.record)
+    except RecordError:
+        return screen.game(code), True
+    if str(game.code) != str(code):
+        return screen.game(code), True
+    return game, False
+
+
+async def settle_verdict(
+    request: Request, store: Store, sid: str, screen: AnyScreen, game: AnyGame
+) -> bool:
+    """Prove the game's position in the proof pool when nobody has (:mod:`app.services.proofs`);
+    ``True`` when it is lost — then the saved game (when it is still this one) keeps the
+    verdict, its clock stopped at its last action. Waits at most ``proof_wait`` seconds
+    without holding up anyone else; without a verdict by then, the game goes on as playable
+    and the next answer asks again."""
+    position = screen.unproved(game)
+    if position is None:
+        return False
+    prover: Prover = request.app.state.prover
+    wait: float = request.app.state.config.proof_wait
+    lost = await prover.verdict(position, wait=wait, wanted_by=(sid, str(game.code)))
+    if lost is None:
+        return False
+    screen.note_verdict(game, lost)
+    if lost:
+        await _keep_lost(store, sid, screen, game)
+    return lost
+
+
+async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -> None:
+    """Write the verdict into the saved game, if it is still the game that was proved."""
+    code = game.code
+    record = game.to_record()
+
+    def change(
+        session: SessionData | None, stored: StoredGame | None
+    ) -> tuple[StoredGame | None, int | None]:
+        if stored is None or stored.record != record or stored.state == "lost":
+            return None, None
+        kept, _ = rebuild(screen, code, stored)
+        screen.note_verdict(kept, True)
+        kept.clock.stop(stored.updated_ms)  # the game ended with its last action
+        written = screen.stored(kept, kept.to_record(), stored.updated_ms)
+        # the action that made this row is still its last (app.web.retries)
+        written = with_key(written, stored.marks.replay)
+        return carry(stored, written), stored.updated_ms
+
+    ended = await store.change_game_async(sid, str(code), change)
+    if ended is not None:
+        game.clock.stop(ended)

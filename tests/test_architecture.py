@@ -1,0 +1,171 @@
+"""The layers (docs/architecture.md), read from the code's own imports: every import of every
+module of ``app/`` — at the top, inside a function, under ``TYPE_CHECKING`` — goes down the
+layers or stays in its own, never up or across:
+
+    wiring (app/main.py) → web (app/web/) → services (app/services/) → engine (app/engine/)
+                                                                    ↘ store (app/store/)
+
+The engine and the store are side by side: neither imports the other, and neither imports
+the services or the web. ``app/i18n.py`` (catalogs, card names) serves the web and reads the
+engine's cards; ``app/clock.py``, ``app/config.py`` and ``app/server.py`` import nothing of
+the application.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[1] / "app"
+
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "wiring": frozenset({"wiring", "web", "services", "engine", "store", "i18n", "base"}),
+    "web": frozenset({"web", "services", "engine", "store", "i18n", "base"}),
+    "services": frozenset({"services", "engine", "store", "base"}),
+    "i18n": frozenset({"i18n", "engine", "base"}),
+    "engine": frozenset({"engine", "base"}),
+    "store": frozenset({"store", "base"}),
+    "base": frozenset({"base"}),
+}
+"""What each layer may import (the browser's layer, templates and scripts, is not Python)."""
+
+BASE = frozenset({"app", "app.clock", "app.config", "app.server"})
+
+
+def layer(module: str) -> str:
+    """The layer of a module of the application, by its dotted name."""
+    if module == "app.main":
+        return "wiring"
+    if module == "app.i18n":
+        return "i18n"
+    if module in BASE:
+        return "base"
+    top = module.split(".")[1]
+    if top in ("web", "services", "engine", "store"):
+        return top
+    raise AssertionError(f"{module} is in no layer: place it in docs/architecture.md and here")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(APP.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """Every module of the application ``path`` imports, with the line it does it on."""
+    tree = ast.parse(path.read_text("utf-8"), str(path))
+    package = (
+        module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    )
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            found.append((node.lineno, base))
+            # ``from app.web import halfmoon`` imports the module app.web.halfmoon
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return [(line, name) for line, name in found if name == "app" or name.startswith("app.")]
+
+
+def modules() -> set[str]:
+    return {module_name(path) for path in APP.rglob("*.py")}
+
+
+def arrows() -> list[str]:
+    """Every import against the layers, as ``file:line: module (layer) → module (layer)``."""
+    known = modules()
+    wrong = []
+    for path in sorted(APP.rglob("*.py")):
+        source = module_name(path)
+        for line, target in imports(path):
+            if target not in known:
+                continue  # a name imported from a module, not a module
+            if layer(target) not in MAY_IMPORT[layer(source)]:
+                where = path.relative_to(APP.parent)
+                wrong.append(
+                    f"{where}:{line}: {source} ({layer(source)}) → {target} ({layer(target)})"
+                )
+    return wrong
+
+
+def test_every_module_is_in_a_layer():
+    for module in modules():
+        assert layer(module) in MAY_IMPORT
+
+
+def test_no_import_runs_against_the_layers():
+    assert arrows() == []
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "allowed"),
+    [
+        ("app.web.actions", "app.services.proofs", True),
+        ("app.services.daily", "app.web.board", False),
+        ("app.engine.game", "app.store.base", False),
+        ("app.store.counting", "app.engine.codes", False),
+        ("app.engine.codes", "app.services.daily", False),
+        ("app.web.home", "app.main", False),
+        ("app.i18n", "app.web.board", False),
+    ],
+)
+def test_the_rule_itself(source, target, allowed):
+    assert (layer(target) in MAY_IMPORT[layer(source)]) is allowed
+
+
+def _game_names():
+    spec = importlib.util.spec_from_file_location(
+        "game_names", APP.parent / "scripts/game_names.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ALLOWED_TO_NAME_GAMES = {
+    "app/engine/games.py",  # the table of games: their packages
+    "app/web/games.py",  # every game's web package; the site's sentences that name them all
+    "app/main.py",  # the wiring
+    "app/store/counting.py",  # the statistics' kinds, until the store is given them (item 3)
+}
+
+
+def test_outside_its_own_packages_a_game_is_named_by_at_most_three_modules():
+    """Issue 25: a game is its two packages, found through one table (``scripts/game_names.py``
+    prints the modules and what in them names a game)."""
+    hits = _game_names().count(APP.parent)
+    assert set(hits) <= ALLOWED_TO_NAME_GAMES, hits
+    assert len(hits) <= 3, hits
+
+
+def test_every_game_is_its_two_packages_found_through_the_table():
+    from app.engine import games
+    from app.web import games as web_games
+
+    assert games.PACKAGES == ("halfmoon", "seahaven")
+    for name in games.PACKAGES:
+        game = importlib.import_module(f"app.engine.{name}").GAME
+        screen = importlib.import_module(f"app.web.{name}").SCREEN
+        assert games.GAMES[game.slug] is game and web_games.SCREENS[game.slug] is screen
+        assert screen.game is game and games.game_by_id(game.game_id) is game
+    assert len({g.game_id for g in games.GAMES.values()}) == len(games.GAMES)
+    assert len(web_games.ROUTERS) == len(games.PACKAGES)
+
+
+def test_a_package_that_is_no_game_is_refused_by_name():
+    from app.engine import games
+    from app.web import games as web_games
+
+    with pytest.raises(ImportError, match=r"app\.engine\.cards has no GAME"):
+        games._game_of("cards")
+    with pytest.raises(ImportError, match=r"app\.web\.board needs SCREEN"):
+        web_games._router_of("board")
