@@ -227,6 +227,24 @@
     }
   });
 
+  // The board version an action sends names the board it leaves from (docs/decisions.md, "A tap
+  // whose answer was lost"). htmx reads #board's hx-headers when the click happens, but an
+  // action queued behind an earlier one leaves after that answer was drawn: it acts on the board
+  // shown now, so it sends that board's version. Then the second tap of a double click is a new
+  // action on the new board (it deselects), while the same tap sent again from a board no
+  // answer changed (its answer was lost) is a replay, answered with the board as it is.
+  document.addEventListener("htmx:before:request", function (event) {
+    var headers = event.detail && event.detail.ctx && event.detail.ctx.request.headers;
+    var board = document.getElementById("board");
+    if (!headers || !headers["X-Board-Version"] || !board) return;
+    try {
+      var now = JSON.parse(board.getAttribute("hx-headers:inherited") || "{}")["X-Board-Version"];
+      if (now) headers["X-Board-Version"] = String(now);
+    } catch (e) {
+      // a board without its version: send what htmx read
+    }
+  });
+
   // A form htmx has not taken over yet (an answer's new board, between its swap and htmx's
   // processing of it) would be posted by the browser itself and reload the whole page. Hand it
   // to htmx first, then submit it again through htmx and its queue. (With no settle delay,

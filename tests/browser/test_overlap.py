@@ -460,3 +460,38 @@ def test_a_click_on_a_form_htmx_has_not_taken_yet_still_goes_through_htmx(
     page.locator(card).click()
     expect(page.locator(place)).to_have_attribute(attribute, value)
     assert page.evaluate("() => window.samePage === true")
+
+
+def test_a_tap_whose_answer_was_lost_is_sent_again_and_answered_not_applied_twice(page: Page):
+    """Issue 23 item 2 as a player meets it: the server makes the tap (selects the card), but
+    its answer never reaches the page (here an empty 204 takes its place, which htmx leaves
+    undrawn: a dropped connection would do the same, with a console error). The page still
+    shows the board
+    the tap left from; the player taps the same card again. That is the same action from the
+    same board: answered with the board as it is (the card selected), not applied a second
+    time (which would deselect it)."""
+    page.goto(f"/half-moon/{HM}")
+    posts = Posts(page)
+    ready(page)
+    answers: list[int] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        if answers:
+            route.continue_()
+            return
+        answers.append(route.fetch().status)  # the server made the tap
+        route.fulfill(status=204)  # and its answer was lost
+
+    page.route("**/tap", lose_the_first_answer)
+    card = page.locator(f"#card-{PAIR[0]}")
+    card.click()
+    posts.wait(page, 1)
+    assert answers == [200]
+    expect(card).to_have_attribute("aria-pressed", "false")  # the page never saw the answer
+    card.click()  # the same tap again, from the same board
+    posts.wait(page, 2)
+    assert posts.bodies[0] == posts.bodies[1]
+    expect(page.locator(f"#card-{PAIR[0]}")).to_have_attribute("aria-pressed", "true")
+    shown = assert_same_after_reload(page)
+    selected = [c for p in shown["places"] for c in p[2] if c.endswith("*")]
+    assert selected == [place_of(shown, PAIR[0])[2][0]]  # selected once: the tapped card
