@@ -21,12 +21,15 @@
   lower priority, gets little CPU).
 - ``SOLITAIRE_PROOF_WAIT`` (default ``5``): how long a request waits for a pending proof
   (without holding up anyone else) before it answers without the verdict.
+- ``SOLITAIRE_SECRET`` (default: none): the secret session ids are signed with, at least 32
+  characters, the same for every instance of a site. Unset, the store keeps one beside its
+  data, made on first use (:mod:`app.services.signing`).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -34,6 +37,8 @@ DEFAULT_STORE: Final = "var/solitaire.db"
 DEFAULT_MAX_BODY: Final = 16 * 1024
 DEFAULT_RATE_WRITES: Final = "240/minute"
 DEFAULT_RATE_NEW: Final = "60/hour"
+MIN_SECRET: Final = 32
+"""Characters ``SOLITAIRE_SECRET`` must have at least."""
 
 
 class ConfigError(ValueError):
@@ -53,6 +58,11 @@ class Config:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "origin", normal_origin(self.origin))
+        if self.secret and len(self.secret) < MIN_SECRET:
+            raise ConfigError(
+                f"SOLITAIRE_SECRET has {len(self.secret)} characters: give it at least"
+                f" {MIN_SECRET} (for example the output of `openssl rand -base64 32`)"
+            )
 
     @property
     def https(self) -> bool:
@@ -63,6 +73,8 @@ class Config:
     proof_workers: int = 1
     proof_seconds: float = 10.0
     proof_wait: float = 5.0
+    secret: str = field(default="", repr=False)
+    """``SOLITAIRE_SECRET``, or ``""``: the store keeps one (never printed)."""
 
     @classmethod
     def from_env(cls) -> Config:
@@ -79,6 +91,7 @@ class Config:
             proof_workers=max(1, int(env_number("SOLITAIRE_PROOF_WORKERS", 1))),
             proof_seconds=env_number("SOLITAIRE_PROOF_SECONDS", 10.0),
             proof_wait=env_number("SOLITAIRE_PROOF_WAIT", 5.0),
+            secret=os.environ.get("SOLITAIRE_SECRET", "").strip(),
         )
 
 

@@ -20,6 +20,7 @@ from app.config import Config
 from app.engine.games import GAMES
 from app.services.housekeeping import sweep_forever
 from app.services.proofs import Prover
+from app.services.signing import Signer, server_secret
 from app.store import Store, open_store
 from app.store.ratelimit import Limits
 from app.web import (
@@ -29,7 +30,9 @@ from app.web import (
     health,
     home,
     install,
+    logs,
     pages,
+    replays,
     settings,
     static,
     stats,
@@ -74,11 +77,12 @@ def create_app(
         app.state.store = store or open_store(
             config.store, config.expire_days, config.store_timeout
         )
+        # the secret session ids are signed with: configured, or kept beside the store
+        app.state.signer = Signer(server_secret(config.secret, app.state.store))
         app.state.limiter = app.state.store.rate_limiter(
             Limits.parse(config.rate_writes, config.rate_new)
         )
         app.state.prover = Prover(
-            app.state.store,
             workers=config.proof_workers,
             seconds=config.proof_seconds,
             pool=proof_pool,
@@ -119,11 +123,12 @@ def create_app(
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     error_pages.install(app)
+    logs.install()  # no device link's secret in the access log
     app.include_router(home.router)
     app.include_router(settings.router)
     for router in games.ROUTERS:  # every game's, from the table of games
         app.include_router(router)
-    for module in (pages, static, health, stats, install):
+    for module in (pages, static, health, stats, install, replays):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

@@ -10,7 +10,13 @@ body byte, and caps what may arrive before the headers are complete at
 
 - time is up before the request was whole: ``408`` when the headers had arrived (the
   application is then told the client disconnected), else the connection is simply closed;
-- the head grows past the cap: ``431`` and the connection is closed.
+- the head grows past the cap: ``431`` and the connection is closed (a body that came in the
+  same packets as the headers is not part of the head: a large one is the application's
+  ``413``).
+
+``--limit-concurrency`` (uvicorn's cap on a worker's connections and requests, answered
+``503``) spares ``GET /health``: a load balancer's check still gets its answer while slow or
+hostile clients hold every place, up to :data:`HEALTH_RESERVE` checks at once beyond the cap.
 
 Behind a reverse proxy that buffers requests (nginx's default) the proxy already shields the
 application from slow clients; these deadlines are the second line, and the first one for a
@@ -43,6 +49,13 @@ def _answer(status: str, text: str) -> bytes:
     ).encode() + body
 
 
+HEALTH_PATH: Final = "/health"
+HEALTH_RESERVE: Final = 8
+"""Requests ``/health`` may have under way beyond ``--limit-concurrency``: the health check
+never waits for a place, and a flood of checks still meets a bound."""
+
+_HEAD_END: Final = b"\r\n\r\n"
+
 _408: Final = _answer("408 Request Timeout", "The request did not arrive in time.")
 _431: Final = _answer("431 Request Header Fields Too Large", "The request headers are too large.")
 
@@ -54,20 +67,33 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
     _head_bytes: int = 0
     _headers_done: bool = False
     """The current request's headers arrived (its application call has started)."""
+    _head_tail: bytes = b""
+    """The head's last three bytes so far: its end (a blank line) may span two packets."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        if not self._headers_done:
-            self._head_bytes += len(data)
-            if self._head_bytes > MAX_HEAD_BYTES:
-                if not self.transport.is_closing():
-                    self.transport.write(_431)
-                    self.transport.close()
-                return
+        if not self._headers_done and not self._head_fits(data):
+            if not self.transport.is_closing():
+                self.transport.write(_431)
+                self.transport.close()
+            return
         super().data_received(data)
+
+    def _head_fits(self, data: bytes) -> bool:
+        """Count ``data`` up to the end of the head (the rest is the body, which the body
+        limit judges); ``False`` once the head passes :data:`MAX_HEAD_BYTES`."""
+        seen = self._head_tail + data
+        end = seen.find(_HEAD_END)
+        if end >= 0:
+            head = self._head_bytes + end + len(_HEAD_END) - len(self._head_tail)
+            self._head_bytes, self._head_tail = 0, b""
+            return head <= MAX_HEAD_BYTES
+        self._head_bytes += len(data)
+        self._head_tail = seen[-3:]
+        return self._head_bytes <= MAX_HEAD_BYTES
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -80,12 +106,28 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._headers_done = True
+        limit = self.limit_concurrency
+        if (
+            limit is not None
+            and self._is_health_check()
+            and len(self.tasks) < limit + HEALTH_RESERVE
+        ):
+            self.limit_concurrency = None  # this request only: the check is always answered
+            try:
+                super().on_headers_complete()
+            finally:
+                self.limit_concurrency = limit
+            return
         super().on_headers_complete()
+
+    def _is_health_check(self) -> bool:
+        method = self.parser.get_method()
+        return method in (b"GET", b"HEAD") and self.url.split(b"?", 1)[0] == HEALTH_PATH.encode()
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._headers_done = False  # the next bytes are the next request's head
-        self._head_bytes = 0
+        self._head_bytes, self._head_tail = 0, b""
         self._disarm()
 
     def _arm(self) -> None:

@@ -3,13 +3,18 @@
 A real uvicorn (SQLite store, default limits: 240 writes a minute and 60 new games or
 sessions an hour per address) faces one hostile client that
 
-1. sends ``--gets`` GETs without a cookie (home, game pages, 404s, GETs on POST-only routes),
+1. sends ``--gets`` GETs without a cookie (home, pages of ever new Half Moon and Seahaven
+   deals, random and daily deals, statistics with crafted notices, device-link guesses, 404s,
+   GETs on POST-only routes; issue 23 wants 0 rows from any number of them),
 2. floods one game with ``--taps`` taps,
 3. tries to start ``--games`` new games, each from a fresh cookie (page, then one tap),
 4. tries to make ``--settings`` new sessions by saving a setting from fresh cookies;
+5. ends one game ``--endings`` times (issue 26: every ending is a replay): a short stuck line,
+   then Undo and Redo over and over, each Redo ending the game again;
 
-after each phase the store's rows and bytes are counted, so the run shows what the store kept
-(issue 17 measured 10,000 GETs and 5,000 games kept before the limits). Then the limiter's
+after each phase the rows of every table and the games' bytes are counted, so the run shows
+what the store kept (issue 17 measured 10,000 GETs and 5,000 games kept before the limits;
+issue 23 found every Seahaven deal opened kept a verdict row). Then the limiter's
 cost: the same taps against two servers side by side, limits on (never reached) and off,
 medians and their ratio.
 
@@ -38,28 +43,49 @@ HTMX = {"HX-Request": "true"}
 
 @dataclass
 class Footprint:
-    sessions: int
-    games: int
+    rows: dict[str, int]
+    """Rows of every table: sessions, games, replays, statistics, deals, links, verdicts, rate
+    limits."""
     bytes: int
-    """Bytes of the rows' data (sid, code, record, session JSON, columns), before indexes."""
+    """Bytes of the sessions', games' and replays' data (sid, code, record, session JSON, the
+    replay's line, columns)."""
+
+    @property
+    def total(self) -> int:
+        return sum(self.rows.values())
+
+    @property
+    def replays(self) -> int:
+        return self.rows.get("replays", 0)
 
     def __str__(self) -> str:
-        return f"{self.sessions:6,} sessions {self.games:6,} games {self.bytes / 1024:9.1f} KiB"
+        others = {k: v for k, v in self.rows.items() if k not in ("sessions", "games") and v}
+        rest = " ".join(f"{k} {v:,}" for k, v in others.items()) or "nothing else"
+        return (
+            f"{self.rows.get('sessions', 0):6,} sessions {self.rows.get('games', 0):6,} games"
+            f" {self.bytes / 1024:9.1f} KiB; {rest}"
+        )
 
 
 def footprint(db: Path) -> Footprint:
     con = sqlite3.connect(db)
     try:
-        sessions, s_bytes = con.execute(
-            "SELECT COUNT(*), COALESCE(SUM(LENGTH(sid) + LENGTH(data) + 16), 0) FROM sessions"
-        ).fetchone()
-        games, g_bytes = con.execute(
-            "SELECT COUNT(*), COALESCE(SUM(LENGTH(sid) + LENGTH(code) + LENGTH(record)"
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        rows = {t: con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}
+        s_bytes = con.execute(
+            "SELECT COALESCE(SUM(LENGTH(sid) + LENGTH(data) + 16), 0) FROM sessions"
+        ).fetchone()[0]
+        g_bytes = con.execute(
+            "SELECT COALESCE(SUM(LENGTH(sid) + LENGTH(code) + LENGTH(record)"
             " + LENGTH(extra) + LENGTH(state) + 24), 0) FROM games"
-        ).fetchone()
+        ).fetchone()[0]
+        r_bytes = con.execute(
+            "SELECT COALESCE(SUM(LENGTH(id) + LENGTH(sid) + LENGTH(code)"
+            " + LENGTH(line) + LENGTH(state) + 40), 0) FROM replays"
+        ).fetchone()[0]
     finally:
         con.close()
-    return Footprint(sessions, games, s_bytes + g_bytes)
+    return Footprint(rows, s_bytes + g_bytes + r_bytes)
 
 
 def token_and_card(html: str) -> tuple[str, str]:
@@ -77,12 +103,38 @@ def deal(i: int) -> str:
     return str(DealCode("HM", 1, "N", i))
 
 
+def anonymous_paths(i: int) -> list[str]:
+    """The pages a cookie-less client may open, ``i`` choosing new deals, links and notices:
+    every game page proves its position when it needs to (issue 23: that stored a verdict)."""
+    from app.engine.codes import DealCode
+
+    seahaven = DealCode("SH", 1, ("C4", "C2", "C1")[i % 3], 10_000 + i)
+    return [
+        "/",
+        f"/half-moon/{deal(1 + i)}",
+        f"/seahaven/{seahaven}",
+        f"/seahaven/{seahaven}?n=unreadable",
+        "/seahaven?cells=1" if i % 10 == 0 else "/seahaven",  # a random deal, proved playable
+        "/daily/seahaven?cells=1",
+        "/stats?n=revoked",
+        f"/link/{'A' * 30}{i % 1000:03d}",  # a guess
+        f"/half-moon/{deal(1)}/tap",  # 405
+        "/nowhere",
+    ]
+
+
 def phase_gets(server: Server, n: int) -> None:
-    paths = ["/", f"/half-moon/{deal(1)}", "/nowhere", f"/half-moon/{deal(1)}/tap", "/seahaven"]
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        for i in range(n):
-            client.cookies.clear()
-            client.get(paths[i % len(paths)])
+        done = 0
+        i = 0
+        while done < n:
+            for path in anonymous_paths(i):
+                if done == n:
+                    break
+                client.cookies.clear()
+                client.get(path, follow_redirects=True)
+                done += 1
+            i += 1
 
 
 def phase_games(server: Server, n: int) -> dict[int, int]:
@@ -113,6 +165,36 @@ def phase_settings(server: Server, n: int) -> dict[int, int]:
     return statuses
 
 
+def phase_endings(server: Server, n: int) -> dict[int, int]:
+    """One game ended ``n`` times: a stuck line (found as the browser tests find theirs), then
+    Undo and Redo, each Redo ending it again."""
+    from app.engine.halfmoon import place_name
+    from tests.browser.play import hm_stuck_line
+
+    code, line = hm_stuck_line()
+    statuses: dict[int, int] = {}
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        url = f"/half-moon/{code}"
+        for removal in line:
+            for place in removal:
+                page = client.get(url).text
+                token = TOKEN.search(page)
+                card = re.search(
+                    rf'data-place="{place_name(place)}".*?data-card="([^"]+)"', page, re.DOTALL
+                )
+                assert token is not None
+                assert card is not None
+                data = {"place": place_name(place), "card": card.group(1), "token": token.group(1)}
+                client.post(f"{url}/tap", data=data, headers=HTMX)
+        token = TOKEN.search(client.get(url).text)
+        assert token
+        for i in range(2 * n):
+            verb = "undo" if i % 2 == 0 else "redo"
+            response = client.post(f"{url}/{verb}", data={"token": token.group(1)}, headers=HTMX)
+            statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
+    return statuses
+
+
 def tap_times(server: Server, n: int, code: str) -> tuple[list[float], dict[int, int]]:
     """``n`` taps on one game (select and deselect pile 1's card: every tap is written)."""
     times: list[float] = []
@@ -135,6 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--settings", type=int, default=200)
     parser.add_argument("--taps", type=int, default=600)
+    parser.add_argument("--endings", type=int, default=100)
     parser.add_argument("--cost-taps", type=int, default=400)
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="bench-growth-"))
@@ -145,9 +228,12 @@ def main(argv: list[str] | None = None) -> None:
     try:
         print(f"start                                    {footprint(db)}")
         t = time.monotonic()
+        before = footprint(db).total
         phase_gets(server, args.gets)
         took = time.monotonic() - t
-        print(f"{args.gets:,} GETs without a cookie ({took:.0f} s)  {footprint(db)}")
+        after = footprint(db)
+        print(f"{args.gets:,} GETs without a cookie ({took:.0f} s)  {after}")
+        print(f"  rows the GETs added: {after.total - before}")
         _, statuses = tap_times(server, args.taps, deal(1))
         print(f"{args.taps:,} taps on one game {statuses}  {footprint(db)}")
         t = time.monotonic()
@@ -158,6 +244,9 @@ def main(argv: list[str] | None = None) -> None:
         )
         statuses = phase_settings(server, args.settings)
         print(f"{args.settings:,} new sessions tried {statuses}  {footprint(db)}")
+        time.sleep(60)  # the write limit's minute again
+        statuses = phase_endings(server, args.endings)
+        print(f"one game ended {args.endings:,} times {statuses}  {footprint(db)}")
     finally:
         server.stop()
 

@@ -58,10 +58,7 @@ STAGES: Final = (
         r"app/web/(board|views|render|htmx)|"
         r"app/web/(halfmoon|seahaven)/|place_html|_html |answer",
     ),
-    (
-        "the action: cache, decide, settle",
-        r"app/web/actions|app/web/retries|app/web/gamecache|app/web/verdicts|app/web/screen",
-    ),
+    ("the action: cache, decide, settle", r"app/web/actions|app/web/replay|app/web/screen"),
     ("the form, origin and token checks", r"read_form|guard_write|check_token|parse|Form"),
     ("the session cookie and page state", r"app/web/(sessions|context|codes|notices)"),
     ("our middleware (headers, gzip, errors)", r"app/web/middleware|app/server"),

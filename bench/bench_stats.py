@@ -22,11 +22,14 @@ import warnings
 import httpx
 
 from app.config import Config
-from app.engine.codes import encode_number
+from app.engine.codes import DealCode, encode_number
 from app.engine.game import now_ms
+from app.engine.games import kind_of
 from app.main import create_app
 from app.store import MemoryStore, StoredGame
 from app.store.jsondata import dumps
+from app.store.marks import Marks
+from app.web.sessions import cookie_value, signer_of
 
 
 def fill(store: MemoryStore, sid: str) -> None:
@@ -47,7 +50,10 @@ def fill(store: MemoryStore, sid: str) -> None:
 
 def _game(code: str, moves: int, at: int, state: str = "playing") -> StoredGame:
     record = {"code": code, "clock": [123_456, None], "extra": "x" * 0}
-    return StoredGame(code, record, state, moves * 3, moves, at, {"daily": "2026-12-01"})
+    kind = kind_of(DealCode.parse(code))  # as the web layer names it (Screen.stored)
+    return StoredGame(
+        code, record, state, moves * 3, moves, at, Marks(daily="2026-12-01"), kind=kind
+    )
 
 
 async def timed(client: httpx.AsyncClient, path: str, rounds: int) -> list[float]:
@@ -65,7 +71,7 @@ async def timed(client: httpx.AsyncClient, path: str, rounds: int) -> list[float
 async def main(rounds: int) -> None:
     store = MemoryStore()
     app = create_app(Config(store="memory:"), store=store)
-    full_sid, empty_sid = "F" * 32, "E" * 32
+    full_sid, empty_sid = "F" * 43, "E" * 43
     transport = httpx.ASGITransport(app=app)
     results = {}
     async with app.router.lifespan_context(app):
@@ -81,8 +87,9 @@ async def main(rounds: int) -> None:
             ("/faq", full_sid, "/faq"),
             ("/health", full_sid, "/health"),
         ):
+            cookie = cookie_value(signer_of(app), "sid", sid)  # an id this app signed
             async with httpx.AsyncClient(
-                transport=transport, base_url="http://bench", cookies={"sid": sid}
+                transport=transport, base_url="http://bench", cookies={"sid": cookie}
             ) as client:
                 results[name] = await timed(client, path, rounds)
     print(f"rounds: {rounds}")

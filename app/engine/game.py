@@ -12,6 +12,7 @@ produce a board the rules would not reach.
 
 from __future__ import annotations
 
+import copy as _copy
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -84,7 +85,7 @@ class Refusal:
     >>> from app.engine.halfmoon import Reason as HalfMoonReason
     >>> refusal = Refusal(HalfMoonReason.SUM_NOT_ELEVEN)
     >>> str(refusal), refusal.key, Refusal.from_key("sum", HalfMoonReason) == refusal
-    ('The sum must be 11', 'sum', True)
+    ('The sum must be 11.', 'sum', True)
     """
 
     reason: Reason
@@ -317,6 +318,9 @@ class Game(ABC, Generic[P, M]):
     code_example: ClassVar[str]
     """A deal code of this game and what it means, for the sentence that says what a deal code
     looks like: a catalog text (``HM1-N-AAAAAAB (Half Moon)``)."""
+    notation: ClassVar[str]
+    """What a move looks like in the game's notation (``str(move)``), a catalog text: said when
+    a pasted game's line is not a move."""
     reasons: ClassVar[frozenset[Reason]] = frozenset()
     """The reasons this game's actions give a player when they refuse."""
     position_type: ClassVar[type]
@@ -394,6 +398,12 @@ class Game(ABC, Generic[P, M]):
     @abstractmethod
     def score(self) -> int:
         """The points of the current position (never below zero)."""
+
+    @classmethod
+    def points(cls, position: P) -> int:
+        """The points of a position reached from its deal (a replay's step shows them): what
+        :attr:`score` is once the game stands there."""
+        raise NotImplementedError(f"{cls.title} has no points of a position")
 
     @classmethod
     def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
@@ -641,6 +651,15 @@ class Game(ABC, Generic[P, M]):
         return game
 
     @classmethod
+    def record_moves(cls, text: Any) -> list[M]:
+        """The moves a record's ``moves`` (or ``redo``) field holds, in order, unchecked (an
+        action of several moves is as many moves).
+
+        :raises RecordError: when ``text`` is not moves of this game in its notation.
+        """
+        return [move for action in cls._decode_moves(text) for move in action]
+
+    @classmethod
     def _decode_moves(cls, text: Any) -> list[list[M]]:
         """The actions of a record's ``moves`` or ``redo``: actions joined by ``.``, the moves
         of one action (:meth:`may_join`) by ``+``."""
@@ -676,6 +695,22 @@ class Game(ABC, Generic[P, M]):
         """Play several moves in order (tests, solver lines)."""
         for move in moves:
             self.play(move, now)
+
+    def copy(self) -> Self:
+        """An independent copy without a replay: positions are immutable values, so the copy
+        shares them and only the lists are new (a few microseconds for 5,000 moves, where
+        :meth:`from_record` replays them all)."""
+        clone = _copy.copy(self)
+        clone._positions = list(self._positions)
+        clone.moves = list(self.moves)
+        clone.redo_stack = list(self.redo_stack)
+        clone.clock = Clock(self.clock.elapsed_ms, self.clock.running_since)
+        self._copy_state(clone)
+        return clone
+
+    def _copy_state(self, clone: Self) -> None:
+        """Give ``clone`` its own copy of a subclass's mutable state (immutable values, such
+        as a selection, are shared)."""
 
     @property
     def positions(self) -> Sequence[P]:

@@ -6,14 +6,23 @@ Proving "no useful move left" can visit 20,000 positions (a second of CPU). It n
 the event loop or in the store's writer thread: :class:`Prover` sends it to a small pool of
 processes (``spawn``, below the web workers' CPU priority), bounded in positions (the game's
 own budget) and in time (``seconds``), and remembers the verdict under the engine's canonical
-position key (:meth:`~app.engine.game.Game.verdict_key`) — in this process (a small LRU) and
-in the store, so no request, worker or instance proves the same position twice.
+position key (:meth:`~app.engine.game.Game.verdict_key`) in this process: a bounded LRU of
+:data:`MEMO_SIZE` verdicts, so no request of this worker proves the same position twice.
+
+The store keeps no verdict of its own (issue 23): anyone may open any deal without a cookie,
+and a GET must write nothing, so a table of verdicts would grow with every deal code a script
+opens. A saved game keeps the verdict on its own position (its state ``lost``, or no
+``unproved`` mark), which every worker and instance reads with the game; another worker that
+meets a position no saved game holds proves it again, once.
 
 A request asks :meth:`Prover.verdict` and waits for it at most ``wait`` seconds, without
 holding up anyone else; the same position asked for twice shares one proof. A proof nobody
 wants any more — the game that asked for it has moved on to another position before the pool
 started it — is cancelled. A proof that runs out of time is not remembered (it says nothing
 about the position) and the request answers without a verdict; the next answer asks again.
+At most :data:`MAX_PENDING` proofs wait for the pool at once: past that, a request for a new
+one answers at once without a verdict, so a script opening thousands of deals queues no more
+than that (and a player's game simply asks again with its next answer).
 """
 
 from __future__ import annotations
@@ -30,7 +39,6 @@ from typing import Final
 
 from app.engine.games import game_for_position
 from app.services.proofworker import prove_lost, ready, start_worker
-from app.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +50,11 @@ NICENESS: Final = 10
 cores comes first."""
 
 MEMO_SIZE: Final = 4096
-"""Verdicts this process remembers without asking the store."""
+"""Verdicts this process remembers: about 100 bytes each (a 40-character key and the entry),
+well under a megabyte."""
+
+MAX_PENDING: Final = 64
+"""Proofs waiting for (or running in) the pool at once; beyond, a new one is not asked for."""
 
 
 def make_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
@@ -73,14 +85,12 @@ class Prover:
 
     def __init__(
         self,
-        store: Store,
         *,
         workers: int = 1,
         seconds: float = 10.0,
         budget: int | None = None,
         pool: concurrent.futures.Executor | None = None,
     ) -> None:
-        self._store = store
         self._workers = max(1, workers)
         self._seconds = seconds
         self._budget = budget
@@ -94,6 +104,8 @@ class Prover:
         """Proofs sent to the pool (tests and benchmarks read it)."""
         self.cancelled = 0
         """Proofs cancelled before they started because nobody wanted them any more."""
+        self.refused = 0
+        """Proofs not asked for because :data:`MAX_PENDING` were waiting already."""
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
@@ -140,6 +152,9 @@ class Prover:
         self._no_longer_wanted(asker, key)
         job = self._jobs.get(key)
         if job is None:
+            if len(self._jobs) >= MAX_PENDING:
+                self.refused += 1
+                return None
             job = self._jobs[key] = _Job()
             job.task = asyncio.create_task(self._prove(key, position, job))
         job.wanted_by.add(asker)
@@ -178,19 +193,9 @@ class Prover:
 
     async def _prove(self, key: str, position: Position, job: _Job) -> bool | None:
         try:
-            try:
-                known = await self._store.verdict_async(key)
-            except StoreError as error:
-                log.warning("could not read a verdict: %s", error)
-                known = None
+            known = await self._in_pool(position, job)
             if known is None:
-                known = await self._in_pool(position, job)
-                if known is None:
-                    return None
-                try:
-                    await self._store.remember_verdict_async(key, known)
-                except StoreError as error:
-                    log.warning("could not keep a verdict: %s", error)
+                return None
             self._memo[key] = known
             if len(self._memo) > MEMO_SIZE:
                 self._memo.popitem(last=False)

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from app.store.base import GameSummary, SessionData, Store, StoredGame, StoreError
+from app.store.base import GameSummary, SessionData, Store, StoredGame, StoreError, StoreFullError
 from app.store.memory import MemoryStore
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "SessionData",
     "Store",
     "StoreError",
+    "StoreFullError",
     "StoredGame",
     "open_store",
 ]

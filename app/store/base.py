@@ -17,16 +17,20 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from app.store.jsondata import int_or_zero
+from app.store.marks import NO_MARKS, Marks, Win
 
 if TYPE_CHECKING:
     from app.store.ratelimit import Limits, RateLimiter
+    from app.store.replays import ReplaySummary, StoredReplay
 
 T = TypeVar("T")
 
 GAME_STATES = frozenset({"playing", "won", "stuck", "lost"})
+
+ENDED: Final = frozenset({"won", "stuck", "lost"})
+"""The states of a game that has ended."""
 
 MAX_GAMES_PER_SESSION = 100
 """Games one session keeps (any state). A player in the middle of more than a hundred deals
@@ -45,6 +49,11 @@ class UnconfirmedChangeError(StoreError):
     """A change was sent, but the store stopped answering before it said whether the change
     was applied, and could not be asked in time: it may have been made, or may still be
     (a Redis server that resumes runs what it was sent). Never "not made"."""
+
+
+class StoreFullError(StoreError):
+    """The store answers but cannot write: no room (a full disk, Redis at its ``maxmemory``
+    without eviction) or no permission."""
 
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -130,88 +139,6 @@ class SessionData:
 _DEFAULTS: dict[str, Any] = {name: getattr(SessionData("-"), name) for name in _PREFERENCES}
 
 
-class Win(NamedTuple):
-    """A game's result when it was won (time on the game clock, moves, score)."""
-
-    ms: int
-    moves: int
-    score: int
-
-
-class Marks(NamedTuple):
-    """What a stored game carries besides its record, each mark owned by one concern.
-
-    Stored as a JSON object of the set marks only (the row's ``extra``): ``{"counted":
-    "open", "daily": "2026-12-01", "won": {"ms": …, "moves": …, "score": …}, "unproved":
-    true}``. A value of the wrong type reads as unset. Hashable, for the web's caches.
-    """
-
-    counted: str = ""
-    """The statistics' own mark (:mod:`app.store.counting`): ``""`` not counted, ``open``
-    counted as played, ``done`` its result counted. Only the store sets it (:func:`carry`)."""
-    daily: str = ""
-    """The UTC day (``YYYY-MM-DD``) whose daily deal this game is, ``""`` for another deal."""
-    won: Win | None = None
-    """The last win on this deal, kept when the player plays it again (the saved game
-    restarts; its result must not be lost) and shown with the game on the home page."""
-    unproved: bool = False
-    """The verdict on the saved position ("no move can help any more") is not proved yet:
-    set by the game's screen on each change, never carried."""
-    replay: str = ""
-    """What identifies the action that wrote the row (:mod:`app.web.retries`): the same
-    action sent again from the same board is answered, not applied twice. Set by each change,
-    never carried."""
-
-    def to_data(self) -> dict[str, Any]:
-        """The JSON object stored (the marks that are set).
-
-        >>> Marks(counted="open", won=Win(9000, 48, 520)).to_data()
-        {'counted': 'open', 'won': {'ms': 9000, 'moves': 48, 'score': 520}}
-        """
-        data: dict[str, Any] = {}
-        if self.counted:
-            data["counted"] = self.counted
-        if self.daily:
-            data["daily"] = self.daily
-        if self.won is not None:
-            data["won"] = self.won._asdict()
-        if self.unproved:
-            data["unproved"] = True
-        if self.replay:
-            data["replay"] = self.replay
-        return data
-
-    @classmethod
-    def from_data(cls, data: Any) -> Marks:
-        """The marks a stored JSON value holds (damaged ones, and unknown keys, read as unset).
-
-        >>> Marks.from_data({"counted": "done", "won": {"ms": 5, "moves": 2, "score": 1}, "x": 1})
-        Marks(counted='done', daily='', won=Win(ms=5, moves=2, score=1), unproved=False, replay='')
-        >>> Marks.from_data("[") == Marks.from_data({"counted": 1, "won": [1]}) == Marks()
-        True
-        """
-        if not isinstance(data, dict) or not data:
-            return NO_MARKS
-        counted, daily, won = data.get("counted"), data.get("daily"), data.get("won")
-        replay = data.get("replay")
-        return cls(
-            counted if counted in ("open", "done") else "",
-            daily if isinstance(daily, str) else "",
-            _win(won),
-            data.get("unproved") is True,
-            replay if isinstance(replay, str) else "",
-        )
-
-
-def _win(value: Any) -> Win | None:
-    if not isinstance(value, dict):
-        return None
-    return Win(*(int_or_zero(value.get(field)) for field in Win._fields))
-
-
-NO_MARKS: Final = Marks()
-
-
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     """A game as stored: its record plus what lists and screens need without replaying it."""
@@ -232,24 +159,40 @@ class StoredGame:
     stored (a game read back has ``None``: only the game being written is counted)."""
 
 
-def carry(old: StoredGame | None, new: StoredGame) -> StoredGame:
+def carry(
+    old: StoredGame | None, new: StoredGame, new_id: Callable[[], str] | None = None
+) -> StoredGame:
     """``new`` with the marks it keeps from ``old``, the game it replaces: the statistics'
-    mark always (only the store sets it), the daily day and the earlier win unless ``new``
-    sets them, and a win when a won game is played again. The web layer calls it when it
-    decides a change, and the store again when it writes it (:func:`app.store.counting.settle`):
-    calling it twice changes nothing.
+    mark always (only the store sets it); the daily day, the earlier win and the replay's id
+    unless ``new`` sets them; a win (with its replay) when a won game is played again; no
+    replay once the game restarts. ``new_id`` draws the replay id of a game that has just
+    ended without one (the web layer's :func:`app.store.replays.new_replay_id`; the store's call
+    draws none). The web layer calls it when it decides a change, and the store again when it
+    writes it (:func:`app.store.counting.settle`): calling it twice changes nothing.
 
-    >>> won = StoredGame("C", {"clock": [9000, None]}, "won", 520, 48, marks=Marks("done"))
-    >>> carry(won, StoredGame("C", {}, "playing")).marks.won
-    Win(ms=9000, moves=48, score=520)
+    >>> won = StoredGame("C", {"clock": [9000, None], "moves": "ae"}, "won", 520, 48,
+    ...                  marks=Marks("done", replay="R" * 22))
+    >>> carry(won, StoredGame("C", {}, "playing")).marks
+    Marks(counted='done', daily='', won=Win(ms=9000, moves=48, score=520, \
+replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
     """
-    if old is None:
-        return new
-    kept, fresh = old.marks, new.marks
+    kept, fresh = NO_MARKS if old is None else old.marks, new.marks
     won = fresh.won or kept.won
-    if fresh.won is None and old.state == "won" and new.state != "won":
-        won = Win(clock_elapsed(old.record), old.moves, old.score)
-    marks = fresh._replace(counted=kept.counted, daily=fresh.daily or kept.daily, won=won)
+    if fresh.won is None and old is not None and old.state == "won" and new.state != "won":
+        won = Win(clock_elapsed(old.record), old.moves, old.score, kept.replay)
+    replay = fresh.replay
+    if replay is None:
+        record = new.record
+        anew = not record.get("moves") and not record.get("redo")  # the deal's next game
+        replay = None if anew else kept.replay
+        if new_id is not None and kept.replay is None and new.state in ENDED and new.moves > 0:
+            replay = new_id()
+    marks = fresh._replace(
+        counted=fresh.counted if old is None else kept.counted,
+        daily=fresh.daily or kept.daily,
+        won=won,
+        replay=replay,
+    )
     return new if marks == fresh else dataclasses.replace(new, marks=marks)
 
 
@@ -401,6 +344,30 @@ class Store(ABC):
     async def reset_stats_async(self, sid: str) -> None:
         self.reset_stats(sid)
 
+    # --- replays (issue 26): written by change_game, see app/store/replays.py ----------------
+
+    @abstractmethod
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        """The replay with this id, whoever's it is (``None``: none, deleted or expired)."""
+
+    @abstractmethod
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        """The player's replays, the one that ended last first."""
+
+    @abstractmethod
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        """Delete the player's replay with this id; ``True`` when there was one (another
+        player's replay is never deleted)."""
+
+    async def replay_async(self, replay_id: str) -> StoredReplay | None:
+        return self.replay(replay_id)
+
+    async def player_replays_async(self, sid: str) -> list[ReplaySummary]:
+        return self.player_replays(sid)
+
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        return self.delete_replay(sid, replay_id)
+
     # --- the device link: a secret's hash names the player it carries ------------------------
 
     @abstractmethod
@@ -431,6 +398,49 @@ class Store(ABC):
     async def drop_link_async(self, sid: str) -> bool:
         return self.drop_link(sid)
 
+    # --- who the store knows, and the server's secret (issue 23) ------------------------------
+
+    def knows(self, sid: str) -> bool:
+        """Whether anything is stored under ``sid``: a session, a game, statistics or a device
+        link (a session id from before ids were signed is honoured only then)."""
+        session, _ = self.load(sid)
+        return (
+            session is not None
+            or bool(self.recent_games(sid, 1))
+            or bool(self.finished_games(sid, 1))  # the newest game, when it has ended
+            or self.player_stats(sid) is not None
+            or self.has_link(sid)
+        )
+
+    async def knows_async(self, sid: str) -> bool:
+        session, _ = await self.load_async(sid)
+        return (
+            session is not None
+            or bool(await self.recent_games_async(sid, 1))
+            or bool(await self.finished_games_async(sid, 1))
+            or await self.player_stats_async(sid) is not None
+            or await self.has_link_async(sid)
+        )
+
+    @abstractmethod
+    def kept_secret(self) -> bytes:
+        """The secret kept beside the store's data, made on first use: every worker and
+        instance that opens this store gets the same (:mod:`app.services.signing` signs
+        session ids with it when ``SOLITAIRE_SECRET`` is not set).
+
+        :raises StoreError: when it can neither be read nor made.
+        """
+
+    def move_player(self, old: str, new: str) -> bool:
+        """Move everything stored under ``old`` — the session, its games, the statistics —
+        to ``new``, which has nothing yet, atomically; the device link is dropped. Revoking a
+        device link does this (the revoking browser takes the new id; every browser still
+        holding ``old`` finds nothing). ``False`` when ``old`` held nothing."""
+        raise NotImplementedError
+
+    async def move_player_async(self, old: str, new: str) -> bool:
+        return self.move_player(old, new)
+
     # --- the same calls for code on the event loop -------------------------------------------
     # By default they call the methods above directly, for stores that answer from memory.
     # A store that may wait (a network, a disk's lock) overrides them: Redis with its asyncio
@@ -456,10 +466,12 @@ class Store(ABC):
     async def remember_verdict_async(self, key: str, lost: bool) -> None:
         self.remember_verdict(key, lost)
 
-    async def ping(self) -> None:  # noqa: B027  (nothing to check for local stores)
-        """Check that the store answers (``/health``).
+    async def ping(self) -> None:  # noqa: B027  (nothing to check for a memory store)
+        """Check that the store answers and can write (``/health``): Redis below its
+        ``maxmemory`` unless it may evict, SQLite since its last write failed for want of room.
 
-        :raises StoreError: when it does not.
+        :raises StoreFullError: when it answers but cannot write.
+        :raises StoreError: when it does not answer.
         """
 
     async def aclose(self) -> None:

@@ -1,6 +1,6 @@
 """Counting results: the rules that turn a saved game's change into statistics (issue 16).
 
-Every store calls :func:`settle` inside the transaction that writes a game, so a result is
+Every store calls :func:`count` inside the transaction that writes a game, so a result is
 written together with the game change that caused it, or not at all. Plain data only (the
 store never imports the engine or the web layer, and names no game): what a game counts as
 — its *kind* — is named by the web layer on the game it writes (:attr:`StoredGame.kind`,
@@ -16,27 +16,38 @@ from the game registry).
   after the end, restarting, or finishing an abandoned game later never counts again (the
   game's row carries the mark ``Marks.counted``: ``open`` once played, ``done`` once counted, and
   that mark is what makes a second transition — another tab, a retried tap, another app
-  instance — count nothing, because it is read and written in the same transaction).
+  instance — count nothing, because it is read and written in the same transaction). The
+  row may go — a session keeps 100 games, and a new one pushes out the oldest — so the
+  player's document also keeps the deals counted (``seen``: a 32-bit fingerprint of each of
+  the last :data:`SEEN` deals counted as played, 8 KiB at most): a deal played again after
+  its row went counts nothing either (issue 23), unless thousands of other deals were
+  counted since. A reset of the statistics keeps ``seen``.
 - Time is the game clock's time; best time and fewest moves are of won games, best score of
   any counted game.
 
 The document kept per player (JSON, a few kilobytes at most) holds the aggregates per kind
 (the kinds the games named: one per game and variant), the open game of each kind, the last
 :data:`RECENT` games, the codes of abandoned games still stored (at most :data:`GONE`, as
-many as a session keeps games) and the daily-deal streak.
+many as a session keeps games), the daily-deal streak and the fingerprints of the deals
+counted (``seen``).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import dataclasses
 import datetime
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from app.store.base import StoredGame
-from app.store.base import carry as carry  # the Redis store calls counting.carry
+from app.store import histogram
+from app.store.base import ENDED, StoredGame, carry
 from app.store.jsondata import int_or_zero, json_dict
+from app.store.marks import Counted
+from app.store.replays import StoredReplay, replay_id, replay_of
 
 RECENT: Final = 20
 """Games listed on ``/stats``."""
@@ -46,7 +57,15 @@ GONE: Final = 100
 session keeps games (base.MAX_GAMES_PER_SESSION), so an abandoned game still stored is
 always among them."""
 
-ENDED: Final = frozenset({"won", "stuck", "lost"})
+SEEN: Final = 2048
+"""Deals whose fingerprints the document keeps (the most recently counted): replaying a deal
+counts nothing as long as fewer than this many other deals were played since — at the
+default limit of 60 new games an hour, more than 34 hours of nothing but new games. 4 bytes a
+deal: 8 KiB, 11 KiB as the document's base64 text."""
+
+FINGERPRINT: Final = 4
+"""Bytes of SHA-256 kept per deal: a new deal is mistaken for a counted one once in about
+two million (2048 / 2^32)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +124,7 @@ def normal(doc: Any) -> dict[str, Any]:
             "days": [d for d in daily.get("days", []) if isinstance(d, str)][-RECENT:],
         },
         "set": json_dict(data.get("set")),
+        "seen": _seen_text(data.get("seen")),
     }
 
 
@@ -116,6 +136,48 @@ def figures(doc: dict[str, Any], kind: str) -> dict[str, int]:
     """The figures of ``kind`` in a :func:`normal` document (none counted yet: all zero)."""
     found: dict[str, int] = doc["k"].get(kind) or empty_kind()
     return found
+
+
+def fingerprint(code: str) -> bytes:
+    """What ``seen`` keeps of a deal code.
+
+    >>> fingerprint("HM1-N-AAAAAAB").hex()
+    '2f8f10c6'
+    """
+    return hashlib.sha256(b"counted deal\x00" + code.encode()).digest()[:FINGERPRINT]
+
+
+def _seen_text(value: Any) -> str:
+    """``seen`` as stored, or ``""`` when it is not base64 of whole fingerprints."""
+    raw = _seen(value) if isinstance(value, str) else b""
+    return base64.b64encode(raw[-SEEN * FINGERPRINT :]).decode()
+
+
+def _seen(text: str) -> bytes:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return b""
+    return raw if len(raw) % FINGERPRINT == 0 else b""
+
+
+def was_counted(doc: dict[str, Any], code: str) -> bool:
+    """Whether ``code`` is among the deals the document (:func:`normal`) counted."""
+    raw, mark = _seen(doc["seen"]), fingerprint(code)
+    return any(raw[i : i + FINGERPRINT] == mark for i in range(0, len(raw), FINGERPRINT))
+
+
+def _remember(doc: dict[str, Any], code: str) -> None:
+    """Add ``code`` to ``seen``, forgetting the oldest past :data:`SEEN`."""
+    raw = _seen(doc["seen"]) + fingerprint(code)
+    doc["seen"] = base64.b64encode(raw[-SEEN * FINGERPRINT :]).decode()
+
+
+def after_reset(doc: Any) -> dict[str, Any] | None:
+    """The document a reset leaves: nothing counted, but the deals already counted stay
+    counted (``None``: nothing to keep)."""
+    seen = normal(doc)["seen"]
+    return {"seen": seen} if seen else None
 
 
 def _entry(doc: dict[str, Any], code: str) -> dict[str, Any] | None:
@@ -141,8 +203,17 @@ def count(
     data = normal(doc)
     counts = data["k"].setdefault(kind, empty_kind())
     code, now = new.code, new.updated_ms
-    mark = new.marks.counted
+    mark: Counted = new.marks.counted
     deal: DealResult | None = None
+    if not mark and data["open"].get(kind) != code and was_counted(data, code):
+        # counted before, its row pushed out since: its first result stands
+        done = dataclasses.replace(new, marks=new.marks._replace(counted="done"))
+        if code not in data["gone"]:
+            return done, None, None
+        data["gone"] = [c for c in data["gone"] if c != code]
+        return done, data, None
+    if not mark and data["open"].get(kind) == code:
+        mark = "open"  # played before and still open: its row went, the game goes on
     if not mark:  # the first move: played (and another open game of its kind abandoned)
         other = data["open"].get(kind)
         if other is not None and other != code:
@@ -153,6 +224,7 @@ def count(
                 entry["r"] = "abandoned"
         data["open"][kind] = code
         counts["played"] += 1
+        _remember(data, code)
         data["recent"] = [
             {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now},
             *(e for e in data["recent"] if e.get("code") != code),
@@ -186,6 +258,9 @@ def count(
                 "score": new.score,
                 "at": now,
             }
+            replay = replay_id(new)
+            if replay is not None:  # the replay of the result that counted (/stats links it)
+                entry["replay"] = replay
             data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
             before = normal(doc)
             day = new.marks.daily
@@ -268,7 +343,7 @@ class Written:
     """The game row to write (its marks carried and counted)."""
     stats: dict[str, Any] | None
     """The player's new statistics document; ``None``: leave it as it is."""
-    deal: dict[str, int] | None
+    deal: dict[str, Any] | None
     """The deal's new figures for everyone; ``None``: leave them as they are."""
     created: bool
     """The session had no game of this code: first delete its oldest games past the cap
@@ -276,6 +351,9 @@ class Written:
     result: DealResult | None = None
     """The result :attr:`deal` folds in: a store whose deal figures live apart from the
     player's keys (a Redis Cluster slot of their own) folds it after the game's write."""
+    replay: StoredReplay | None = None
+    """The replay of the game that has just ended (:func:`app.store.replays.replay_of`), to
+    write with the game; ``None``: no replay to write."""
 
 
 def wants_counts(old: StoredGame | None, new: StoredGame) -> bool:
@@ -295,12 +373,13 @@ def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]
     True
     """
     new = carry(old, new)
+    replay = replay_of(old, new)
     if not wants(new):
-        return Written(new, None, None, old is None)
-    doc, figures = counts()
+        return Written(new, None, None, old is None, replay=replay)
+    doc, held = counts()
     game, stats, result = count(doc, old, new)
-    deal = None if result is None else fold_deal(figures, result)
-    return Written(game, stats, deal, old is None, result)
+    deal = None if result is None else fold_deal(held, result)
+    return Written(game, stats, deal, old is None, result, replay)
 
 
 def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:
@@ -313,14 +392,23 @@ def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:
     return [code for _, code in sorted(games)[: max(0, len(games) - cap + 1)]]
 
 
-def fold_deal(figures: Any, result: DealResult) -> dict[str, int]:
+def fold_deal(figures: Any, result: DealResult) -> dict[str, Any]:
     """A deal's figures for everyone (players who finished it, wins, best time and fewest
-    moves of the wins) with one more player's result."""
+    moves of the wins, and the wins' cells of moves and time: :mod:`app.store.histogram`)
+    with one more player's result."""
     data = json_dict(figures)
     players, wins = int_or_zero(data.get("players")), int_or_zero(data.get("wins"))
     best_ms, fewest = int_or_zero(data.get("best_ms")), int_or_zero(data.get("fewest"))
+    folded = histogram.valid(data.get("cells"))
     if result.won:
         wins += 1
         best_ms = min(best_ms or result.ms, result.ms)
         fewest = min(fewest or result.moves, result.moves)
-    return {"players": players + 1, "wins": wins, "best_ms": best_ms, "fewest": fewest}
+        folded = histogram.add(folded, result.moves, result.ms)
+    return {
+        "players": players + 1,
+        "wins": wins,
+        "best_ms": best_ms,
+        "fewest": fewest,
+        "cells": folded,
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
 from typing import Any, Final
@@ -18,6 +19,7 @@ from app.store.base import (
     T,
 )
 from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
+from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay, past_cap
 
 MAX_VERDICTS: Final = 65_536
 """Verdicts kept in memory; the oldest are forgotten first (they can always be proved again)."""
@@ -37,8 +39,37 @@ class MemoryStore(Store):
         """Each player's statistics document, and when it was last written."""
         self._deals: dict[str, tuple[dict[str, int], int]] = {}
         self._links: dict[str, tuple[str, int]] = {}
+        self._replays: dict[str, tuple[str, StoredReplay]] = {}
+        """Replays by id, each with its player."""
         """Device links: the secret's hash → the player and when the link was made (swept as
         an expired game is, as the SQLite store does)."""
+        self._secret = secrets.token_urlsafe(32).encode()
+        """This store's secret: the store lives as long as the process, and so does it."""
+
+    def kept_secret(self) -> bytes:
+        return self._secret
+
+    def move_player(self, old: str, new: str) -> bool:
+        with self._lock:
+            moved = False
+            if old in self._sessions:
+                self._sessions[new] = self._sessions.pop(old)
+                self._touched_ms[new] = self._touched_ms.pop(old)
+                moved = True
+            for sid, code in [key for key in self._games if key[0] == old]:
+                self._games[(new, code)] = self._games.pop((sid, code))
+                moved = True
+            if old in self._stats:
+                self._stats[new] = self._stats.pop(old)
+                moved = True
+            for ident, (sid, replay) in list(self._replays.items()):
+                if sid == old:  # the replays go with their player (their ids stay)
+                    self._replays[ident] = (new, replay)
+                    moved = True
+            for digest in [d for d, (s, _) in self._links.items() if s == old]:
+                del self._links[digest]
+                moved = True
+            return moved
 
     def rate_limiter(self, configured: Limits) -> RateLimiter:
         """Token buckets in this process: the store is this process's too."""
@@ -75,8 +106,40 @@ class MemoryStore(Store):
                     own = [(g.updated_ms, c) for (s, c), g in self._games.items() if s == sid]
                     for gone in counting.past_cap(own, self.max_games):
                         del self._games[(sid, gone)]
+                if written.replay is not None:
+                    self._keep_replay(sid, written.replay)
                 self._games[(sid, code)] = written.game
             return result
+
+    def _keep_replay(self, sid: str, replay: StoredReplay) -> None:
+        """Under the lock: write a replay, making room under the session's cap for a new one."""
+        held = self._replays.get(replay.id)
+        if held is not None and held[0] != sid:
+            return  # another player's id (never drawn twice): left alone
+        if held is None:
+            own = [(r.ended_ms, i) for i, (s, r) in self._replays.items() if s == sid]
+            for gone in past_cap(own, MAX_REPLAYS_PER_SESSION):
+                del self._replays[gone]
+        self._replays[replay.id] = (sid, replay)
+
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        with self._lock:
+            held = self._replays.get(replay_id)
+        return None if held is None else held[1]
+
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        with self._lock:
+            mine = [r for s, r in self._replays.values() if s == sid]
+        mine.sort(key=lambda r: (-r.ended_ms, r.id))
+        return [r.summary for r in mine]
+
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        with self._lock:
+            held = self._replays.get(replay_id)
+            if held is None or held[0] != sid:
+                return False
+            del self._replays[replay_id]
+            return True
 
     def player_stats(self, sid: str) -> dict[str, Any] | None:
         with self._lock:
@@ -90,7 +153,10 @@ class MemoryStore(Store):
 
     def reset_stats(self, sid: str) -> None:
         with self._lock:
-            self._stats.pop(sid, None)
+            held = self._stats.pop(sid, None)
+            kept = counting.after_reset(held and held[0])
+            if kept is not None:
+                self._stats[sid] = (kept, now_ms())
 
     def save_link(self, sid: str, digest: str) -> None:
         with self._lock:
@@ -169,4 +235,6 @@ class MemoryStore(Store):
                 del self._deals[code]
             for digest in [d for d, (_, t) in self._links.items() if t < cutoff_ms]:
                 del self._links[digest]  # a device link lives as long as an untouched game
+            for ident in [i for i, (_, r) in self._replays.items() if r.ended_ms < cutoff_ms]:
+                del self._replays[ident]  # a replay as long as a game untouched since its end
         return deleted

@@ -97,17 +97,22 @@ def _item(text: str) -> limits.RateLimitItem | None:
 @functools.lru_cache(maxsize=4096)
 def client_key(host: str | None) -> str:
     """The address a limit counts: IPv4 as it is, IPv6 by its /64 (one subscriber's network:
-    an IPv6 client can pick any address within it).
+    an IPv6 client can pick any address within it). Anything that is not an address — text a
+    client put in ``X-Forwarded-For`` while reaching the server from a trusted proxy's
+    address — counts as one client, ``unknown``, so new text never makes a new limit
+    (issue 23).
 
     >>> client_key("203.0.113.9"), client_key("2001:db8:1:2:3:4:5:6"), client_key(None)
     ('203.0.113.9', '2001:db8:1:2::/64', 'unknown')
+    >>> client_key("evil-1"), client_key("203.0.113.9 ; DROP"), client_key("::ffff:10.0.0.1")
+    ('unknown', 'unknown', '10.0.0.1')
     """
     if not host:
         return "unknown"
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return host[:64]
+        return "unknown"
     if isinstance(address, ipaddress.IPv6Address):
         if address.ipv4_mapped is not None:
             return str(address.ipv4_mapped)

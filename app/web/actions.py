@@ -17,7 +17,6 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -30,6 +29,7 @@ from app.i18n import translations
 from app.services import daily
 from app.store import SessionData, Store, StoredGame
 from app.store.base import carry
+from app.store.replays import new_replay_id
 from app.web.board import (
     BOARD_VERSION_HEADER,
     CODE,
@@ -49,10 +49,10 @@ from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
-from app.web.notices import QUESTIONS, UNREADABLE, Said, sentence
+from app.web.notices import QUESTIONS, UNREADABLE, Said, notice_query, sentence
 from app.web.retries import replay_key, replayed, with_key
 from app.web.screen import AnyScreen
-from app.web.sessions import Player, check_token
+from app.web.sessions import Player, check_token, signer_of
 from app.web.verdicts import rebuild, settle_verdict
 from app.web.views import info_changes, oob, status_html
 
@@ -102,7 +102,10 @@ async def act(
     code_str = str(code)
     page_url = screen.url(code_str)
     creating = await may_create(request)
-    daily_day = await daily.day_of(code_str)
+    # a daily deal counts for the day it was first played on, and only when that is its own
+    # day (issue 23): yesterday's deal begun today counts for no day's streak
+    today = daily.today()
+    daily_day = today if await daily.day_of(code_str) == today else None
     replay = await replay_key(request)
 
     def decide(
@@ -132,8 +135,8 @@ async def act(
         ended = changed and state != "playing" and not was_over
         saved = None
         if changed:
-            saved = carry(stored, screen.stored(game, game.to_record(), now, state))
-        if saved is not None and daily_day is not None:  # counted for the daily streak
+            saved = carry(stored, screen.stored(game, game.to_record(), now, state), new_replay_id)
+        if saved is not None and stored is None and daily_day is not None:  # the streak's day
             saved = dataclasses.replace(saved, marks=saved.marks._replace(daily=daily_day))
         if saved is not None:
             saved = with_key(saved, replay)
@@ -177,8 +180,10 @@ async def act(
         state = acted.game.status().value
         ended = ended or not was_over
     if not is_htmx(request):
-        shown = said.notice is not None and screen.notice(said.notice, acted.game) is not None
-        query = [f"n={quote(said.notice or '')}"] if shown else []
+        notice = said.notice or ""
+        shown = bool(notice) and screen.notice(notice, acted.game) is not None
+        signer, moves = signer_of(request.app), acted.game.move_count
+        query = [notice_query(signer, player.sid, page_url, notice, moves)] if shown else []
         query += [f"ask={said.ask}"] if said.ask else []
         url = page_url + ("?" + "&".join(query) if query else "")
         _keep(cache, player.sid, code_str, acted)
@@ -197,7 +202,7 @@ async def act(
     if after.state != "playing" or (before is not None and before.state != "playing"):
         # the end box's additions, on both sides: an action on a finished game (Undo) changes
         # neither, so the page it came from still matches the board it started from
-        result = await game_result(store, player.sid, code_str)
+        result = await game_result(store, player.sid, code_str, screen.ranks_wins_by_moves)
         after = with_result(after, result)
         before = None if before is None else with_result(before, result)
     board, version = _board_answer(request, screen, before, after, lang, session.token, said)

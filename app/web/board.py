@@ -50,21 +50,23 @@ def attr(value: str) -> str:
     return escape(value, quote=True)
 
 
-def label_html(name: str, count: str | None = None) -> str:
-    """The label under a place: its name ("pile 8") over its count ("7 cards"; narrow screens
-    keep only the count). Both come as data, never cut out of a translated sentence.
+def label_html(name: str, count: str | None = None, short: str | None = None) -> str:
+    """The label under a place: its name ("pile 8") over its count ("7 cards"). Both come as
+    data, never cut out of a translated sentence. ``short`` names the place where its name
+    does not fit (Seahaven's ten columns on a phone: "3", "♠"), drawn by the stylesheet.
 
     Hidden from screen readers: every card's name already says it.
     """
+    mark = f' data-short="{attr(short)}"' if short else ""
     if count is None:
-        inner = attr(name)
+        inner = f'<span class="label-place">{attr(name)}</span>' if short else attr(name)
     else:
         inner = (
             f'<span class="label-place"><span>{attr(name)}</span>'
             f'<span class="label-comma">, </span></span>'
             f'<span class="label-count">{attr(count)}</span>'
         )
-    return f'<span class="label" aria-hidden="true">{inner}</span>'
+    return f'<span class="label" aria-hidden="true"{mark}>{inner}</span>'
 
 
 def face_html(card: Card, rank: str) -> str:
@@ -109,12 +111,31 @@ class DealFigures(NamedTuple):
     fewest: int
 
 
+class Standing(NamedTuple):
+    """Where a finished game stands among its deal's wins (issue 26)."""
+
+    state: str
+    """``won`` or ``lost``."""
+    ms: int
+    moves: int
+    share: int
+    """The percentage of the other players' wins it beats (a win)."""
+    players: int
+    """How many they are (a win); how many players won the deal (a loss)."""
+    by_moves: bool
+    """Wins rank by fewer moves first, then less time (else by time alone)."""
+
+
 class GameResult(NamedTuple):
-    """What the statistics add to a finished game's end box (issue 16)."""
+    """What the statistics add to a finished game's end box (issue 16), and its replay."""
 
     records: Records
     deal: DealFigures | None
     """``None`` when nobody has finished the deal."""
+    standing: Standing | None = None
+    """Where it stands on its deal (issue 26); ``None`` while nobody's wins are known."""
+    replay: str | None = None
+    """The game's replay id (issue 26): the end box links to it."""
 
 
 class Ending(NamedTuple):
@@ -179,15 +200,23 @@ def version(parts: Iterable[str], token: str) -> str:
     return f"{crc:08x}"
 
 
-def board_open(game: str, code: str, facts: BoardFacts, board_version: str, oob: str | None) -> str:
-    """``<div id="board" …>``: the board-wide state, and the version the page sends back."""
+def board_open(
+    game: str, code: str, facts: BoardFacts, board_version: str | None, oob: str | None
+) -> str:
+    """``<div id="board" …>``: the board-wide state, and the version the page sends back
+    (``None``: a board no action is sent from, a replay's)."""
     swap = f' hx-swap-oob="{oob}"' if oob else ""
     classes = f"board {game}{' ' + facts.classes if facts.classes else ''}"
     score = "" if facts.zen else f' data-score="{facts.score}"'
+    sent = (
+        ""
+        if board_version is None
+        else f' hx-headers:inherited=\'{{"{BOARD_VERSION_HEADER}":"{board_version}"}}\''
+    )
     return (
         f'<div id="board"{swap} class="{classes}" data-game="{game}" data-code="{code}"'
         f' data-state="{facts.state}"{score} data-moves="{facts.moves}"'
-        f' hx-headers:inherited=\'{{"{BOARD_VERSION_HEADER}":"{board_version}"}}\'>'
+        f"{sent}>"
     )
 
 
@@ -197,6 +226,14 @@ def ending_html(inner: str, state: str | None) -> str:
     return f'<div id="ending" class="ending-slot">{inner}</div>'
 
 
+def replay_link(replay: tuple[str, str] | None) -> str:
+    """The end box's link to the game's replay (issue 26): ``(url, label)``, or nothing."""
+    if replay is None:
+        return ""
+    url, label = replay
+    return f'<a class="button" id="ending-replay" href="{attr(url)}">{attr(label)}</a>'
+
+
 def ending_box(
     slug: str,
     state: str,
@@ -204,9 +241,13 @@ def ending_box(
     actions: Iterable[tuple[str, str]],
     new_game: tuple[str, str],
     extra: str = "",
+    replay: tuple[str, str] | None = None,
 ) -> str:
     """The end of a game: the message, what it set and how the deal went for everyone
-    (``extra``, markup, issue 16), and what the player can do next."""
+    (``extra``, markup, issue 16), and what the player can do next (``replay``: the link to
+    the game's replay, issue 26). The focus goes to the message when the box appears
+    (``autofocus``: on a page load, and after an htmx answer through static/js/app.js), so
+    the next Tab reaches its buttons."""
     forms = "".join(
         f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
         f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}'
@@ -216,8 +257,11 @@ def ending_box(
     )
     url, label = new_game
     return (
-        f'<div class="ending {state}"><p>{attr(text)}</p>{extra}<div class="ending-actions">'
-        f'{forms}<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
+        f'<div class="ending {state}" role="group" aria-labelledby="ending-text">'
+        f'<p id="ending-text" tabindex="-1" autofocus>{attr(text)}</p>{extra}'
+        '<div class="ending-actions">'
+        f"{forms}{replay_link(replay)}"
+        f'<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
     )
 
 
@@ -252,6 +296,7 @@ def summary_box(
     cascade: Iterable[tuple[Card, str]],
     again: tuple[str, str],
     new_game: tuple[str, str],
+    replay: tuple[str, str] | None = None,
 ) -> str:
     """A won game's end box (issue 16): the cascade of the celebration (decoration, hidden
     from screen readers, drawn only while the script celebrates), the heading the focus moves
@@ -274,7 +319,7 @@ def summary_box(
         '<section class="ending won summary" id="summary" aria-labelledby="summary-title">'
         f'<h2 id="summary-title" tabindex="-1" autofocus>{attr(title)}</h2>'
         f'<dl class="figures">{numbers}</dl>{extra}<div class="ending-actions">'
-        f"{action_form(slug, 'restart', '', '', again_button)}"
+        f"{action_form(slug, 'restart', '', '', again_button)}{replay_link(replay)}"
         f'<a class="button" id="ending-new" href="{attr(url)}">{attr(new_label)}</a>'
         "</div></section>"
     )

@@ -13,8 +13,9 @@ from app.store import Store
 from app.store.ratelimit import Kind, RateLimiter, Verdict, client_key
 from app.web.context import PageBase
 from app.web.errors import PlayerError
+from app.web.forms import FormT, read_form
 from app.web.render import Renderer
-from app.web.sessions import Player, page_session
+from app.web.sessions import Player, check_token, page_session
 
 
 async def get_store(request: Request) -> Store:
@@ -66,12 +67,30 @@ async def limit(request: Request, kind: Kind) -> Verdict:
     return await limiter.hit(kind, client_of(request))
 
 
-async def may_create(request: Request) -> Verdict:
-    """Would the client's next new game (or session) be allowed? Counts nothing."""
+async def may(request: Request, kind: Kind) -> Verdict:
+    """Would the client's next ``kind`` be allowed? Counts (and writes) nothing."""
     limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
     if limiter is None:
         return Verdict(True)
-    return await limiter.test("new", client_of(request))
+    return await limiter.test(kind, client_of(request))
+
+
+async def may_create(request: Request) -> Verdict:
+    """Would the client's next new game (or session) be allowed? Counts nothing."""
+    return await may(request, "new")
+
+
+async def checked_form(
+    request: Request, store: Store, player: Player, model: type[FormT], back: str
+) -> FormT:
+    """A POST's form as the game actions read theirs (:func:`app.web.forms.read_form`),
+    after :func:`guard_write`, its token checked; ``back`` is the page an expired form offers
+    to reload. For the POSTs of pages that are not a game's (``/stats``, ``/replay``)."""
+    await guard_write(request)
+    form = await read_form(request, model)
+    session, _ = await store.load_async(player.sid)
+    check_token(player, session, form.token, back)
+    return form
 
 
 async def guard_write(request: Request) -> None:

@@ -16,6 +16,7 @@ from babel.support import NullTranslations
 from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
 from app.store import Store
+from app.store.replays import replay_id
 from app.web.board import (
     BoardFacts,
     Ending,
@@ -27,6 +28,7 @@ from app.web.board import (
     summary_box,
 )
 from app.web.notices import QUESTIONS
+from app.web.standing import ended_as, standing_values
 from app.web.statistics import deal_figures, ended_values, kind_of_code, result_html
 from app.web.views import clock_text
 
@@ -51,6 +53,8 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     """The end of a game, and Restart's question (``asking``), inside the board."""
     t = translations(lang)
     state, asking, new_game = ending.state, ending.asking, ending.new_game_link
+    ident = ending.result.replay if ending.result is not None else None  # issue 26
+    replay = None if ident is None else (f"/replay/{ident}", t.gettext(N_("Watch the replay")))
     zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)
     parts = []
     if state == "won" and asking != "restart":
@@ -72,6 +76,7 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
                 ((card, rank_letter(card, t)) for card in CASCADE),
                 (screen.slug, t.gettext(N_("Play this deal again"))),
                 (new_game, t.gettext(N_("New game"))),
+                replay,
             )
         )
     elif state != "playing" and asking != "restart":
@@ -86,6 +91,7 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
                 actions,
                 (new_game, t.gettext(N_("New game"))),
                 result_html(ending.result, t, zen),
+                replay,
             )
         )
     elif state == "playing" and "home" in ending.actions and asking != "restart":
@@ -108,16 +114,27 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     return ending_html("".join(parts), state)
 
 
-async def game_result(store: Store, sid: str, code: str) -> GameResult | None:
+async def game_result(
+    store: Store, sid: str, code: str, by_moves: bool = False
+) -> GameResult | None:
     """What the end box adds once the player's game is over (the caller asks only then:
     no screen may say whether a deal can be won while it is played): the personal bests and
-    streaks it set, and how the deal went for everyone who finished it."""
+    streaks it set, how the deal went for everyone who finished it, where the game stands
+    among the deal's wins (``by_moves``: the game ranks wins by fewer moves first, issue 26)
+    and its replay's id."""
     kind = kind_of_code(code)
     if kind is None:
         return None
     doc = await store.player_stats_async(sid)
     figures = await store.deal_stats_async(code)
-    return GameResult(ended_values(doc, code, kind), deal_figures(figures))
+    _, row = await store.load_async(sid, code)
+    ident = replay_id(row)
+    ending = ended_as(row)
+    if ending is None and ident is not None:  # undone since: the game as it ended
+        replay = await store.replay_async(ident)
+        ending = None if replay is None else (replay.state, replay.ms, replay.moves)
+    standing = standing_values(figures, ending, code, doc, by_moves)
+    return GameResult(ended_values(doc, code, kind), deal_figures(figures), standing, ident)
 
 
 def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:

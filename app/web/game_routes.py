@@ -25,12 +25,21 @@ from app.web.dependencies import (
 )
 from app.web.ending import game_result, with_result
 from app.web.forms import ActionForm
+from app.web.gamecache import page_game
 from app.web.htmx import html_answer
-from app.web.notices import NOTHING_TO_REDO, NOTHING_TO_UNDO, QUESTIONS, UNREADABLE, Said
+from app.web.notices import (
+    NOTHING_TO_REDO,
+    NOTHING_TO_UNDO,
+    QUESTIONS,
+    TAG,
+    UNREADABLE,
+    Said,
+    is_told,
+)
 from app.web.render import Renderer
 from app.web.screen import SCREENS, AnyScreen
-from app.web.sessions import Player, page_session
-from app.web.verdicts import rebuild, settle_verdict
+from app.web.sessions import Player, page_session, signer_of
+from app.web.verdicts import settle_verdict
 from app.web.views import (
     info_html,
     status_html,
@@ -51,11 +60,13 @@ async def show_page(
         return RedirectResponse(screen.url(code), 308)
     session, stored = await store.load_async(player.sid, str(code))
     session = page_session(player, session)
-    game, unreadable = rebuild(screen, code, stored)
-    await settle_verdict(request, store, player.sid, screen, game)
+    game, unreadable = await page_game(request, screen, code, player.sid, session, stored)
+    await settle_verdict(request, store, player.sid, screen, game, saved=stored is not None)
     lang = language(request, session)
     t = translations(lang)
-    said = UNREADABLE if unreadable else screen.notice(request.query_params.get("n", "")[:32], game)
+    key, tag = request.query_params.get("n", "")[:32], request.query_params.get(TAG, "")
+    told = is_told(signer_of(request.app), player.sid, screen.url(code), key, tag, game.move_count)
+    said = UNREADABLE if unreadable else screen.notice(key, game) if told else None
     message = said(t) if said else None
     asking = asked(request.query_params.get("ask"), game)
     question = t.gettext(QUESTIONS[asking]) if asking else None
@@ -65,7 +76,8 @@ async def show_page(
     token, code_text = session.token, context["info"].code
     facts = screen.facts(game, session, asking=asking)
     if facts.state != "playing":
-        facts = with_result(facts, await game_result(store, player.sid, code_text))
+        result = await game_result(store, player.sid, code_text, screen.ranks_wins_by_moves)
+        facts = with_result(facts, result)
     board = screen.board_html(facts, lang, token)
     shortcuts = renderer.partial("partials/shortcuts.html", lang)
     info = info_html(lang, context["screen"], context["info"], shortcuts)

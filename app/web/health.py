@@ -1,9 +1,11 @@
 """``GET /health``: for load balancers and uptime checks.
 
-It answers ``ok`` when the store answers a ping within :data:`STORE_CHECK_SECONDS`, and
-``503 store unreachable`` otherwise, so a load balancer takes an instance whose store is
-stalled or gone out of service. The ping goes through the store's asyncio side, so a stalled
-store never holds up the event loop (for memory and SQLite it is a no-op: the file is local).
+It answers ``ok`` when the store answers a ping within :data:`STORE_CHECK_SECONDS` and can
+write, and ``503 store unreachable`` otherwise, so a load balancer takes an instance whose
+store is stalled, gone or full out of service (issue 23: a Redis at its ``maxmemory`` refused
+every new game while this said ``ok``; a SQLite file on a full disk likewise): ``503 store
+cannot write`` then. The ping goes through the store's asyncio side, so a stalled store never
+holds up the event loop.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Final
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
-from app.store import StoreError
+from app.store import StoreError, StoreFullError
 from app.web.dependencies import StoreDep
 
 log = logging.getLogger(__name__)
@@ -30,6 +32,9 @@ async def health(store: StoreDep) -> PlainTextResponse:
     headers = {"Cache-Control": "no-store"}
     try:
         await asyncio.wait_for(store.ping(), STORE_CHECK_SECONDS)
+    except StoreFullError as error:
+        log.warning("health: the store cannot write: %s", error)
+        return PlainTextResponse("store cannot write", 503, headers=headers)
     except (StoreError, TimeoutError) as error:
         log.warning("health: the store is unreachable: %s", error or "timed out")
         return PlainTextResponse("store unreachable", 503, headers=headers)

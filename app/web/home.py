@@ -30,8 +30,9 @@ async def home(
     page: PageDep, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     t = page.t
-    games = _lines(await store.recent_games_async(player.sid, 10), t)
-    finished = _lines(await store.finished_games_async(player.sid, FINISHED_SHOWN), t)
+    replays = {r.id for r in await store.player_replays_async(player.sid)}
+    games = _lines(await store.recent_games_async(player.sid, 10), t, replays)
+    finished = _lines(await store.finished_games_async(player.sid, FINISHED_SHOWN), t, replays)
     context = page.context(
         games=games,
         finished=finished,
@@ -62,29 +63,52 @@ FINISHED_SHOWN: Final = 5
 """How many finished games the home page lists under "Recently finished"."""
 
 
-def _lines(games: list[GameSummary], t: NullTranslations) -> list[dict[str, Any]]:
+def _lines(
+    games: list[GameSummary], t: NullTranslations, replays: set[str]
+) -> list[dict[str, Any]]:
     """The home page's lines for games of either list: name, code, link and figures; a
-    replayed deal's earlier win (its time), a finished game's result and time."""
+    replayed deal's earlier win (its time and its replay); a finished game's result, time
+    and replay (issue 26: a finished deal played again lists both its results). ``replays``:
+    the player's replays still kept (a deleted one is not linked)."""
     lines = []
     for game in games:
         screen = _screen_for(game.code)
         if screen is None:
             continue
         earlier = game.marks.won
-        won_before = earlier.ms if earlier is not None else None
-        lines.append(
-            {
-                "code": game.code,
-                "url": screen.url(game.code),
-                "name": t.gettext(screen.name),
-                "state": game.state,
-                "score": game.score,
-                "moves": game.moves,
-                "time": clock_text(game.elapsed_ms),
-                "won_before": None if won_before is None else clock_text(won_before),
-            }
-        )
+        before_replay = None if earlier is None else _replay_url(earlier.replay, replays)
+        own = game.marks.replay
+        line = {
+            "code": game.code,
+            "url": screen.url(game.code),
+            "name": t.gettext(screen.name),
+            "state": game.state,
+            "score": game.score,
+            "moves": game.moves,
+            "time": clock_text(game.elapsed_ms),
+            "won_before": None if earlier is None else clock_text(earlier.ms),
+            "won_before_replay": before_replay,
+            "replay": _replay_url(own, replays) if game.state != "playing" else None,
+        }
+        lines.append(line)
+        if game.state != "playing" and earlier is not None and earlier.replay != own:
+            lines.append(
+                line
+                | {
+                    "state": "won",
+                    "score": earlier.score,
+                    "moves": earlier.moves,
+                    "time": clock_text(earlier.ms),
+                    "won_before": None,
+                    "won_before_replay": None,
+                    "replay": before_replay,
+                }
+            )
     return lines
+
+
+def _replay_url(ident: str | None, replays: set[str]) -> str | None:
+    return f"/replay/{ident}" if ident is not None and ident in replays else None
 
 
 def _screen_for(code: str) -> AnyScreen | None:

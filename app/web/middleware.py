@@ -8,10 +8,11 @@ import contextlib
 import logging
 from typing import Final
 
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.sessions import Player, cookie_headers, is_https
+from app.web.logs import loggable_path
+from app.web.sessions import Player, cookie_headers, is_https, signer_of, vouch_for_legacy
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +89,20 @@ class SecurityHeaders(_ResponseHeaders):
 
 class SessionCookie(_ResponseHeaders):
     """Send the session cookie, with a fresh ``Max-Age``, on every response to a request that
-    used the player (pages, actions, error pages; not static files or ``/health``)."""
+    used the player (pages, actions, error pages; not static files or ``/health``); first,
+    vouch for an unsigned id of an earlier version the store knows
+    (:func:`app.web.sessions.vouch_for_legacy`)."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await vouch_for_legacy(scope)
+        await super().http(scope, receive, send)
 
     def edit(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
         player = scope.get("state", {}).get("player")
         if not isinstance(player, Player):
             return headers
-        cookies = cookie_headers(player, is_https(HTTPConnection(scope)))
+        connection = HTTPConnection(scope)
+        cookies = cookie_headers(player, is_https(connection), signer_of(connection.app))
         return [*headers, *((b"set-cookie", value) for value in cookies)]
 
 
@@ -175,7 +183,10 @@ class CrashGuard(_HttpMiddleware):
     """The 500 page for an unexpected exception, answered here, inside the security-header
     middleware, and not raised further: Starlette's outermost error middleware would answer
     without those headers and re-raise, and uvicorn then drops the connection, so a client's
-    next keep-alive request on it fails."""
+    next keep-alive request on it fails.
+
+    A client that went away before its body arrived (``ClientDisconnect``) is no crash: one
+    line in the log (issue 23: it was a 66-line traceback), and no answer (nobody listens)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
@@ -187,6 +198,11 @@ class CrashGuard(_HttpMiddleware):
 
         try:
             await self.app(scope, receive, watch)
+        except ClientDisconnect:
+            path = loggable_path(scope["path"])
+            log.warning(
+                "%s %s: the client went away before its body arrived", scope["method"], path
+            )
         except Exception as error:
             log.exception("unhandled error", exc_info=error)
             if started:  # half an answer is out: only closing the connection can end it

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import quote
 
 from babel.support import NullTranslations
 
 from app.engine.game import Refusal
 from app.i18n import N_
+from app.services.signing import Signer
 from app.store import SessionData
 from app.web.errors import Text
 
@@ -81,6 +83,35 @@ def sentence(text: str, lang: str) -> str:
 
 
 COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
+
+EVENTS: Final = frozenset({"stale", "unreadable", "reset", "revoked", "linked"})
+"""Notices that tell of something that happened, which the page cannot check by looking at
+what it shows: their redirect carries a tag (``&t=``, :func:`notice_tag`) that only this
+server makes, for this session, page, notice and board, so a crafted link shows none of them
+(issue 23)."""
+
+TAG: Final = "t"
+
+
+def notice_tag(signer: Signer, sid: str, page: str, key: str, state: object = "") -> str:
+    """The tag of an :data:`EVENTS` notice on ``page`` for the session ``sid``; ``state`` is
+    what it is true of (a game's move count: one more move and the link says nothing)."""
+    return signer.sign("notice", f"{sid}|{page}|{key}|{state}")
+
+
+def notice_query(signer: Signer, sid: str, page: str, key: str, state: object = "") -> str:
+    """``n=key`` (and the tag an event notice needs), for a redirect's query."""
+    if key not in EVENTS:
+        return f"n={quote(key)}"
+    return f"n={quote(key)}&{TAG}={notice_tag(signer, sid, page, key, state)}"
+
+
+def is_told(signer: Signer, sid: str, page: str, key: str, tag: str, state: object = "") -> bool:
+    """Whether ``?n=key`` may be shown: any key that is no event (the page checks it against
+    what it shows), an event only with its tag."""
+    if key not in EVENTS:
+        return True
+    return signer.verify(tag, "notice", f"{sid}|{page}|{key}|{state}")
 
 
 def refused(refusal: Refusal, session: SessionData, quiet: Text, quiet_key: str) -> Said:

@@ -153,9 +153,9 @@ async def examples_index(page: ReadingDep) -> Response:
 StepQuery = Annotated[str, Query()]
 
 
-def _step(text: str, last: int) -> int:
+def parse_step(text: str, last: int) -> int:
     """``?step=N``: a whole number from 0 to ``last``, or a page that says what is accepted."""
-    if text.isdigit() and int(text) <= last:
+    if text.isascii() and text.isdigit() and int(text) <= last:
         return int(text)
 
     def problem(t: NullTranslations) -> str:
@@ -194,7 +194,7 @@ async def example(slug: str, page: ReadingDep, step: StepQuery = "0") -> Respons
 
     def extra(lang: str, t: NullTranslations) -> dict[str, Any]:
         last = screen.example_steps()  # a first replay: in the thread pool
-        number = _step(step, last)
+        number = parse_step(step, last)
         pager = Pager(number, last, f"/examples/{slug}")
         return {
             "code": str(screen.example_deal),

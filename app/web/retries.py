@@ -1,7 +1,7 @@
 """An action sent again from the board it was made on (issue 23 item 2): answered, not applied
 twice.
 
-The row an action writes keeps :func:`replay_key` of that action (``Marks.replay``). When its
+The row an action writes keeps :func:`replay_key` of that action (``Marks.retry``). When its
 answer is lost — a store that stalled after the write, a dropped connection, a retry, a
 double tap — the page sends the same action again from the same board; it finds its own key
 on the row and is answered with the board as it is now (:func:`app.web.actions.act`), instead
@@ -38,13 +38,12 @@ async def replay_key(request: Request) -> str | None:
 
 def replayed(stored: StoredGame, key: str | None) -> bool:
     """The action ``key`` names is the one that wrote ``stored``."""
-    return key is not None and stored.marks.replay == key
+    return key is not None and stored.marks.retry == key
 
 
 def with_key(row: StoredGame, key: str | None) -> StoredGame:
     """``row`` as written by the action ``key`` names (``None``: by no action a page can
     send again, so no earlier action's key survives on it)."""
-    replay = key or ""
-    if row.marks.replay == replay:
+    if row.marks.retry == key:
         return row
-    return dataclasses.replace(row, marks=row.marks._replace(replay=replay))
+    return dataclasses.replace(row, marks=row.marks._replace(retry=key))

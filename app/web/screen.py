@@ -94,6 +94,22 @@ class Screen(ABC, Generic[G]):
         """What the Examples page shows of this game's example (its own context values)."""
         return {}
 
+    # --- replays (issue 26) ------------------------------------------------------------------
+
+    ranks_wins_by_moves: ClassVar[bool] = False
+    """How a win stands among the deal's wins: by time alone (``False``), or by fewer moves
+    first, then less time."""
+
+    @abstractmethod
+    def describe_move(self, position: Any, move: Any, lang: str) -> str:
+        """A move in words, a sentence in ``lang`` ("Five of spades and six of diamonds
+        removed."); ``position`` is the one it was made in."""
+
+    def replay_board(self, code: DealCode, position: Any, lang: str) -> str:
+        """A position's places as a replay shows them: the board of a diagram (no forms)."""
+        game: Any = self.game.starting_from(code, position)
+        return str(self.diagram(game, lang).html)
+
     # --- the daily deal ----------------------------------------------------------------------
 
     def daily_variant(self, request: Request) -> str:

@@ -11,8 +11,17 @@ the player), so a player who comes back daily never loses their games.
 
 **HTTPS.** Under HTTPS (the request's scheme, or a configured ``https://`` origin) the cookie
 is named ``__Host-sid``: browsers then accept it only when Secure, for path ``/`` and without a
-``Domain`` — no other site, subdomain or plain-HTTP page can plant or overwrite it. A player
-arriving with the old plain ``sid`` keeps their id, moved to the new name.
+``Domain`` — no other site, subdomain or plain-HTTP page can plant or overwrite it. A
+planted plain ``sid`` is never adopted: under HTTPS only ``__Host-sid`` is read.
+
+**Only ids this site issued** (issue 23). The cookie holds the id and its signature
+(``ID.TAG``, :class:`app.services.signing.Signer`, the cookie's name in the signed context):
+an id a client made up, or one of ours planted under the other name, is answered with a
+fresh id, as a missing cookie is. Ids issued before ids were signed (32 characters, no tag;
+new ids have 43) are honoured when the store holds something for them, under the name they
+were issued with, and the answer gives them their signed form: existing players keep their
+games across the change (:func:`vouch_for_legacy`, run by the cookie middleware before the
+application).
 """
 
 from __future__ import annotations
@@ -25,24 +34,76 @@ import re
 import secrets
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
-from typing import Final
+from typing import Any, Final
 
 from starlette.requests import HTTPConnection
+from starlette.types import Scope
 
-from app.store import SessionData
+from app.services.signing import TAG_LENGTH, Signer, server_secret
+from app.store import SessionData, Store
 from app.web.errors import PlayerError
 
 COOKIE: Final = "sid"
 SECURE_COOKIE: Final = "__Host-sid"
 MAX_AGE: Final = 90 * 24 * 3600
 """Renewed on every visit; a year would outlive the store's expiry of abandoned games (90 days)."""
-_SID: Final = re.compile(r"[A-Za-z0-9_-]{32}")
+_SIGNED: Final = re.compile(
+    rf"([A-Za-z0-9_-]{{43}}|[A-Za-z0-9_-]{{32}})\.([A-Za-z0-9_-]{{{TAG_LENGTH}}})"
+)
+"""A cookie's value: the id (256 random bits; 192 for an id from before signing) and its
+signature."""
+_LEGACY: Final = re.compile(r"[A-Za-z0-9_-]{32}")
+"""An id from before ids were signed (192 random bits, no signature)."""
 _TOKEN_CONTEXT: Final = b"solitaire form token v1\x00"
+_VOUCHED: Final = "legacy_sid"
+"""Key of the request's state: the unsigned id of an earlier version the store knows."""
 
 
 def new_sid() -> str:
-    """192 random bits from the operating system (``secrets``), URL-safe."""
-    return secrets.token_urlsafe(24)
+    """256 random bits from the operating system (``secrets``), URL-safe: 43 characters."""
+    return secrets.token_urlsafe(32)
+
+
+def signer_of(app: Any) -> Signer:
+    """The application's :class:`Signer`, made on first use from ``SOLITAIRE_SECRET`` or the
+    secret the store keeps."""
+    state = app.state
+    signer: Signer | None = getattr(state, "signer", None)
+    if signer is None:
+        config = getattr(state, "config", None)
+        store: Store = state.store
+        signer = state.signer = Signer(server_secret(getattr(config, "secret", ""), store))
+    return signer
+
+
+def cookie_value(signer: Signer, name: str, sid: str) -> str:
+    """What the cookie ``name`` holds for ``sid``: the id and its signature (``ID.TAG``)."""
+    return f"{sid}.{signer.sign(name, sid)}"
+
+
+def signed_sid(signer: Signer, name: str, value: str) -> str | None:
+    """The id a cookie ``name`` holds, when its signature is this site's for that name."""
+    match = _SIGNED.fullmatch(value)
+    if match is None or not signer.verify(match.group(2), name, match.group(1)):
+        return None
+    return match.group(1)
+
+
+async def vouch_for_legacy(scope: Scope) -> None:
+    """Before the application: a request whose cookie holds an unsigned id of an earlier
+    version is vouched for (its player keeps the id) when the store holds something for it.
+    One read per such request, and only until the answer's cookie gives the signed form."""
+    connection = HTTPConnection(scope)
+    value = connection.cookies.get(cookie_name(connection), "")
+    if not _LEGACY.fullmatch(value):
+        return
+    store: Store | None = getattr(connection.app.state, "store", None)
+    try:
+        known = store is not None and await store.knows_async(value)
+    except Exception:  # a failing store: the page answers as for a fresh id, nothing kept
+        known = False
+    if known:
+        scope.setdefault("state", {})[_VOUCHED] = value
 
 
 def new_token() -> str:
@@ -85,9 +146,7 @@ class Player:
 
     sid: str
     fresh: bool
-    """No valid cookie came with the request: a new id was drawn."""
-    moved: bool = False
-    """The id came in the plain ``sid`` cookie where ``__Host-sid`` is due (HTTPS)."""
+    """No id of ours came with the request: a new one was drawn."""
 
     @classmethod
     def from_request(cls, connection: HTTPConnection) -> Player:
@@ -97,27 +156,20 @@ class Player:
         if isinstance(known, Player):
             return known
         name = cookie_name(connection)
-        player = None
-        for candidate in dict.fromkeys((name, COOKIE)):
-            sid = connection.cookies.get(candidate, "")
-            if _SID.fullmatch(sid):
-                player = cls(sid, fresh=False, moved=candidate != name)
-                break
-        if player is None:  # random bits only for a request that brought no valid id
-            player = cls(new_sid(), fresh=True)
+        sid = signed_sid(signer_of(connection.app), name, connection.cookies.get(name, ""))
+        if sid is None:
+            sid = getattr(connection.state, _VOUCHED, None)
+        # random bits only for a request that brought no id of ours
+        player = cls(new_sid(), fresh=True) if sid is None else cls(sid, fresh=False)
         connection.state.player = player
         return player
 
 
-def cookie_headers(player: Player, https: bool) -> list[bytes]:
-    """``Set-Cookie`` values: the id with a fresh ``Max-Age`` (sliding expiry), HttpOnly,
-    SameSite=Lax, Path=/; Secure and ``__Host-`` under HTTPS (and the old plain cookie
-    expired when the id moved to the new name)."""
+def cookie_headers(player: Player, https: bool, signer: Signer) -> list[bytes]:
+    """``Set-Cookie`` values: the signed id with a fresh ``Max-Age`` (sliding expiry),
+    HttpOnly, SameSite=Lax, Path=/; Secure and ``__Host-`` under HTTPS."""
     name = SECURE_COOKIE if https else COOKIE
-    values = [_cookie(name, player.sid, MAX_AGE, https)]
-    if player.moved:
-        values.append(_cookie(COOKIE, "", 0, https))
-    return values
+    return [_cookie(name, cookie_value(signer, name, player.sid), MAX_AGE, https)]
 
 
 @functools.lru_cache(maxsize=4096)

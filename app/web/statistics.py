@@ -11,13 +11,15 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from babel.support import NullTranslations
-from markupsafe import Markup, escape
+from markupsafe import escape
 
 from app.engine.codes import DealCode
 from app.engine.games import GAMES, VARIANTS, game_by_id, kind_of, kinds
 from app.i18n import N_
 from app.store.counting import figures, normal, records
+from app.store.replays import ReplaySummary
 from app.web.board import DealFigures, GameResult, Records
+from app.web.standing import standing_line
 from app.web.views import clock_text
 
 KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
@@ -139,12 +141,13 @@ ZEN_HIDDEN: Final = frozenset({"best_time", "best_score"})
 
 
 def result_html(result: GameResult | None, t: NullTranslations, zen: bool = False) -> str:
-    """The end box's additions (issue 16): the bests and streaks this game set, and how the
-    deal went for everyone who finished it — ``result`` from :func:`app.web.ending.game_result`.
-    In *Zen* nothing that names a time or a score (the statistics still count them)."""
+    """The end box's additions (issue 16): the bests and streaks this game set, where it stands
+    on its deal (issue 26) and how the deal went for everyone who finished it — ``result``
+    from :func:`app.web.ending.game_result`. In *Zen* nothing that names a time or a score
+    (the statistics still count them)."""
     if not result:
         return ""
-    values, deal = result
+    values, deal, standing = result.records, result.deal, result.standing
     if zen:
         values = tuple((key, n) for key, n in values if key not in ZEN_HIDDEN)
     out = ""
@@ -152,6 +155,9 @@ def result_html(result: GameResult | None, t: NullTranslations, zen: bool = Fals
     if said:
         items = "".join(f"<li>{escape(line)}</li>" for line in said)
         out += f'<ul class="bests" id="bests">{items}</ul>'
+    if standing is not None:
+        line = standing_line(standing, t, zen)
+        out += f'<div class="standing" id="standing">{escape(line)}</div>'
     if deal is not None:
         players, wins, best_ms, fewest = deal
         text = t.ngettext(
@@ -200,6 +206,8 @@ class GameRow:
     moves: int
     date: str
     resumable: bool
+    replay: str | None = None
+    """The game's replay (issue 26), while the player keeps it."""
 
 
 def percent(part: int, whole: int) -> str:
@@ -240,7 +248,10 @@ def kind_rows(doc: dict[str, Any], t: NullTranslations) -> list[KindRow]:
     return rows
 
 
-def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
+def game_rows(
+    doc: dict[str, Any], t: NullTranslations, replays: frozenset[str] = frozenset()
+) -> list[GameRow]:
+    """The last games' rows; ``replays``: the player's replays still kept (linked)."""
     rows = []
     for entry in doc["recent"]:
         code = entry.get("code")
@@ -258,10 +269,55 @@ def game_rows(doc: dict[str, Any], t: NullTranslations) -> list[GameRow]:
                 str(state),
                 clock_text(ms) if state in ("won", "lost") else "–",
                 int(entry.get("moves") or 0),
-                datetime.datetime.fromtimestamp(at / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M")
-                if at
-                else "–",
+                date_text(at),
                 state == "playing",
+                f"/replay/{entry['replay']}" if entry.get("replay") in replays else None,
+            )
+        )
+    return rows
+
+
+def date_text(ms: int) -> str:
+    """A moment as the statistics page writes it (UTC), ``–`` for none."""
+    if not ms:
+        return "–"
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRow:
+    """A line of ``/stats``'s list of the player's replays (issue 26)."""
+
+    url: str
+    code: str
+    game: str
+    result: str
+    state: str
+    time: str
+    moves: int
+    date: str
+    delete: str
+    """Where its Delete form posts."""
+
+
+def replay_rows(replays: list[ReplaySummary], t: NullTranslations) -> list[ReplayRow]:
+    rows = []
+    for replay in replays:
+        kind = kind_of_code(replay.code)
+        if kind is None:
+            continue
+        won = replay.state == "won"
+        rows.append(
+            ReplayRow(
+                f"/replay/{replay.id}",
+                replay.code,
+                t.gettext(KIND_NAMES[kind]),
+                t.gettext(RESULT_NAMES["won" if won else "lost"]),
+                "won" if won else "lost",
+                clock_text(replay.ms),
+                replay.moves,
+                date_text(replay.ended_ms),
+                f"/replay/{replay.id}/delete",
             )
         )
     return rows
@@ -275,84 +331,3 @@ def daily_streak(doc: dict[str, Any], today: str) -> tuple[int, int]:
     yesterday = (datetime.date.fromisoformat(today) - datetime.timedelta(days=1)).isoformat()
     current = daily["streak"] if last in (today, yesterday) else 0
     return current, daily["best"]
-
-
-# --- charts: inline SVG drawn here, each with its numbers in a table ---------------------------
-
-WIDTH: Final = 320
-HEIGHT: Final = 120
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    ident: str
-    title: str
-    svg: Markup
-    headers: tuple[str, str]
-    rows: list[tuple[str, str]]
-
-
-def win_rate_chart(doc: dict[str, Any], t: NullTranslations) -> Chart | None:
-    """The win rate after each of the last finished games (oldest first), as a line."""
-    done = [e for e in reversed(doc["recent"]) if e.get("r") in ("won", "lost", "abandoned")]
-    if not done:
-        return None
-    rates: list[tuple[str, int]] = []
-    wins = 0
-    for i, entry in enumerate(done, 1):
-        wins += entry.get("r") == "won"
-        rates.append((str(entry.get("code")), round(100 * wins / i)))
-    n = len(rates)
-    step = WIDTH / max(1, n - 1) if n > 1 else 0
-    points = [
-        (round(i * step if n > 1 else WIDTH / 2, 1), round(HEIGHT - rate * HEIGHT / 100, 1))
-        for i, (_, rate) in enumerate(rates)
-    ]
-    path = " ".join(f"{x},{y}" for x, y in points)
-    dots = "".join(f'<circle cx="{x}" cy="{y}" r="3"/>' for x, y in points)
-    title = t.gettext(N_("Win rate over your last games"))
-    svg = Markup(
-        f'<svg class="chart" viewBox="-40 -8 {WIDTH + 48} {HEIGHT + 16}" role="img"'
-        f' aria-labelledby="chart-rate-title" focusable="false">'
-        f'<title id="chart-rate-title">{escape(title)}</title>'
-        f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>'
-        f'<line class="grid" x1="0" y1="{HEIGHT / 2}" x2="{WIDTH}" y2="{HEIGHT / 2}"/>'
-        f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
-        f'<text class="tick" x="-6" y="4" text-anchor="end">100 %</text>'
-        f'<text class="tick" x="-6" y="{HEIGHT / 2 + 4}" text-anchor="end">50 %</text>'
-        f'<text class="tick" x="-6" y="{HEIGHT + 4}" text-anchor="end">0 %</text>'
-        f'<polyline points="{path}"/>{dots}</svg>'
-    )
-    rows = [(f"{i}. {code}", f"{rate} %") for i, (code, rate) in enumerate(rates, 1)]
-    return Chart("chart-rate", title, svg, (t.gettext(N_("Game")), t.gettext(N_("Win rate"))), rows)
-
-
-def win_time_chart(doc: dict[str, Any], t: NullTranslations) -> Chart | None:
-    """The time of each of the last won games (oldest first), as bars."""
-    won = [e for e in reversed(doc["recent"]) if e.get("r") == "won"]
-    if not won:
-        return None
-    times = [int(e.get("ms") or 0) for e in won]
-    top = max(times) or 1
-    gap = 4
-    bar = min(32.0, (WIDTH - gap * (len(won) - 1)) / len(won))
-    bars = "".join(
-        f'<rect x="{round(i * (bar + gap), 1)}" y="{round(HEIGHT - ms * HEIGHT / top, 1)}"'
-        f' width="{round(bar, 1)}" height="{round(ms * HEIGHT / top, 1)}"/>'
-        for i, ms in enumerate(times)
-    )
-    title = t.gettext(N_("Time of your last wins"))
-    svg = Markup(
-        f'<svg class="chart" viewBox="-40 -8 {WIDTH + 48} {HEIGHT + 16}" role="img"'
-        f' aria-labelledby="chart-time-title" focusable="false">'
-        f'<title id="chart-time-title">{escape(title)}</title>'
-        f'<line class="grid" x1="0" y1="0" x2="{WIDTH}" y2="0"/>'
-        f'<text class="tick" x="-6" y="4" text-anchor="end">{clock_text(top)}</text>'
-        f'<text class="tick" x="-6" y="{HEIGHT + 4}" text-anchor="end">0:00</text>'
-        f'<line class="axis" x1="0" y1="{HEIGHT}" x2="{WIDTH}" y2="{HEIGHT}"/>{bars}</svg>'
-    )
-    rows = [
-        (f"{i}. {e.get('code')}", clock_text(ms))
-        for i, (e, ms) in enumerate(zip(won, times, strict=True), 1)
-    ]
-    return Chart("chart-time", title, svg, (t.gettext(N_("Game")), t.gettext(N_("Time"))), rows)

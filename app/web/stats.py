@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -21,36 +21,44 @@ from app.i18n import N_
 from app.services import daily
 from app.store import Store
 from app.store.counting import normal
+from app.web.charts import charts
 from app.web.dependencies import (
     PlayerDep,
     RendererDep,
     StoreDep,
+    checked_form,
     get_page,
-    guard_write,
     limit,
+    may,
     public_origin,
 )
 from app.web.errors import PlayerError
-from app.web.forms import ActionForm, FormT, read_form
+from app.web.forms import ActionForm
 from app.web.games import LOST_RULE, SCREENS
 from app.web.htmx import NO_STORE, html_answer
+from app.web.notices import TAG, is_told, notice_query
 from app.web.render import Renderer
-from app.web.sessions import Player, check_token
+from app.web.sessions import Player, new_sid, signer_of
 from app.web.statistics import (
     daily_streak,
     game_rows,
     kind_rows,
-    win_rate_chart,
-    win_time_chart,
+    replay_rows,
 )
 
 router = APIRouter()
 
 NOTICES: Final = {
     "reset": N_("Your statistics were reset."),
-    "revoked": N_("The device link was revoked: it opens nothing any more."),
+    "revoked": N_(
+        "The device link was revoked: it opens nothing any more, and the browsers that used"
+        " it no longer see your games and statistics. This browser keeps them."
+    ),
     "linked": N_("This browser now has the games and statistics of the device link."),
+    "replay-deleted": N_("The replay was deleted: its link opens nothing any more."),
 }
+"""The page's notices after its POSTs: events (:data:`app.web.notices.EVENTS`), shown only
+with the tag the redirect carried and only while still true (:func:`_notice`)."""
 
 
 RULES: Final = (
@@ -76,19 +84,6 @@ class ResetForm(ActionForm):
     confirm: Literal["", "yes"] = ""
 
 
-async def _checked(
-    request: Request, store: Store, player: Player, model: type[FormT], back: str = "/stats"
-) -> FormT:
-    """A POST's form as the game actions read theirs (:func:`app.web.forms.read_form`),
-    after :func:`app.web.dependencies.guard_write`, its token checked; ``back`` is the page an
-    expired form offers to reload."""
-    await guard_write(request)
-    form = await read_form(request, model)
-    session, _ = await store.load_async(player.sid)
-    check_token(player, session, form.token, back)
-    return form
-
-
 def digest_of(secret: str) -> str:
     """What the store keeps of a device link's secret (SHA-256, hex)."""
     return hashlib.sha256(b"solitaire device link v1\x00" + secret.encode()).hexdigest()
@@ -106,22 +101,46 @@ async def _page(
     page = dataclasses.replace(await get_page(request, store, player), here="/stats")
     t = page.t
     doc = normal(await store.player_stats_async(player.sid))
-    notice = request.query_params.get("n", "")
     current, best = daily_streak(doc, daily.today())
     has_link = link is not None or await store.has_link_async(player.sid)
+    replays = await store.player_replays_async(player.sid)
+    notice = _notice(request, player, doc, has_link)
     context = page.context(
         kinds=kind_rows(doc, t),
-        games=game_rows(doc, t),
-        charts=[c for c in (win_rate_chart(doc, t), win_time_chart(doc, t)) if c],
+        games=game_rows(doc, t, frozenset(r.id for r in replays)),
+        replays=replay_rows(replays, t),
+        charts=charts(doc, t),
         rules=[t.gettext(r) for r in RULES],
         daily_streak=current,
         daily_best=best,
-        notice=t.gettext(NOTICES[notice]) if notice in NOTICES else None,
+        notice=t.gettext(NOTICES[notice]) if notice else None,
         asking=asking or (request.query_params.get("ask") == "reset" and "reset") or None,
         link=link,
         has_link=has_link,
     )
     return html_answer(renderer.page("pages/stats.html", context, t))
+
+
+def _notice(request: Request, player: Player, doc: dict[str, Any], has_link: bool) -> str | None:
+    """The ``?n=`` notice to show: one this server told this browser (its tag), and still
+    true — no link after "revoked", nothing counted since "reset"."""
+    key = request.query_params.get("n", "")
+    if key not in NOTICES:
+        return None
+    signer = signer_of(request.app)
+    if not is_told(signer, player.sid, "/stats", key, request.query_params.get(TAG, "")):
+        return None
+    if key == "revoked" and has_link:
+        return None
+    if key == "reset" and any(any(figures.values()) for figures in doc["k"].values()):
+        return None
+    return key
+
+
+def _told(request: Request, sid: str, key: str) -> RedirectResponse:
+    """303 to ``/stats`` with the notice ``key`` and its tag."""
+    query = notice_query(signer_of(request.app), sid, "/stats", key)
+    return RedirectResponse(f"/stats?{query}", 303, headers=NO_STORE)
 
 
 @router.get("/stats", name="stats")
@@ -134,11 +153,11 @@ async def stats_page(
 @router.post("/stats/reset")
 async def reset(request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """Without ``confirm=yes`` it asks first (a question on the page, without JavaScript too)."""
-    form = await _checked(request, store, player, ResetForm)
+    form = await checked_form(request, store, player, ResetForm, "/stats")
     if form.confirm != "yes":
         return RedirectResponse("/stats?ask=reset", 303, headers=NO_STORE)
     await store.reset_stats_async(player.sid)
-    return RedirectResponse("/stats?n=reset", 303, headers=NO_STORE)
+    return _told(request, player.sid, "reset")
 
 
 @router.post("/stats/link")
@@ -146,7 +165,7 @@ async def make_link(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     """A new device link (replacing the player's previous one), shown on this answer only."""
-    await _checked(request, store, player, ActionForm)
+    await checked_form(request, store, player, ActionForm, "/stats")
     secret = secrets.token_urlsafe(24)
     await store.save_link_async(player.sid, digest_of(secret))
     link = f"{public_origin(request)}/link/{secret}"
@@ -155,21 +174,28 @@ async def make_link(
 
 @router.post("/stats/link/revoke")
 async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> Response:
-    await _checked(request, store, player, ActionForm)
-    await store.drop_link_async(player.sid)
-    return RedirectResponse("/stats?n=revoked", 303, headers=NO_STORE)
+    """Revoke the link and end the access of every browser that used it: the player's games,
+    statistics and settings move to a new id, which only this browser gets; the others keep
+    the old id, which now holds nothing (issue 23)."""
+    await checked_form(request, store, player, ActionForm, "/stats")
+    if await store.has_link_async(player.sid):
+        fresh = new_sid()
+        await store.move_player_async(player.sid, fresh)  # the link goes with the old id
+        request.state.player = player = Player(fresh, fresh=False)
+    return _told(request, player.sid, "revoked")
 
 
 async def _owner(request: Request, store: Store, secret: str) -> str:
-    """The player a link's secret names; a miss counts against the client's guesses, and
-    past the limit every answer is 429 (found or not: no oracle)."""
+    """The player a link's secret names. A miss counts against the client's guesses; while
+    they are spent, every answer is 429, right secret or wrong (no oracle)."""
+    spent = await may(request, "guess")
+    if not spent.allowed:
+        raise PlayerError.too_many_guesses(spent.retry_after)
     owner = None
     if 16 <= len(secret) <= 64:
         owner = await store.link_owner_async(digest_of(secret))
     if owner is None:
-        verdict = await limit(request, "guess")
-        if not verdict.allowed:
-            raise PlayerError.too_many_guesses(verdict.retry_after)
+        await limit(request, "guess")
         raise PlayerError.unknown_link()
     return str(owner)
 
@@ -178,14 +204,18 @@ async def _owner(request: Request, store: Store, secret: str) -> str:
 async def open_link(
     secret: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
-    """The link's question page: opening it here replaces this browser's games (a POST)."""
-    await _owner(request, store, secret)
+    """The link's question page: opening it here replaces this browser's games (the POST).
+
+    The secret is not looked up here: whether it names anyone is the POST's answer, which
+    counts a miss against the client's guesses (a GET counts and writes nothing). Only this
+    browser's own link is recognised, to say that it plays as the link already."""
+    if not 16 <= len(secret) <= 64:
+        raise PlayerError.unknown_link()
     page = dataclasses.replace(await get_page(request, store, player), here="/link")
     t = page.t
-    context = page.context(
-        secret=secret,
-        same=(await store.link_owner_async(digest_of(secret))) == player.sid,
-    )
+    mine = not player.fresh and await store.has_link_async(player.sid)
+    same = mine and await store.link_owner_async(digest_of(secret)) == player.sid
+    context = page.context(secret=secret, same=same)
     response = HTMLResponse(renderer.page("pages/link.html", context, t), headers=NO_STORE)
     response.headers["Referrer-Policy"] = "same-origin"  # the secret never leaves the site
     return response
@@ -193,11 +223,13 @@ async def open_link(
 
 @router.post("/link/{secret}")
 async def use_link(secret: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
-    """This browser takes the link's player id: from now on both browsers play as one."""
-    await _checked(request, store, player, ActionForm, f"/link/{secret}")
+    """This browser takes the link's player id: from now on both browsers play as one. The
+    browser's own id (one it may have been planted) is dropped for the link's, in a cookie
+    signed now (issue 23)."""
+    await checked_form(request, store, player, ActionForm, f"/link/{secret}")
     owner = await _owner(request, store, secret)
     request.state.player = Player(owner, fresh=False)
-    return RedirectResponse("/stats?n=linked", 303, headers=NO_STORE)
+    return _told(request, owner, "linked")
 
 
 # --- the daily deals ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from app.engine.games import AnyGame
 from app.services.proofs import Prover
 from app.store import SessionData, Store, StoredGame
 from app.store.base import carry
+from app.store.replays import new_replay_id
 from app.web.retries import with_key
 from app.web.screen import AnyScreen
 
@@ -38,13 +39,20 @@ def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tu
 
 
 async def settle_verdict(
-    request: Request, store: Store, sid: str, screen: AnyScreen, game: AnyGame
+    request: Request,
+    store: Store,
+    sid: str,
+    screen: AnyScreen,
+    game: AnyGame,
+    *,
+    saved: bool = True,
 ) -> bool:
     """Prove the game's position in the proof pool when nobody has (:mod:`app.services.proofs`);
     ``True`` when it is lost — then the saved game (when it is still this one) keeps the
-    verdict, its clock stopped at its last action. Waits at most ``proof_wait`` seconds
-    without holding up anyone else; without a verdict by then, the game goes on as playable
-    and the next answer asks again."""
+    verdict, its clock stopped at its last action; ``saved=False`` says there is no saved
+    game (a page of a deal not played yet: the verdict stays in this worker's memory, issue
+    23). Waits at most ``proof_wait`` seconds without holding up anyone else; without a
+    verdict by then, the game goes on as playable and the next answer asks again."""
     position = screen.unproved(game)
     if position is None:
         return False
@@ -54,7 +62,7 @@ async def settle_verdict(
     if lost is None:
         return False
     screen.note_verdict(game, lost)
-    if lost:
+    if lost and saved:
         await _keep_lost(store, sid, screen, game)
     return lost
 
@@ -74,8 +82,8 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
         kept.clock.stop(stored.updated_ms)  # the game ended with its last action
         written = screen.stored(kept, kept.to_record(), stored.updated_ms)
         # the action that made this row is still its last (app.web.retries)
-        written = with_key(written, stored.marks.replay)
-        return carry(stored, written), stored.updated_ms
+        written = with_key(written, stored.marks.retry)
+        return carry(stored, written, new_replay_id), stored.updated_ms
 
     ended = await store.change_game_async(sid, str(code), change)
     if ended is not None:

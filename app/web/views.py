@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from html import escape
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from app.i18n import N_, translations
 from app.web.board import QUEUE, TOKEN
@@ -57,6 +57,32 @@ def clock_text(ms: int) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
+ICONS: Final = {
+    "undo": "M9 14 4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11",
+    "redo": "m15 14 5-5-5-5M20 9H9.5a5.5 5.5 0 0 0 0 11H13",
+    "restart": "M3 12a9 9 0 1 0 2.6-6.4L3 8M3 3v5h5",
+    "new": "M6 3h12a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1zM12 8v8M8 12h8",
+    "rules": "M4 19V5a2 2 0 0 1 2-2h14v14H6a2 2 0 0 0-2 2zm0 0a2 2 0 0 0 2 2h14v-4",
+    "copy": "M9 9h11v11H9zM5 15H4V4h11v1",
+}
+"""The info bar's icons (24 × 24, drawn with the text colour): the controls show them on narrow
+screens instead of their words, which stay in the button for screen readers (and show beside
+the icon where there is room, static/css/app.css); the tooltip says them too."""
+
+
+def icon(name: str) -> str:
+    """An icon the screen reader skips: its button is named by its words."""
+    return (
+        '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
+        f'<path d="{ICONS[name]}"/></svg>'
+    )
+
+
+def labelled(name: str, label: str) -> str:
+    """A control's content: its icon, then its words (hidden on narrow screens)."""
+    return f'{icon(name)}<span class="control-text">{escape(label)}</span>'
+
+
 class InfoParts(NamedTuple):
     """The info bar's markup around what an action changes, in order: each part ends where a
     changing piece goes (the clock, the score, the moves, Undo, Redo, Restart)."""
@@ -98,16 +124,19 @@ def _info_parts(
         f'<dl class="stats" id="stats"><div><dt>{escape(time_text)}</dt><dd>',
         f'</dd></div><div><dt>{escape(score_text)}</dt><dd id="score">',
         f'</dd></div><div><dt>{escape(moves_text)}</dt><dd id="moves">',
-        f"</dd></div><div><dt>{escape(deal_text)}</dt><dd>"
+        f'</dd></div><div class="deal"><dt>{escape(deal_text)}</dt><dd>'
         f'<a id="deal-link" href="{href}">{code}</a> <button type="button" class="copy"'
-        f' data-copy="{href}" data-copied="{escape(copied)}" hidden>{escape(copy)}</button>'
+        f' data-copy="{href}" data-copied="{escape(copied)}" title="{escape(copy)}" hidden>'
+        f"{labelled('copy', copy)}</button>"
         f'</dd></div></dl><div class="controls">{forms[0]}',
         f"</form>{forms[1]}",
         f"</form>{forms[2]}",
-        f'</form><a class="button" id="control-new" href="{escape(new_game_url)}">'
-        f"{escape(new_game)}</a>"
-        f'<a class="button" id="control-rules" href="/rules/{slug}">{escape(rules)}</a>'
-        '<details class="shortcuts-help"><summary><span aria-hidden="true">?</span>'
+        f'</form><a class="button" id="control-new" href="{escape(new_game_url)}"'
+        f' title="{escape(new_game)}">{labelled("new", new_game)}</a>'
+        f'<a class="button" id="control-rules" href="/rules/{slug}" title="{escape(rules)}">'
+        f"{labelled('rules', rules)}</a>"
+        f'<details class="shortcuts-help"><summary title="{escape(shortcuts_title)}">'
+        '<span aria-hidden="true">?</span>'
         f'<span class="visually-hidden">{escape(shortcuts_title)}</span></summary>'
         f"{shortcuts}</details></div>",
         f'<dl class="stats" id="stats"><div><dt>{escape(moves_text)}</dt><dd id="moves">',
@@ -124,7 +153,10 @@ def _control(lang: str, verb: str, enabled: bool) -> str:
         "restart": t.gettext(N_("Restart")),
     }
     label = labels[verb]
-    return f'<button id="control-{verb}"{"" if enabled else " disabled"}>{escape(label)}</button>'
+    return (
+        f'<button id="control-{verb}" title="{escape(label)}"{"" if enabled else " disabled"}>'
+        f"{labelled(verb, label)}</button>"
+    )
 
 
 def _stats(lang: str, info: InfoView, parts: InfoParts) -> str:

@@ -4,6 +4,7 @@
 // - arrow keys move between the board's cards by their position on the screen;
 // - focus never falls to the page body when an answer replaces what had it;
 // - keyboard shortcuts press the page's own Undo, Redo and New game controls;
+// - the header's menu and the other panels close on Esc and on a press outside them;
 // - a win is celebrated, never under reduced motion (cards move: static/js/motion.js).
 (function () {
   "use strict";
@@ -289,6 +290,76 @@
       board.classList.remove("celebrating");
     }, 3200);
   });
+
+  // --- menus: the header's menu, Settings and the shortcuts' help ---------------------------
+  // Each is a <details>: it opens and closes without JavaScript, by click, tap, Enter or Space.
+  // Here Esc closes the innermost open one (the focus goes back to its button), and a press
+  // outside an open one closes it and does nothing else (a tap on the board to close the menu
+  // never plays a card).
+
+  var PANELS = "details.menu, details.settings, details.shortcuts-help";
+  var closedByPress = false;
+
+  function openPanels() {
+    return Array.prototype.filter.call(document.querySelectorAll(PANELS), function (d) {
+      return d.open;
+    });
+  }
+
+  function close(panel, refocus) {
+    panel.open = false;
+    var summary = panel.querySelector("summary");
+    if (refocus && summary) summary.focus();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    var open = openPanels();
+    if (!open.length) return;
+    // the innermost: an open panel with no open panel inside it
+    var inner = open.filter(function (d) {
+      return !open.some(function (other) {
+        return other !== d && d.contains(other);
+      });
+    });
+    var active = document.activeElement;
+    var holding = inner.filter(function (d) {
+      return d.contains(active);
+    });
+    event.preventDefault();
+    (holding.length ? holding : inner).forEach(function (d) {
+      close(d, true);
+    });
+  });
+
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      closedByPress = false;
+      openPanels().forEach(function (d) {
+        if (!d.contains(event.target)) {
+          close(d, false);
+          closedByPress = true;
+          // other scripts' press handlers (seahaven.js's lost-tap rescue) see that this press
+          // is no tap of theirs: its click is swallowed below
+          event.closedPanel = true;
+        }
+      });
+    },
+    true
+  );
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      if (!closedByPress) return;
+      closedByPress = false;
+      if (event.detail === 0) return; // a key press: never swallowed
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    },
+    true
+  );
 
   document.addEventListener("DOMContentLoaded", revealCopyButtons);
   document.addEventListener("htmx:after:swap", revealCopyButtons);

@@ -11,6 +11,7 @@
 //   it is pressed (what is under the pointer is no longer that card). A press at the same spot
 //   whose card an answer has redrawn still belongs to the card the player saw;
 // - keyboard activation (Enter, Space) is always a tap;
+// - a touch tap the browser drops after a quick drag (no click comes) is made all the same;
 // - a movable card (with the run above it) can be dragged to a column, cell or foundation
 //   (mouse and touch, through pointer events): the #gesture-drop form; the cards then travel
 //   from the drop point to where the server put them (a refused drop returns to its place).
@@ -94,6 +95,119 @@
     "pointercancel",
     function () {
       second = null;
+    },
+    true
+  );
+
+  // --- a touch tap the browser drops (issue 22) -----------------------------------------------
+  // Chromium fires no click for a tap that comes soon after a quick touch drag released while
+  // still moving: the drag (on a card with touch-action: none) starts a fling that moves
+  // nothing, and the next touch only stops it — up to a second and more later. The pointer
+  // events of that tap still come (tests/browser/test_phone.py shows all this on a page without
+  // scripts). So a touch press on a card that ends where it began, with no drag, and gets no
+  // click within LOST_TAP_MS of its release, is the tap it was: the script clicks the card's
+  // button itself (its own form, as a keyboard tap). Not while the page was scrolling: stopping
+  // a real fling is no tap. If the browser's click comes after all, it is swallowed: exactly
+  // one tap either way.
+
+  var LOST_TAP_MS = 120;
+  var press = null; // the touch press going on: its pointer, where it began, its card
+  var pending = null; // a released touch press waiting for its click
+  var clicked = null; // a tap the script made: the browser's late click of it is no tap
+  var scrolledAt = -Infinity;
+
+  window.addEventListener(
+    "scroll",
+    function () {
+      scrolledAt = performance.now();
+    },
+    { capture: true, passive: true }
+  );
+
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      press = null;
+      if (event.pointerType !== "touch" || !event.isPrimary || !window.htmx) return;
+      if (event.closedPanel) return; // a press that closes a menu plays no card (app.js)
+      var button = event.target.closest && event.target.closest("button[name=card]");
+      if (!button || !onBoard(button)) return;
+      press = {
+        pointer: event.pointerId,
+        x: event.clientX,
+        y: event.clientY,
+        button: button,
+        scrolling: performance.now() - scrolledAt < 150,
+      };
+    },
+    true
+  );
+
+  document.addEventListener(
+    "pointermove",
+    function (event) {
+      if (!press || event.pointerId !== press.pointer) return;
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) > DOUBLE_TAP_SLOP_PX) {
+        press = null; // a drag (or a scroll), not a tap
+      }
+    },
+    true
+  );
+
+  document.addEventListener(
+    "pointerup",
+    function (event) {
+      var done = press;
+      press = null;
+      if (!done || event.pointerId !== done.pointer || done.scrolling) return;
+      if (swallowClick || (drag && drag.started)) return; // a double tap's second, or a drop
+      if (pending) clearTimeout(pending.timer);
+      pending = {
+        button: done.button,
+        place: placeOf(done.button),
+        timer: setTimeout(tapLost, LOST_TAP_MS),
+      };
+    },
+    true
+  );
+
+  document.addEventListener(
+    "pointercancel",
+    function () {
+      press = null;
+    },
+    true
+  );
+
+  function tapLost() {
+    var lost = pending;
+    pending = null;
+    if (!lost) return;
+    // the card the player saw: its button, or the one an answer drew in its place since
+    var button = lost.button.isConnected ? lost.button : document.getElementById(lost.button.id);
+    if (!button || !onBoard(button) || placeOf(button) !== lost.place || button.disabled) return;
+    clicked = { button: button, until: performance.now() + 1000 };
+    button.click();
+  }
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      if (event.detail === 0) return; // a key press or the script's own click
+      if (pending) {
+        clearTimeout(pending.timer); // the browser's click came: it is the tap
+        pending = null;
+        return;
+      }
+      var made = clicked;
+      clicked = null;
+      if (made && performance.now() < made.until) {
+        var button = event.target.closest && event.target.closest("button[name=card]");
+        if (button && button.id === made.button.id) {
+          event.preventDefault(); // the browser's click of a tap the script already made
+          event.stopImmediatePropagation();
+        }
+      }
     },
     true
   );

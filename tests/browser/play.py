@@ -42,6 +42,14 @@ def places(page: Page) -> list[list[str | None]]:
     return shown
 
 
+def open_settings(page: Page) -> None:
+    """Open the Settings panel; on a narrow screen it is inside the header's menu (issue 22)."""
+    menu = page.locator("#menu-button")
+    if menu.is_visible() and page.locator("details.menu").get_attribute("open") is None:
+        menu.click()
+    page.locator("details.settings summary").click()
+
+
 def token(page: Page) -> str:
     return page.locator("#board input[name=token], #info input[name=token]").first.input_value()
 

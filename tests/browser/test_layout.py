@@ -21,6 +21,7 @@ from tests.browser.play import (
     hm_line,
     hm_remove,
     moving_card,
+    open_settings,
     sh_line,
     sh_reach,
 )
@@ -81,7 +82,7 @@ def test_the_settings_panel_opens_on_the_screen(page: Page):
     page.goto(f"/half-moon/{HM}")
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
-        page.locator("details.settings summary").click()
+        open_settings(page)  # on a phone, in the header's menu (issue 22)
         panel = page.locator("details.settings form").bounding_box()
         assert panel is not None
         assert panel["x"] >= 0 and panel["x"] + panel["width"] <= size["width"], (size, panel)

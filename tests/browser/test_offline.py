@@ -33,7 +33,7 @@ def settings(page: Page, **fields: str) -> None:
 def test_offline_a_navigation_shows_the_offline_page_in_the_players_language_and_look(
     new_context: Callable[..., BrowserContext],
 ):
-    context = new_context(viewport=PHONE, has_touch=True)
+    context = new_context(viewport=PHONE, has_touch=True, service_workers="allow")
     page = context.new_page()
     page.goto(f"/half-moon/{HM}")
     settings(page, lang="tr", theme="dark")
@@ -67,7 +67,7 @@ def test_offline_a_navigation_shows_the_offline_page_in_the_players_language_and
 def test_offline_in_english_for_a_player_who_never_chose_a_language(
     new_context: Callable[..., BrowserContext],
 ):
-    context = new_context()
+    context = new_context(service_workers="allow")
     page = context.new_page()
     page.goto("/")
     controlled(page)
@@ -111,7 +111,7 @@ def test_a_game_action_while_offline_is_not_answered_and_changes_nothing(
 def test_the_worker_serves_the_static_files_from_its_versioned_cache(
     new_context: Callable[..., BrowserContext],
 ):
-    context = new_context()
+    context = new_context(service_workers="allow")
     page = context.new_page()
     page.goto("/")
     controlled(page)

@@ -74,7 +74,7 @@ def test_half_moon_pairs_undo_and_move_errors_through_the_forms(new_context):
     hm_card(page, a[0]).click()
     expect(hm_card(page, a[0])).to_have_attribute("aria-pressed", "true")
     hm_card(page, b[0]).click()
-    expect(page.locator("#status")).to_have_text("The sum must be 11")
+    expect(page.locator("#status")).to_have_text("The sum must be 11.")
     expect(page.locator("[aria-pressed=true]")).to_have_count(0)
     expect(board(page)).to_have_attribute("data-moves", str(moves - 1))
     assert page.url.endswith("?n=sum")

@@ -178,3 +178,22 @@ def test_time_away_counts_as_at_most_the_away_limit():
     assert game.clock.elapsed(30_000 + 3_600_000) == 30_000 + AWAY_MS
     game.play(1, now=30_000 + 3_600_000 + 10_000)
     assert game.clock.elapsed(30_000 + 3_600_000 + 10_000) == 40_000 + AWAY_MS
+
+
+def test_a_copy_is_independent_and_rebuilds_the_same_record():
+    """``Game.copy`` (issue 23): a page works on a copy of a cached game, never on the cached
+    game itself, without replaying the record."""
+    from app.engine.seahaven import Move, Seahaven
+
+    game = Seahaven(DealCode.parse("SH1-C4-AAAAAJ2"))
+    for i in range(6):
+        game.play(Move(10, 1, 12) if i % 2 == 0 else Move(12, 1, 10), 1000 + i)
+    game.undo(2000)
+    game.note_verdict(False)
+    copy = game.copy()
+    assert copy.to_record() == game.to_record()
+    copy.play(Move(12, 1, 10), 3000)
+    copy.note_verdict(True)
+    assert game.move_count == 5 and game.can_redo() and copy.move_count == 6
+    assert game.verdict() is False and copy.verdict() is True
+    assert game.clock.to_list() != copy.clock.to_list()

@@ -261,9 +261,9 @@ def test_same_rank_face_replaces_in_place_keeping_the_other():
 
 
 def test_refusal_messages_are_the_documents_sentences():
-    """ "Toplam 11 olmalıdır" / "Bir Vale, bir Kız ve bir Papaz gerekir"."""
-    assert str(Refusal(Reason.SUM_NOT_ELEVEN)) == "The sum must be 11"
-    assert str(Refusal(Reason.NEED_JACK_QUEEN_KING)) == "You need a jack, a queen and a king"
+    """ "Toplam 11 olmalıdır." / "Bir Vale, bir Kız ve bir Papaz gerekir."."""
+    assert str(Refusal(Reason.SUM_NOT_ELEVEN)) == "The sum must be 11."
+    assert str(Refusal(Reason.NEED_JACK_QUEEN_KING)) == "You need a jack, a queen and a king."
 
 
 def test_placement_help_dims_cards_that_cannot_combine():

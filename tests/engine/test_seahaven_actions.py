@@ -81,7 +81,7 @@ def test_a_refused_destination_clears_the_selection_and_says_why():
     g.tap("column-3", card("KH"))
     result = g.tap("column-5", None)
     assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.GROUP_TOO_LARGE, 4))
-    assert result.message == "That group needs more free cells: at most 4 cards can move now"
+    assert result.message == "That group needs more free cells: at most 4 cards can move now."
     assert g.selection is None
     assert g.position == EXAMPLE
 
@@ -98,7 +98,7 @@ def test_tapping_a_buried_card_is_refused():
     g = game()
     result = g.tap("column-2", card("6C"))
     assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.NOT_MOVABLE))
-    assert result.message == "Only the top card or a run of the same suit can move"
+    assert result.message == "Only the top card or a run of the same suit can move."
     assert g.selection is None
 
 
@@ -168,7 +168,7 @@ def test_double_tap_with_nowhere_to_go_says_so():
     g.play(Move(0, 1, 13), now=0)  # 10S fills the last free cell
     result = g.auto("column-10", card("8D"))
     assert result == ActionResult(Outcome.REFUSED, refusal=Refusal(Reason.NO_DESTINATION))
-    assert result.message == "No foundation, column or cell can take this card now"
+    assert result.message == "No foundation, column or cell can take this card now."
     assert g.move_count == 1
 
 

@@ -128,7 +128,7 @@ def test_a_card_of_another_suit_or_rank_is_refused():
     assert check_move(EXAMPLE, Move(col(10), 1, col(9))) == Refusal(Reason.SAME_SUIT_ONE_LOWER)
     assert check_move(EXAMPLE, Move(col(10), 1, col(3))) == Refusal(Reason.SAME_SUIT_ONE_LOWER)
     assert check_move(EXAMPLE, Move(cell(1), 1, col(8))) == Refusal(Reason.SAME_SUIT_ONE_LOWER)
-    assert str(Refusal(Reason.SAME_SUIT_ONE_LOWER)) == "Same suit, one rank lower"
+    assert str(Refusal(Reason.SAME_SUIT_ONE_LOWER)) == "Same suit, one rank lower."
 
 
 def test_a_card_in_a_cell_moves_onto_a_column():
@@ -141,7 +141,7 @@ def test_only_the_top_card_or_the_run_above_a_card_can_move():
     # 6C in column 2 lies under the spade run: moving "from" it is not a run.
     assert check_move(EXAMPLE, Move(col(2), 9, col(5))) == Refusal(Reason.NOT_MOVABLE)
     assert (
-        str(Refusal(Reason.NOT_MOVABLE)) == "Only the top card or a run of the same suit can move"
+        str(Refusal(Reason.NOT_MOVABLE)) == "Only the top card or a run of the same suit can move."
     )
 
 
@@ -151,7 +151,7 @@ def test_only_the_top_card_or_the_run_above_a_card_can_move():
 def test_empty_column_takes_only_a_king():
     assert check_move(EXAMPLE, Move(col(10), 1, col(5))) == Refusal(Reason.KING_ONLY)
     assert check_move(EXAMPLE, Move(col(2), 8, col(5))) == Refusal(Reason.KING_ONLY)
-    assert str(Refusal(Reason.KING_ONLY)) == "Only a king can go to an empty column"
+    assert str(Refusal(Reason.KING_ONLY)) == "Only a king can go to an empty column."
 
 
 def test_a_king_from_a_cell_goes_to_an_empty_column():
@@ -183,7 +183,7 @@ def test_a_run_of_eight_moves_onto_a_column_with_one_cell_and_two_empty_columns(
 def test_a_king_led_run_of_five_into_an_empty_column_is_refused_with_the_limit():
     refusal = check_move(EXAMPLE, Move(col(3), 5, col(5)))
     assert refusal == Refusal(Reason.GROUP_TOO_LARGE, 4)
-    assert str(refusal) == "That group needs more free cells: at most 4 cards can move now"
+    assert str(refusal) == "That group needs more free cells: at most 4 cards can move now."
 
 
 def test_the_group_limit_counts_free_cells_plus_one_times_two_per_empty_column():
@@ -202,7 +202,7 @@ def test_the_group_limit_counts_free_cells_plus_one_times_two_per_empty_column()
 
 def test_a_group_over_the_limit_names_the_singular_limit():
     assert str(Refusal(Reason.GROUP_TOO_LARGE, 1)) == (
-        "That group needs more free cells: at most 1 card can move now"
+        "That group needs more free cells: at most 1 card can move now."
     )
 
 
@@ -223,7 +223,7 @@ def test_a_cell_holds_one_card():
     assert check_move(EXAMPLE, Move(col(1), 1, cell(1))) == Refusal(Reason.CELL_HOLDS_ONE)
     moved = Seahaven.apply(EXAMPLE, Move(col(1), 1, cell(4)))
     assert moved.cells[3] == Card.parse("10S")
-    assert str(Refusal(Reason.CELL_HOLDS_ONE)) == "A cell holds one card"
+    assert str(Refusal(Reason.CELL_HOLDS_ONE)) == "A cell holds one card."
 
 
 # --- foundations -------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_a_card_out_of_order_is_refused_by_its_foundation():
     )
     refusal = check_move(position, Move(col(1), 1, home("S")))
     assert refusal == Refusal(Reason.FOUNDATION_ORDER)
-    assert str(refusal) == "Foundations are built up by suit from the ace"
+    assert str(refusal) == "Foundations are built up by suit from the ace."
 
 
 def test_a_foundation_top_can_be_taken_back_onto_a_column_or_into_a_cell():

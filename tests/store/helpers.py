@@ -8,10 +8,24 @@ from typing import Any
 
 from app.clock import now_ms as now_ms  # the stores' clock
 from app.store import SessionData, Store, StoredGame
-from app.store.base import Marks, Win
+from app.store.marks import Marks, Win
 
-MARKED = Marks("open", "2026-12-01", Win(205_000, 48, 520), True)
+WON_REPLAY, REPLAY = "W" * 21 + "A", "R" * 21 + "A"
+"""Replay ids as the web layer draws them (22 URL-safe characters)."""
+
+MARKED = Marks("open", "2026-12-01", Win(205_000, 48, 520, WON_REPLAY), True, "0a1b2c", REPLAY)
 """Every mark set: what round-trips through a store must come back exactly."""
+
+MARKED_EXTRA: dict[str, Any] = {
+    "counted": "open",
+    "daily": "2026-12-01",
+    "won": {"ms": 205_000, "moves": 48, "score": 520, "replay": WON_REPLAY},
+    "unproved": True,
+    "retry": "0a1b2c",
+    "replay": {"id": REPLAY},
+}
+""":data:`MARKED` as stored (a row's ``extra``): the keys and shapes the version before typed
+marks wrote, so rows saved by it load, and it reads the rows written now."""
 
 
 def game(code: str = "HM-1", n: int = 0, **fields: Any) -> StoredGame:
@@ -53,3 +67,38 @@ def assert_two_stores_lose_no_update(stores: list[Store]) -> None:
     assert stores[0].load("s1", "HM-1") == (None, game("HM-1", 400))
     for s in stores:
         s.close()
+
+
+def footprint(store: Store) -> int:
+    """Everything the store holds, counted: rows of every table (SQLite), keys (Redis) or
+    entries (memory) — sessions, games, statistics, deals, links, verdicts, rate-limit
+    counters — the server's secret aside. A GET without a cookie must leave it as it was."""
+    from app.store import MemoryStore
+    from app.store.redis import RedisStore
+    from app.store.sqlite import SQLiteStore
+
+    if isinstance(store, MemoryStore):
+        held = (store._sessions, store._games, store._verdicts, store._stats, store._deals)
+        return sum(map(len, held)) + len(store._links)
+    if isinstance(store, SQLiteStore):
+        conn = store.connection()
+        tables = [
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        return sum(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables)
+    if isinstance(store, RedisStore):
+        import redis
+
+        secret = f"{store.prefix}secret"
+        if store.cluster:  # every node's keys, counted on each node alone
+            ports = [int(n.rsplit(":", 1)[1]) for n in store.url.split("://", 1)[1].split(",")]
+            total = 0
+            for port in ports:
+                with redis.Redis(port=port) as node:
+                    if node.execute_command("ROLE")[0] == b"master":
+                        total += int(node.dbsize())
+            with redis.RedisCluster(host="127.0.0.1", port=ports[0]) as cluster:
+                return total - int(cluster.exists(secret))
+        with redis.Redis.from_url(store.url) as client:
+            return int(client.dbsize()) - int(client.exists(secret))
+    raise TypeError(f"no footprint for {type(store).__name__}")

@@ -15,8 +15,16 @@ import redis
 from redis.crc import key_slot
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
+from app.store.marks import Marks
 from app.store.redis import DEFAULT_TTL_SECONDS, MAX_ATTEMPTS, RedisStore
-from tests.store.helpers import MARKED, assert_two_stores_lose_no_update, game, now_ms, put
+from tests.store.helpers import (
+    MARKED,
+    MARKED_EXTRA,
+    assert_two_stores_lose_no_update,
+    game,
+    now_ms,
+    put,
+)
 from tests.store.redis_server import start_redis_server, stop_redis_server
 
 DAMAGED = StoredGame("HM-1", {}, "playing", 0, 0, 0)
@@ -74,12 +82,7 @@ def test_keys_hold_the_session_the_game_and_the_recent_set(
         "state": "playing",
         "score": 3,
         "moves": 4,
-        "extra": {
-            "counted": "open",
-            "daily": "2026-12-01",
-            "won": {"ms": 205_000, "moves": 48, "score": 520},
-            "unproved": True,
-        },
+        "extra": MARKED_EXTRA,
         "updated_ms": 500,
     }
     assert redis_client.zrange("sol:{s1}:r", 0, -1, withscores=True) == [("HM-1", 500.0)]
@@ -541,3 +544,31 @@ def test_damaged_recent_and_all_games_sets_list_nothing(
     redis_client.set("sol:{s1}:a", "not a set")
     assert store.recent_games("s1") == []
     assert store.finished_games("s1") == []
+
+
+def test_a_replay_is_its_own_key_listed_under_its_player_by_the_games_script(
+    store: RedisStore, redis_client: redis.Redis
+) -> None:
+    """Issue 26: the replay by its id alone (``sol:Y:{id}``, its own slot: a link holds no
+    session), the player's list of replays in the player's slot, written by the one script
+    that writes the game that ended: the same round trips as an ending without a replay."""
+    rid = "R" * 21 + "A"
+    record = {"moves": "ae.bq", "clock": [9000, None]}
+    calls = []
+    for sid, marks in (("s0", Marks()), ("s1", Marks()), ("s2", Marks(replay=rid))):
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "playing", 0, 1, 400, kind="HM"))
+        redis_client.config_resetstat()
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "stuck", 20, 2, 500, marks, kind="HM"))
+        calls.append(command_calls(redis_client))
+    assert calls[2] == calls[1]  # the replay's own SET is not counted: scripts run SETs too
+    assert redis_client.ttl(f"sol:Y:{{{rid}}}") > 0
+    assert json.loads(redis_client.get(f"sol:Y:{{{rid}}}"))["line"] == "ae.bq"
+    listed = redis_client.hgetall("sol:{s2}:y")
+    assert list(listed) == [rid] and "line" not in json.loads(listed[rid])
+    assert redis_client.ttl("sol:{s2}:y") > 0
+    assert not redis_client.exists("sol:{s1}:y")
+    assert key_slot(b"sol:{s2}:y") == key_slot(b"s2")
+    assert key_slot(f"sol:Y:{{{rid}}}".encode()) == key_slot(rid.encode())
+    assert not store.delete_replay("s1", rid)  # another player's
+    assert store.delete_replay("s2", rid)
+    assert not redis_client.exists(f"sol:Y:{{{rid}}}") and not redis_client.exists("sol:{s2}:y")

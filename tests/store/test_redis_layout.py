@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
-from app.store.base import Marks
+from app.store.marks import Marks
 from app.store.redis import RedisStore
 from app.store.redis.store import _result_id
 from tests.store.helpers import put
@@ -162,7 +162,7 @@ def _won(code: str = HM, at: int = 2000) -> StoredGame:
 def test_a_result_folded_twice_counts_once(store: RedisStore, redis_client: Any) -> None:
     put(store, "p", _played())
     put(store, "p", _won())
-    figures = {"players": 1, "wins": 1, "best_ms": 7000, "fewest": 48}
+    figures = {"players": 1, "wins": 1, "best_ms": 7000, "fewest": 48, "cells": {"48.1": 1}}
     assert store.deal_stats(HM) == figures
     result_id = _result_id("p", _won())
     assert redis_client.smembers(f"sol:d:{{{HM}}}:seen") == {result_id}
@@ -198,7 +198,9 @@ def test_a_fold_that_failed_is_done_by_the_players_next_change(
     }
     monkeypatch.setattr(RedisStore, "_fold_one", real)
     put(store, "p", _played("HM1-N-AAAAAAC", at=3000))
-    assert store.deal_stats(HM) == {"players": 1, "wins": 1, "best_ms": 7000, "fewest": 48}
+    assert store.deal_stats(HM) == {
+        "players": 1, "wins": 1, "best_ms": 7000, "fewest": 48, "cells": {"48.1": 1}
+    }  # fmt: skip
     assert not redis_client.exists("sol:{p}:q")
     put(store, "p", _played("HM1-N-AAAAAAC", at=4000))
     assert store.deal_stats(HM)["players"] == 1  # type: ignore[index]
@@ -211,7 +213,9 @@ def test_two_players_finishing_one_deal_are_both_counted(store: RedisStore, redi
             sid = f"p{at}"
             put(who, sid, _played(at=at))
             put(who, sid, _won(at=at + 1))
-        assert store.deal_stats(HM) == {"players": 2, "wins": 2, "best_ms": 7000, "fewest": 48}
+        assert store.deal_stats(HM) == {
+            "players": 2, "wins": 2, "best_ms": 7000, "fewest": 48, "cells": {"48.1": 2}
+        }  # fmt: skip
     finally:
         other.close()
 

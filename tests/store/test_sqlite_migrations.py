@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
-from app.store.base import Marks
+from app.store.marks import Marks
 from app.store.sqlite import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
 from app.store.sqlite import schema as sqlite_schema
 from tests.store.helpers import game, put
@@ -28,14 +28,44 @@ def names_in(path: Path) -> set[str]:
 
 
 def test_migrations_are_numbered_by_their_position() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 5
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 6
     assert [step.__name__ for step in MIGRATIONS] == [
         "create_schema_v1",
         "add_sweep_indexes_v2",
         "add_verdicts_v3",
         "add_statistics_v4",
         "add_rate_buckets_v5",
+        "add_replays_v6",
     ]
+
+
+def test_a_version_5_file_gains_replays_and_the_deals_cells_and_keeps_its_figures(
+    tmp_path: Path,
+) -> None:
+    """Version 5 → 6 (issue 26): replays, and each deal's wins as cells; a deal's figures
+    from before read with no cells (the end box then leaves out where a win stands)."""
+    path = tmp_path / "games.db"
+    with closing(sqlite3.connect(path)) as raw:
+        for step in MIGRATIONS[:5]:
+            step(raw)
+        raw.execute("PRAGMA user_version = 5")
+        raw.execute(
+            "INSERT INTO deal_stats (code, players, wins, best_ms, fewest, updated_ms)"
+            " VALUES ('HM1-N-AAAAAAB', 3, 2, 9000, 48, 5)"
+        )
+        raw.commit()
+    store = SQLiteStore(str(path))
+    assert version_of(path) == 6
+    assert {"replays", "replays_by_sid", "replays_by_ended"} <= names_in(path)
+    assert store.deal_stats("HM1-N-AAAAAAB") == {
+        "players": 3,
+        "wins": 2,
+        "best_ms": 9000,
+        "fewest": 48,
+        "cells": {},
+    }
+    assert store.replay("A" * 22) is None and store.player_replays("s1") == []
+    store.close()
 
 
 def test_a_version_4_file_gains_the_rate_buckets_and_keeps_its_games(tmp_path: Path) -> None:
@@ -51,7 +81,7 @@ def test_a_version_4_file_gains_the_rate_buckets_and_keeps_its_games(tmp_path: P
         )
         raw.commit()
     store = SQLiteStore(str(path))
-    assert version_of(path) == 5
+    assert version_of(path) == SCHEMA_VERSION
     assert {"rate_buckets", "rate_buckets_by_full"} <= names_in(path)
     assert [g.code for g in store.recent_games("s1")] == ["HM1-N-AAAAAAB"]
     store.close()
@@ -88,6 +118,7 @@ def test_a_version_3_file_gains_the_statistics_tables_and_counts(tmp_path: Path)
         "wins": 1,
         "best_ms": 9000,
         "fewest": 48,
+        "cells": {"48.1": 1},
     }
     store.close()
 

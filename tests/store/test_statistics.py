@@ -11,11 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from app.clock import now_ms
 from app.engine.codes import encode_number
-from app.store import MemoryStore, SessionData, Store, StoredGame
-from app.store.base import Marks
-from app.store.counting import Written, count, empty_kind, settle
+from app.store import MemoryStore, SessionData, Store, StoredGame, counting
+from app.store.counting import Written, count, empty_kind, normal, settle
+from app.store.marks import Marks
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
 
@@ -49,8 +51,7 @@ def write(store: Store, sid: str, game: StoredGame) -> StoredGame:
 def figures(store: Store, sid: str, kind: str = "HM") -> dict[str, int]:
     doc = store.player_stats(sid)
     assert doc is not None
-    result: dict[str, int] = doc["k"][kind]
-    return result
+    return counting.figures(normal(doc), kind)
 
 
 def test_a_game_written_without_a_kind_is_not_counted(store: Store) -> None:
@@ -101,7 +102,13 @@ def test_a_win_counts_once_with_its_time_moves_and_score(store: Store) -> None:
         "fewest": 48,
         "best_score": 520,
     }
-    assert store.deal_stats(HM) == {"players": 1, "wins": 1, "best_ms": 90_000, "fewest": 48}
+    assert store.deal_stats(HM) == {
+        "players": 1,
+        "wins": 1,
+        "best_ms": 90_000,
+        "fewest": 48,
+        "cells": {"48.18": 1},  # 48 moves, 90 s: the 5-second bucket 18 (issue 26)
+    }
     doc = store.player_stats("p")
     assert doc is not None
     assert doc["recent"][0] == {
@@ -122,7 +129,13 @@ def test_undo_after_the_end_and_a_later_win_count_nothing_more(store: Store) -> 
     write(store, "p", stored(HM, "won", moves=48, score=520))
     f = figures(store, "p")
     assert (f["played"], f["won"], f["lost"], f["best_score"]) == (1, 0, 1, 100)
-    assert store.deal_stats(HM) == {"players": 1, "wins": 0, "best_ms": 0, "fewest": 0}
+    assert store.deal_stats(HM) == {
+        "players": 1,
+        "wins": 0,
+        "best_ms": 0,
+        "fewest": 0,
+        "cells": {},
+    }
 
 
 def test_a_new_game_of_the_same_kind_abandons_the_open_one(store: Store) -> None:
@@ -177,7 +190,13 @@ def test_the_deal_figures_count_each_player_once(store: Store) -> None:
         write(store, sid, stored(HM, moves=1))
         write(store, sid, stored(HM, state, moves=moves, ms=ms))
         write(store, sid, stored(HM, state, moves=moves, ms=ms))
-    assert store.deal_stats(HM) == {"players": 3, "wins": 2, "best_ms": 60_000, "fewest": 48}
+    assert store.deal_stats(HM) == {
+        "players": 3,
+        "wins": 2,
+        "best_ms": 60_000,
+        "fewest": 48,
+        "cells": {"48.12": 1, "48.16": 1},
+    }
 
 
 def test_a_reset_forgets_the_figures_and_an_open_game_counts_when_it_ends(store: Store) -> None:
@@ -185,7 +204,7 @@ def test_a_reset_forgets_the_figures_and_an_open_game_counts_when_it_ends(store:
     write(store, "p", stored(HM, "won", moves=48))
     write(store, "p", stored(HM2, moves=1))
     store.reset_stats("p")
-    assert store.player_stats("p") is None
+    assert figures(store, "p") == empty_kind()  # only the deals counted stay (issue 23)
     write(store, "p", stored(HM2, "won", moves=48, ms=1000))
     f = figures(store, "p")
     assert (f["played"], f["won"], f["best_ms"]) == (1, 1, 1000)
@@ -242,7 +261,13 @@ def test_settling_a_change_reads_the_counts_only_when_it_counts() -> None:
     )
     won = settle(played.game, stored(HM, "won", moves=48, ms=7000), counts)
     assert won.game.marks == Marks(counted="done")
-    assert won.deal == {"players": 3, "wins": 2, "best_ms": 7000, "fewest": 48}
+    assert won.deal == {
+        "players": 3,
+        "wins": 2,
+        "best_ms": 7000,
+        "fewest": 48,
+        "cells": {"48.1": 1},
+    }
     assert won.stats is not None and won.stats["k"]["HM"]["won"] == 1
     again = settle(won.game, stored(HM, "won", moves=48, ms=7000), counts)
     assert (again.stats, again.deal, len(reads)) == (None, None, 2)  # counted once
@@ -276,7 +301,13 @@ def finish_together(stores: list[Store], sid: str, threads: int = 8) -> None:
     assert errors == []
     f = figures(stores[0], sid)
     assert (f["played"], f["won"], f["streak"]) == (1, 1, 1)
-    assert stores[0].deal_stats(HM) == {"players": 1, "wins": 1, "best_ms": 7000, "fewest": 48}
+    assert stores[0].deal_stats(HM) == {
+        "players": 1,
+        "wins": 1,
+        "best_ms": 7000,
+        "fewest": 48,
+        "cells": {"48.1": 1},
+    }
 
 
 def test_many_tabs_finishing_one_game_count_it_once(store: Store) -> None:
@@ -312,6 +343,7 @@ def test_async_changes_count_once_too(store: Store) -> None:
             "wins": 1,
             "best_ms": 7000,
             "fewest": 48,
+            "cells": {"48.1": 1},
         }
         await store.aclose()
 
@@ -369,3 +401,69 @@ def test_redis_statistics_keys_carry_the_games_time_to_live(
     for key in keys:
         assert 990 <= redis_client.ttl(key) <= 1000, key
     store.close()
+
+
+# --- issue 23: a deal's first result stays its result after its row is gone -------------------
+
+
+def test_a_won_deal_pushed_out_of_the_game_cap_counts_nothing_when_played_again(
+    store: Store,
+) -> None:
+    """Before: once 100 newer games pushed the won game out of the session, the same deal
+    counted again (won 1 → 2, the deal's players + 1)."""
+    store.max_games = 3
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "won", moves=48, ms=5000))
+    for i in range(3):  # three newer games push the won one out
+        write(store, "p", stored(f"HM1-N-{encode_number(500 + i)}", moves=0, at=2000 + i))
+    assert store.load("p", HM)[1] is None
+    write(store, "p", stored(HM, moves=1, at=3000))
+    again = write(store, "p", stored(HM, "won", moves=48, ms=4000, at=3001))
+    assert again.marks.counted == "done"
+    f = figures(store, "p")
+    assert (f["played"], f["won"], f["best_ms"]) == (1, 1, 5000)
+    assert store.deal_stats(HM)["players"] == 1
+
+
+def test_a_reset_does_not_let_a_deal_count_again(store: Store) -> None:
+    store.max_games = 2
+    write(store, "p", stored(HM, moves=1))
+    write(store, "p", stored(HM, "won", moves=48))
+    store.reset_stats("p")
+    for i in range(2):
+        write(store, "p", stored(f"HM1-N-{encode_number(600 + i)}", moves=0, at=2000 + i))
+    write(store, "p", stored(HM, moves=1, at=3000))
+    write(store, "p", stored(HM, "won", moves=48, at=3001))
+    assert figures(store, "p")["won"] == 0
+    assert store.deal_stats(HM)["players"] == 1
+
+
+def test_an_open_game_pushed_out_goes_on_and_counts_its_end_once(store: Store) -> None:
+    store.max_games = 2
+    write(store, "p", stored(HM, moves=1))
+    for i in range(2):
+        write(store, "p", stored(f"HM1-N-{encode_number(700 + i)}", moves=0, at=2000 + i))
+    write(store, "p", stored(HM, moves=1, at=3000))
+    write(store, "p", stored(HM, "won", moves=48, at=3001))
+    f = figures(store, "p")
+    assert (f["played"], f["won"]) == (1, 1)
+
+
+def test_the_counted_deals_are_bounded() -> None:
+    import base64
+
+    from app.store.counting import FINGERPRINT, SEEN, was_counted
+
+    doc: Any = None
+    for i in range(SEEN + 10):
+        new = stored(f"HM1-N-{encode_number(10_000 + i)}", moves=1, at=i)
+        doc = count(doc, None, new)[1]
+    data = normal(doc)
+    assert len(base64.b64decode(data["seen"])) == SEEN * FINGERPRINT  # 8 KiB
+    assert not was_counted(data, f"HM1-N-{encode_number(10_000)}")  # the oldest forgotten
+    assert was_counted(data, f"HM1-N-{encode_number(10_000 + SEEN + 9)}")
+
+
+@pytest.mark.parametrize("damaged", [1, "not base64!", "QUJD"])
+def test_a_damaged_list_of_counted_deals_reads_as_empty(damaged: Any) -> None:
+    assert normal({"seen": damaged})["seen"] == ""

@@ -21,11 +21,13 @@ from app.store import (
     StoreError,
     open_store,
 )
-from app.store.base import FINISHED_WINDOW, Marks, Win
+from app.store.base import FINISHED_WINDOW
+from app.store.marks import Marks, Win
 from app.store.redis import RedisStore
 from app.store.sqlite import SCHEMA_VERSION, SQLiteStore
 from tests.store.helpers import (
     MARKED,
+    REPLAY,
     assert_two_stores_lose_no_update,
     game,
     increment,
@@ -105,14 +107,16 @@ def test_a_change_sees_the_previous_game_exactly_and_replaces_it(store: Store) -
 def test_a_change_keeps_the_marks_of_the_game_it_replaces(store: Store) -> None:
     """One carry for every store (issue 25 item 4): the statistics' mark is the store's own,
     the daily day and an earlier win stay unless the change sets them, a won game played
-    again keeps its win, and ``unproved`` is the change's alone."""
+    again keeps its win and that win's replay, and ``unproved`` and ``retry`` are the
+    change's alone."""
     won = StoredGame("HM-1", {"clock": [90_000, None]}, "won", 520, 48, 100, MARKED)
     put(store, "s1", won)
     again = StoredGame("HM-1", {"n": 2}, "playing", 0, 0, 200, Marks(counted="done"))
     put(store, "s1", again)
     stored = store.load("s1", "HM-1")[1]
     assert stored is not None
-    assert stored.marks == Marks("open", "2026-12-01", Win(90_000, 48, 520), False)
+    # the win keeps its replay; the game started afresh has none (it gets its own when it ends)
+    assert stored.marks == Marks("open", "2026-12-01", Win(90_000, 48, 520, REPLAY), False)
     put(store, "s1", StoredGame("HM-1", {"n": 3}, "playing", 0, 1, 300, Marks(daily="2026-12-02")))
     assert store.load("s1", "HM-1")[1].marks.daily == "2026-12-02"  # type: ignore[union-attr]
 
@@ -325,8 +329,8 @@ def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> Non
     path = tmp_path / "games.db"
     SQLiteStore(str(path)).close()
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (5,)
-    assert SCHEMA_VERSION == 5
+    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
+    assert SCHEMA_VERSION == 6
     tables = {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
     assert {
         "sessions",

@@ -108,10 +108,10 @@ def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -
     assert store.sweep(now_ms() + 60_000, batch=2) == 8
     store.connection().set_trace_callback(None)
     # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done),
-    # player statistics, deal figures and device links 0 each (short: done), full rate-limit
-    # buckets 0 (short: done)
-    assert statements.count("BEGIN IMMEDIATE") == 10
-    assert statements.count("COMMIT") == 10
+    # player statistics, deal figures, device links and replays 0 each (short: done), full
+    # rate-limit buckets 0 (short: done)
+    assert statements.count("BEGIN IMMEDIATE") == 11
+    assert statements.count("COMMIT") == 11
     store.close()
 
 
@@ -157,8 +157,8 @@ def test_sqlite_sweep_walks_sessions_with_equal_times_and_live_games(tmp_path: P
     assert store.sweep(6, batch=2) == 6
     store.connection().set_trace_callback(None)
     assert (
-        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3 + 1
-    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables; full rate-limit buckets
+        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3 + 1 + 1
+    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables; replays; full rate-limit buckets
     with closing(sqlite3.connect(path)) as raw:
         left = [sid for (sid,) in raw.execute("SELECT sid FROM sessions ORDER BY sid")]
     assert left == ["s0", "s3", "s6"]

@@ -1,5 +1,7 @@
 """Issue 17 item 7: the server ``scripts/run`` starts times out slow clients, keeps idle
-keep-alive connections longer than a proxy does, and caps concurrent connections.
+keep-alive connections longer than a proxy does, and caps concurrent connections; issue 23
+items 4, 7 and 8: ``/health`` answers at the cap, a large body sent with its headers is a
+413, and the access log never shows a device link's secret.
 
 One real ``bash scripts/run`` (uvicorn, the protocol of app/server.py) on a free port, with a
 short request deadline and a small concurrency limit so the tests run in seconds.
@@ -37,7 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     }
     log = (folder / "server.log").open("wb")
     process = subprocess.Popen(
-        ["bash", "scripts/run", "--no-access-log"],
+        ["bash", "scripts/run"],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -46,7 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     )
     try:
         _wait_until_up(port, process, folder / "server.log")
-        yield "127.0.0.1", port
+        yield "127.0.0.1", port, folder / "server.log"
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(20)
@@ -67,8 +69,8 @@ def _wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> No
     raise RuntimeError(f"scripts/run did not start: {log.read_text()[-2000:]}")
 
 
-def _connect(address: tuple[str, int]) -> socket.socket:
-    sock = socket.create_connection(address, timeout=10)
+def _connect(server: tuple[str, int, Path]) -> socket.socket:
+    sock = socket.create_connection(server[:2], timeout=10)
     return sock
 
 
@@ -137,19 +139,60 @@ def test_an_idle_keep_alive_connection_outlives_uvicorns_default_5_seconds(serve
         assert _request(sock).startswith(b"HTTP/1.1 200 ")
 
 
-def test_connections_past_the_concurrency_limit_get_503(server):
+def test_connections_past_the_concurrency_limit_get_503_but_health_checks_do_not(server):
     # uvicorn answers 503 when a request arrives with the limit's number of connections open
-    # (this one included): five kept-alive connections are served, a sixth is refused.
+    # (this one included): five kept-alive connections are served, a sixth is refused —
+    # except the load balancer's health check (issue 23: before, it got 503 too)
     held = [_connect(server) for _ in range(5)]
     try:
         for sock in held:
             assert _request(sock).startswith(b"HTTP/1.1 200 ")
         with _connect(server) as extra:
-            extra.sendall(b"GET /health HTTP/1.1\r\nHost: test\r\n\r\n")
+            extra.sendall(b"GET /faq HTTP/1.1\r\nHost: test\r\n\r\n")
             assert extra.recv(65536).startswith(b"HTTP/1.1 503 ")
+        with _connect(server) as check:
+            assert _request(check, "/health").startswith(b"HTTP/1.1 200 ")
+        with _connect(server) as check:
+            check.sendall(b"HEAD /health?probe=1 HTTP/1.1\r\nHost: test\r\n\r\n")
+            assert check.recv(65536).startswith(b"HTTP/1.1 200 ")
     finally:
         for sock in held:
             sock.close()
     time.sleep(0.2)
     with _connect(server) as sock:  # once they are gone, requests are served again
         assert _request(sock).startswith(b"HTTP/1.1 200 ")
+
+
+def test_a_large_body_sent_with_its_headers_gets_413_not_431(server):
+    # issue 23: the body that came in the same packets as the headers was counted as head
+    body = b"token=" + b"a" * 70_000
+    head = (
+        b"POST /settings HTTP/1.1\r\nHost: test\r\n"
+        b"Content-Type: application/x-www-form-urlencoded\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n"
+    )
+    with _connect(server) as sock:
+        sock.sendall(head + body)
+        data, _ = _read_until_closed(sock)
+    assert data.startswith(b"HTTP/1.1 413 ")
+    assert b"The request is too large" in data or b"too large" in data.lower()
+
+
+def test_headers_that_end_past_the_cap_in_one_packet_still_get_431(server):
+    with _connect(server) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: test\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n")
+        data, _ = _read_until_closed(sock)
+    assert data.startswith(b"HTTP/1.1 431 ")
+
+
+def test_the_access_log_never_shows_a_device_links_secret(server):
+    secret = "SeCrEt" * 6
+    httpx.get(f"http://{server[0]}:{server[1]}/link/{secret}", timeout=10)
+    httpx.get(f"http://{server[0]}:{server[1]}/faq?after=link", timeout=10)
+    deadline = time.monotonic() + 5
+    log = ""
+    while "/faq?after=link" not in log and time.monotonic() < deadline:
+        time.sleep(0.1)
+        log = server[2].read_text(errors="replace")
+    assert '"GET /link/… HTTP/1.1" 200' in log
+    assert secret not in log

@@ -57,6 +57,25 @@ def client(app):
         yield client
 
 
+def sid_of(client: TestClient, name: str = "sid") -> str:
+    """The session id the client's cookie holds (the cookie is ``ID.SIGNATURE``)."""
+    return client.cookies[name].partition(".")[0]
+
+
+def plant(client: TestClient, value: str, name: str = "sid") -> None:
+    """Set the cookie ``name`` as the server's own answers would (same domain), replacing it."""
+    host = client.base_url.host
+    client.cookies.delete(name)
+    client.cookies.set(name, value, domain=host if "." in host else f"{host}.local")
+
+
+def cookie_for(app, sid: str, name: str = "sid") -> str:
+    """The cookie value this app would give the session id ``sid`` (signed)."""
+    from app.web.sessions import cookie_value, signer_of
+
+    return cookie_value(signer_of(app), name, sid)
+
+
 def varies(response) -> list[str]:
     return [part.strip() for part in response.headers.get("vary", "").split(",")]
 
@@ -156,7 +175,7 @@ def player(client):
 
 
 def forget_cached_games(app) -> None:
-    """Empty the worker's game cache (``app.web.actions.GameCache``): for tests that make one
+    """Empty the worker's game cache (``app.web.gamecache.GameCache``): for tests that make one
     deal code deal other cards, which never happens outside tests."""
     cache = getattr(app.state, "game_cache", None)
     if cache is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 
 import pytest
@@ -21,7 +20,8 @@ from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
 from app.web.middleware import CSP
 from app.web.sessions import form_token
-from tests.web.conftest import HTMX, token_of
+from tests.store.helpers import footprint
+from tests.web.conftest import HTMX, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -73,24 +73,29 @@ GETS = [
     "/daily/half-moon",
     "/daily/seahaven?cells=2",
     "/link/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # 404: no such link
+    "/replay",  # issue 26: the form for a game's text, a replay that is not there
+    "/replay/AAAAAAAAAAAAAAAAAAAAAA",
+    "/replay/AAAAAAAAAAAAAAAAAAAAAA.txt",
 ]
 
 
 @pytest.mark.parametrize("path", GETS)
 def test_a_get_without_a_cookie_stores_nothing(client, store, path):
+    before = footprint(store)
     response = client.get(path)
     assert response.status_code in (200, 303, 308, 404, 405)
-    sid = client.cookies.get("sid")
-    assert sid is not None and len(sid) == 32  # an id is handed out …
+    sid = sid_of(client)
+    assert len(sid) == 43  # an id is handed out …
     assert store.load(sid, CODE) == (None, None)  # … but nothing is stored for it
     assert store.recent_games(sid) == []
     assert store.player_stats(sid) is None and not store.has_link(sid)
+    assert footprint(store) == before  # nor anything else (issue 23: no verdict, no counter)
 
 
 def test_a_page_token_works_for_the_first_action_which_stores_the_game(client, store):
     response = tap_first(client)
     assert response.status_code == 200
-    sid = client.cookies["sid"]
+    sid = sid_of(client)
     session, game = store.load(sid, CODE)
     assert game is not None and game.record["sel"] != ""  # the tap selected a card
     assert session is None  # a session row waits for a setting: the game is what was kept
@@ -98,7 +103,7 @@ def test_a_page_token_works_for_the_first_action_which_stores_the_game(client, s
 
 def test_the_page_token_is_the_one_derived_from_the_cookie(client):
     page = parse(client.get(URL).text)
-    assert token_of(page) == form_token(client.cookies["sid"])
+    assert token_of(page) == form_token(sid_of(client))
 
 
 @pytest.mark.parametrize(
@@ -111,7 +116,7 @@ def test_a_forged_token_is_refused_and_nothing_is_stored(client, store, token):
         f"{URL}/tap", data={"place": "pile-1", "card": "AS", "token": token}, headers=HTMX
     )
     assert response.status_code in (403, 422)
-    assert store.load(client.cookies["sid"], CODE) == (None, None)
+    assert store.load(sid_of(client), CODE) == (None, None)
 
 
 def test_a_post_without_a_cookie_is_refused_even_with_a_derived_token(app, store):
@@ -129,9 +134,9 @@ def test_settings_of_a_new_player_create_the_session_with_the_page_token(client,
     page = parse(client.get("/").text)
     response = client.post("/settings", data={"lang": "tr", "token": token_of(page), "next": "/"})
     assert response.status_code == 303
-    session, _ = store.load(client.cookies["sid"])
+    session, _ = store.load(sid_of(client))
     assert session is not None and session.lang == "tr"
-    assert session.token == form_token(client.cookies["sid"])
+    assert session.token == form_token(sid_of(client))
 
 
 # --- 1. growth: rate limits ------------------------------------------------------------------------
@@ -177,7 +182,7 @@ def test_new_games_beyond_their_limit_are_refused_but_games_in_progress_go_on(st
         answers = [tap_first(client, f"/half-moon/{code}") for code in codes]
         assert [a.status_code for a in answers] == [200, 200, 429]
         assert int(answers[-1].headers["retry-after"]) > 60  # one new game per 30 minutes
-        sid = client.cookies["sid"]
+        sid = sid_of(client)
         assert store.load(sid, codes[2])[1] is None  # nothing was written
         page = parse(client.get(f"/half-moon/{codes[0]}").text)
         again = client.post(
@@ -239,7 +244,7 @@ def _shuttle(client, token, moves):
 def test_a_game_at_the_move_limit_refuses_the_next_move_and_stays_readable(client, store):
     page = parse(client.get(SH_URL).text)
     token = token_of(page)
-    sid = client.cookies["sid"]
+    sid = sid_of(client)
     store.change_game(sid, SH_CODE, lambda s, g: (_long_seahaven(MAX_RECORD_MOVES - 1), None))
 
     last = _shuttle(client, token, MAX_RECORD_MOVES - 1)  # the 5000th move is kept
@@ -264,7 +269,7 @@ def test_a_game_at_the_move_limit_refuses_the_next_move_and_stays_readable(clien
 
 def test_every_visit_renews_the_same_cookie(client):
     first = client.get(URL)
-    sid = client.cookies["sid"]
+    sid = client.cookies["sid"]  # the id and its signature
     for response in (client.get(URL), client.get("/"), tap_first(client)):
         (cookie,) = cookies_of(response)
         assert cookie.startswith(f"sid={sid};")
@@ -298,7 +303,7 @@ def test_a_half_moon_notice_is_not_shown_on_seahaven(client):
 def test_a_group_limit_is_shown_only_when_the_board_allows_it(client):
     # SH1-C4-AAAAAJ2 starts with two free cells and no empty column: 3 cards may move.
     true = parse(client.get(SH_URL, params={"n": "group-3"}).text)
-    assert "at most 3 cards can move now" in true.by_id("status").text
+    assert "at most 3 cards can move now." in true.by_id("status").text
     for lie in ("group-9999", "group-4", "group-1"):
         assert parse(client.get(SH_URL, params={"n": lie}).text).by_id("status").text == ""
 
@@ -455,14 +460,18 @@ def test_over_plain_http_no_hsts_and_a_plain_cookie(client):
     assert cookies_of(response)[0].startswith("sid=")
 
 
-def test_an_old_plain_cookie_moves_to_the_host_prefixed_name_under_https(store):
-    sid = "D" * 32
-    with client_for(create_app(store=store), base_url="https://cards.example") as client:
-        client.cookies.set("sid", sid)
+def test_a_plain_cookie_is_never_read_under_https(store):
+    # issue 23: any site of the domain, or a plain-HTTP hop, can plant a plain ``sid``; only
+    # ``__Host-sid`` cannot be planted, so it is the only one read under HTTPS
+    app = create_app(store=store)
+    with client_for(app) as plain:
+        plain.get(URL)
+        issued = plain.cookies["sid"]
+    with client_for(app, base_url="https://cards.example") as client:
+        client.cookies.set("sid", issued)
         response = client.get(URL)
-    new, old = cookies_of(response)
-    assert new.startswith(f"__Host-sid={sid};")
-    assert re.match(r'sid="?"?;', old) and "Max-Age=0" in old
+    (new,) = cookies_of(response)
+    assert new.startswith("__Host-sid=") and issued not in new
 
 
 # --- 10. an action on the other game's URL ----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The worker's cache of game objects (``app.web.actions.GameCache``): a tap on the game this
+"""The worker's cache of game objects (``app.web.gamecache.GameCache``): a tap on the game this
 worker last wrote applies one engine action instead of replaying the record, and the cache
 never answers from a game the store no longer holds — another worker moved on, or the
 transaction failed after the action was applied."""
@@ -14,7 +14,7 @@ from app.engine.halfmoon import HalfMoon, deal, place_name
 from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store import StoreError
-from tests.web.conftest import HTMX, Player
+from tests.web.conftest import HTMX, Player, sid_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -34,7 +34,7 @@ PILE_1 = "a"
 
 
 def stored_selection(store, p: Player) -> str | None:
-    sid = p.client.cookies["sid"]
+    sid = sid_of(p.client)
     _, game = store.load(sid, CODE)
     return None if game is None else game.record["sel"]
 
@@ -75,7 +75,7 @@ def test_a_game_with_moves_counted_by_the_statistics_replays_nothing(player, sto
     first, second = solve(deal(DealCode.parse(CODE))).line[:2]
     for place in first:
         p.tap(place_name(place))
-    sid = p.client.cookies["sid"]
+    sid = sid_of(p.client)
     assert store.load(sid, CODE)[1].marks.counted
     replays.clear()
     for place in second:
@@ -126,7 +126,7 @@ def test_a_failed_transaction_leaves_no_half_applied_game_in_the_cache(player, s
     p = player(CODE)
     card = p.top("pile-1")
     p.tap("pile-1", card)  # selected, stored and cached
-    sid = p.client.cookies["sid"]
+    sid = sid_of(p.client)
 
     def change_then_fail(sid_: str, code: str, change):
         change(*store.load(sid_, code))  # the action runs ...

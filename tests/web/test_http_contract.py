@@ -17,21 +17,22 @@ from app.engine.games import FORMAT_HELP
 from app.main import create_app
 from app.store import MemoryStore, StoredGame, StoreError
 from app.web.middleware import CSP
-from tests.web.conftest import HTMX, token_of, varies
+from tests.web.conftest import HTMX, cookie_for, sid_of, token_of, varies
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
 URL = f"/half-moon/{CODE}"
 
 
-def sid_of(response) -> str:
-    match = re.search(r"sid=([A-Za-z0-9_-]+)", response.headers.get("set-cookie", ""))
+def sid_from(response) -> str:
+    """The session id of the answer's cookie (``sid=ID.SIGNATURE``)."""
+    match = re.search(r"sid=([A-Za-z0-9_-]+)\.", response.headers.get("set-cookie", ""))
     assert match, response.headers
     return match.group(1)
 
 
 def record(store, client, code=CODE):
-    return store.load(client.cookies["sid"], code)[1]
+    return store.load(sid_of(client), code)[1]
 
 
 # --- sessions ------------------------------------------------------------------------------------
@@ -40,8 +41,8 @@ def record(store, client, code=CODE):
 def test_a_first_visit_gets_an_http_only_lax_cookie_with_a_long_random_id(client):
     response = client.get(URL)
     cookie = response.headers["set-cookie"]
-    sid = sid_of(response)
-    assert len(sid) == 32  # 24 random bytes, URL-safe base64: 192 bits
+    sid = sid_from(response)
+    assert len(sid) == 43  # 32 random bytes, URL-safe base64: 256 bits
     assert "HttpOnly" in cookie
     assert "SameSite=lax" in cookie or "samesite=lax" in cookie.lower()
     assert "Secure" not in cookie
@@ -54,8 +55,8 @@ def test_the_cookie_is_secure_over_https(store):
 
 
 def test_a_returning_player_is_sent_the_same_id_again(client):
-    first = sid_of(client.get(URL))
-    assert sid_of(client.get(URL)) == first  # renewed (sliding expiry), never replaced
+    first = sid_from(client.get(URL))
+    assert sid_from(client.get(URL)) == first  # renewed (sliding expiry), never replaced
 
 
 @pytest.mark.parametrize("garbage", ["", "x", "a" * 31, "a" * 33, "%C3%A9" * 6, "a.b" * 11])
@@ -63,17 +64,16 @@ def test_a_garbage_cookie_starts_a_new_session(client, garbage):
     client.cookies.set("sid", garbage)
     response = client.get(URL)
     assert response.status_code == 200
-    assert sid_of(response) != garbage
+    assert sid_from(response) != garbage
 
 
-def test_a_well_formed_unknown_id_is_kept_and_nothing_is_stored_for_it(client, store):
-    # A GET never writes, so an id with nothing stored is simply one that has not played
-    # yet (docs/decisions.md, "Sessions and the store": why this is no fixation risk).
-    chosen = "A" * 32
-    client.cookies.set("sid", chosen)
+def test_an_id_we_signed_is_kept_and_nothing_is_stored_for_it(app, client, store):
+    # A GET never writes, so an id with nothing stored is simply one that has not played yet
+    chosen = "A" * 43
+    client.cookies.set("sid", cookie_for(app, chosen))
     response = client.get(URL)
     assert response.status_code == 200
-    assert sid_of(response) == chosen
+    assert sid_from(response) == chosen
     assert store.load(chosen, CODE) == (None, None)
 
 
@@ -234,7 +234,7 @@ def test_a_tap_on_an_empty_place_is_a_stale_tap(player, client, store):
     p = player()
     before = record(store, client)
     response = client.post(f"{URL}/tap", data={"place": "pile-1", "card": "KS", "token": p.token})
-    assert response.headers["location"] == f"{URL}?n=stale"
+    assert response.headers["location"].startswith(f"{URL}?n=stale&t=")
     assert record(store, client) == before
 
 
@@ -293,7 +293,7 @@ def test_settings_redirect_only_to_paths_on_this_site(player, client):
 def test_an_unreadable_saved_game_is_offered_a_fresh_start_not_a_500(player, client, store):
     p = player()
     p.tap("pile-1")
-    sid = client.cookies["sid"]
+    sid = sid_of(client)
     store.change_game(sid, CODE, lambda s, g: (StoredGame(CODE, {"v": 99, "junk": True}), None))
     page = parse(client.get(URL).text)
     assert (

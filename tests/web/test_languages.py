@@ -7,7 +7,10 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from app.engine.cards import Card
+from app.engine.game import Refusal
 from app.engine.halfmoon import HalfMoon, position_from_data
+from app.engine.halfmoon import Reason as HalfMoonReason
+from app.engine.seahaven.rules import Reason as SeahavenReason
 from app.i18n import LANGUAGES, card_name, translations
 from tests.web.html import parse
 
@@ -100,19 +103,32 @@ def test_bulgarian_labels_plurals_and_card_names(client, small_table):
     ]
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_is_a_sentence_with_its_full_stop(lang):
+    """Issue 22: "The sum must be 11" lacked its full stop; every refusal of both games, with
+    its limit where it names one, ends as the other messages do, in every language."""
+    t = translations(lang)
+    said = [Refusal(reason).explain(t) for reason in HalfMoonReason]
+    said += [
+        Refusal(reason, 3 if reason.takes_limit() else None).explain(t) for reason in SeahavenReason
+    ]
+    assert len(said) == len(HalfMoonReason) + len(SeahavenReason) >= 14
+    assert [s for s in said if not s.endswith(".")] == []
+
+
 def test_the_documents_own_words_for_settings_and_refusals():
     tr, bg = translations("tr"), translations("bg")
     assert tr.gettext("Move errors") == "Hamle hataları"
     assert tr.gettext("Placement help") == "Yerleştirme yardımı"
-    assert tr.gettext("The sum must be 11") == "Toplam 11 olmalıdır"
+    assert tr.gettext("The sum must be 11.") == "Toplam 11 olmalıdır."
     assert (
-        tr.gettext("You need a jack, a queen and a king")
-        == "Bir Vale, bir Kız ve bir Papaz gerekir"
+        tr.gettext("You need a jack, a queen and a king.")
+        == "Bir Vale, bir Kız ve bir Papaz gerekir."
     )
     assert bg.gettext("Move errors") == "Грешки при ход"
     assert bg.gettext("Placement help") == "Помощ при поставяне"
-    assert bg.gettext("The sum must be 11") == "Сборът трябва да е равен на 11"
-    assert bg.gettext("You need a jack, a queen and a king") == "Необходими са вале, дама и поп"
+    assert bg.gettext("The sum must be 11.") == "Сборът трябва да е равен на 11."
+    assert bg.gettext("You need a jack, a queen and a king.") == "Необходими са вале, дама и поп."
     assert card_name(Card.parse("JC"), tr) == "sinek vale"
     assert card_name(Card.parse("JC"), bg) == "вале спатия"
     assert card_name(Card.parse("JC"), translations("en")) == "jack of clubs"
@@ -144,7 +160,7 @@ def test_move_errors_speak_the_players_language(client, player, monkeypatch):
     p.open()
     p.tap("pile-1", "5S")
     p.tap("pile-2", "AH")
-    assert p.status == "Toplam 11 olmalıdır"
+    assert p.status == "Toplam 11 olmalıdır."
 
 
 def _extracted() -> set[tuple[str | tuple[str, str], str | None]]:

@@ -24,7 +24,7 @@ from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store.redis import RedisStore
 from tests.store.redis_server import start_redis_server, stop_redis_server
-from tests.web.conftest import HTMX, apply_oob, board_version
+from tests.web.conftest import HTMX, apply_oob, board_version, sid_of
 from tests.web.html import parse
 
 pytestmark = pytest.mark.slow  # each test starts a Redis server of its own
@@ -125,7 +125,7 @@ def test_a_tap_whose_answer_was_lost_in_a_stall_is_answered_truthfully(
                 logger.removeHandler(handler)
                 os.kill(pid, signal.SIGCONT)
             page = await c.get(f"/half-moon/{CODE}")
-            _, shown = await store.load_async(c.cookies["sid"], CODE)
+            _, shown = await store.load_async(sid_of(c), CODE)
             # the page, told nothing certain, sends the same tap again from the same board
             # (htmx's page: a plain form sends no board version, see docs/decisions.md)
             retry = page
@@ -135,7 +135,7 @@ def test_a_tap_whose_answer_was_lost_in_a_stall_is_answered_truthfully(
                     data={**TAP, "token": token},
                     headers={"HX-Request": "true", "X-Board-Version": version},
                 )
-            sid = c.cookies["sid"]
+            sid = sid_of(c)
             return {
                 "first": first,
                 "tap": tap,
@@ -200,9 +200,9 @@ def test_the_same_tap_sent_again_from_the_same_board_is_answered_not_applied_twi
     headers = {**HTMX, **board_version(p.board)}
     url = f"/half-moon/{CODE}/tap"
     first = _replay(client, url, sent, headers)
-    _, made = store.load(client.cookies["sid"], CODE)
+    _, made = store.load(sid_of(client), CODE)
     again = _replay(client, url, sent, headers)
-    _, held = store.load(client.cookies["sid"], CODE)
+    _, held = store.load(sid_of(client), CODE)
     assert held == made  # not written again
     assert held.record["sel"] != ""
     board = parse(again.text).by_id("board")
@@ -214,7 +214,7 @@ def test_the_same_tap_sent_again_from_the_same_board_is_answered_not_applied_twi
     apply_oob(p.doc, parse(again.text))
     p.tap("pile-1")
     assert p.board.find(id="card-pile-1").attrs["aria-pressed"] == "false"
-    _, after = store.load(client.cookies["sid"], CODE)
+    _, after = store.load(sid_of(client), CODE)
     assert after.record["sel"] == ""
 
 
@@ -233,10 +233,10 @@ def test_a_removal_sent_again_is_answered_with_the_board_not_refused_as_stale(
     headers = {**HTMX, **board_version(p.board)}
     url = f"/half-moon/{CODE}/tap"
     _replay(client, url, sent, headers)
-    _, made = store.load(client.cookies["sid"], CODE)
+    _, made = store.load(sid_of(client), CODE)
     assert made.moves == 1
     again = _replay(client, url, sent, headers)
-    _, held = store.load(client.cookies["sid"], CODE)
+    _, held = store.load(sid_of(client), CODE)
     assert held == made
     doc = parse(again.text)
     assert doc.by_id("board").attrs["data-moves"] == "1"

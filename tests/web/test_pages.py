@@ -357,7 +357,7 @@ def test_the_group_size_case_is_the_engines_own_verdict(client):
     runs = [*position.columns[2][-size:], *position.columns[1][-5:]]
     assert ringed == set(map(str, runs))
     assert "the 7-card run from K♥ on column 3 into the empty column 5" in case.text
-    assert "“That group needs more free cells: at most 4 cards can move now”" in case.text
+    assert "“That group needs more free cells: at most 4 cards can move now.”" in case.text
     assert "the 5-card run from 8♠ on column 2 onto column 8: 5 is at most 8" in case.text
     after = get(client, f"/examples/seahaven?step={CASE + 1}").by_id("replay-board")
     column_8 = after.find(data_place="column-8").find_all(data_card=True)
@@ -379,13 +379,14 @@ def test_step_links_are_plain_links_htmx_enhances(client):
     doc = get(client, "/examples/half-moon?step=5")
     links = {a.attrs["id"]: a for a in doc.find("nav", class_="pager").find_all("a")}
     assert {k: a.attrs["href"] for k, a in links.items()} == {
-        "step-first": "/examples/half-moon?step=0",
-        "step-prev": "/examples/half-moon?step=4",
-        "step-next": "/examples/half-moon?step=6",
-        "step-last": "/examples/half-moon?step=48",
+        "step-first": "/examples/half-moon?step=0#replay",
+        "step-prev": "/examples/half-moon?step=4#replay",
+        "step-next": "/examples/half-moon?step=6#replay",
+        "step-last": "/examples/half-moon?step=48#replay",
     }
     for a in links.values():
-        assert a.attrs["hx-get"] == a.attrs["href"]
+        # without JavaScript the page opens at the replay; htmx swaps it in place
+        assert a.attrs["hx-get"] + "#replay" == a.attrs["href"]
         assert (a.attrs["hx-target"], a.attrs["hx-select"]) == ("#replay", "#replay")
         assert a.attrs["hx-push-url"] == "true"
     first = get(client, "/examples/half-moon").find("nav", class_="pager")

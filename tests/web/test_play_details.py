@@ -130,7 +130,7 @@ def test_seahaven_refusal_with_move_errors_off_says_only_that_nothing_moved(clie
 def test_seahaven_refusal_with_move_errors_on_explains_itself(client, example):
     p = _sh(client, move_errors="on")
     p.move("column-2", "5S", "column-5")
-    assert p.status == "Only a king can go to an empty column"
+    assert p.status == "Only a king can go to an empty column."
 
 
 def test_half_moon_refusal_without_javascript_still_says_so(client, hm_table):

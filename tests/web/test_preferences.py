@@ -17,7 +17,7 @@ from app.engine.seahaven import COLUMNS, Move, Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
-from tests.web.conftest import HTMX, Player
+from tests.web.conftest import HTMX, Player, sid_of
 from tests.web.html import Element, parse
 from tests.web.test_partial_answers import CheckedPlayer, markup
 
@@ -61,7 +61,7 @@ def test_a_subset_of_fields_keeps_the_others(client, player, store):
     save(client, p.token, move_errors="on", lang="tr", deck="four-colour")
     save(client, p.token, theme="light")
     save(client, p.token, zen="on", hand="left")
-    session, _ = store.load(client.cookies["sid"])
+    session, _ = store.load(sid_of(client))
     assert session == SessionData(
         p.token,
         move_errors=True,
@@ -107,12 +107,12 @@ def test_a_bad_value_is_a_422_page_that_says_what_is_accepted_and_changes_nothin
 ):
     p = player()
     save(client, p.token, deck="four-colour")
-    before = store.load(client.cookies["sid"])
+    before = store.load(sid_of(client))
     good = {"hand": "left"} if field == "theme" else {"theme": "dark"}  # not kept either
     response = save(client, p.token, 422, **{field: value, **good})
     page = parse(response.text)
     assert f"The field “{field}” has a value that is not accepted. {accepted}" in page.text
-    assert store.load(client.cookies["sid"]) == before
+    assert store.load(sid_of(client)) == before
     assert html_data(client) == {**DEFAULTS, "deck": "four-colour"}
 
 

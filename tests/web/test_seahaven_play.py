@@ -18,10 +18,10 @@ from app.engine.seahaven import (
     place_name,
 )
 from app.engine.seahaven.solver import solve_code
-from app.store.base import Marks
+from app.store.marks import Marks
 from tests import seeds
 from tests.engine.test_seahaven_rules import EXAMPLE
-from tests.web.conftest import HTMX, Player, forget_cached_games, varies
+from tests.web.conftest import HTMX, Player, forget_cached_games, sid_of, varies
 from tests.web.html import parse
 
 CUSTOM = "SH1-C4-AAAAAAB"
@@ -316,11 +316,13 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
             "No useful move left: no card can reach a foundation any more. Undo, or restart the"
             " deal."
         )
-    stored = store.load(client.cookies["sid"], "SH1-C1-AAAAAAC")[1]
+    stored = store.load(sid_of(client), "SH1-C1-AAAAAAC")[1]
     assert (stored.state, stored.moves) == ("lost", 1)
-    # the verdict's write keeps the losing move's replay key (app.web.retries)
-    assert bool(stored.marks.replay) == htmx
-    assert stored.marks._replace(replay="") == Marks(counted="done")
+    # the verdict's write keeps the losing move's retry key (app.web.retries) and the ended
+    # game's replay (app.store.replays)
+    assert (stored.marks.retry is not None) == htmx
+    assert stored.marks.replay is not None
+    assert stored.marks._replace(retry=None, replay=None) == Marks(counted="done")
     assert stored.record["clock"] == [0, None]  # stopped with the losing move
 
 
@@ -328,7 +330,7 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
 def test_the_lost_verdict_is_kept_with_the_saved_game(sh, store, client):
     p = sh("SH1-C1-AAAAAAC")
     p.tap("column-1", p.column(1)[-1])  # an action (a selection), so the game is saved
-    stored = store.load(client.cookies["sid"], "SH1-C1-AAAAAAC")[1]
+    stored = store.load(sid_of(client), "SH1-C1-AAAAAAC")[1]
     assert stored.state == "lost"
 
 
@@ -341,7 +343,7 @@ def test_a_refusal_explains_itself_and_leaves_the_board(sh, dealt):
     p = sh(CUSTOM, move_errors=True)
     before = p.board.attrs["data-moves"], p.column(2)
     p.move("column-2", "QS", "column-1")
-    assert p.status == "Only a king can go to an empty column"
+    assert p.status == "Only a king can go to an empty column."
     assert (p.board.attrs["data-moves"], p.column(2)) == before
 
 
@@ -368,7 +370,7 @@ def test_the_group_limit_and_no_destination_reasons(sh, dealt):
     dealt(_seed("group_size_example")["position"])
     p = sh(CUSTOM, move_errors=True)
     p.move("column-3", "KH", "column-5")
-    assert p.status == "That group needs more free cells: at most 4 cards can move now"
+    assert p.status == "That group needs more free cells: at most 4 cards can move now."
     # a card no foundation, column or cell can take (found with the engine on the same board)
     full = json.loads(json.dumps(_seed("group_size_example")["position"]))
     full["cells"][3] = full["columns"][7].pop()  # no free cell left
@@ -384,7 +386,7 @@ def test_the_group_limit_and_no_destination_reasons(sh, dealt):
         if column and probe().auto(place_name(i), column[-1], now=0).reason is Reason.NO_DESTINATION
     )
     p.auto(*stuck)
-    assert p.status == "No foundation, column or cell can take this card now"
+    assert p.status == "No foundation, column or cell can take this card now."
     assert p.board.attrs["data-moves"] == "0"
 
 
@@ -420,11 +422,11 @@ def test_a_stale_move_changes_nothing(sh, dealt):
 def test_bad_input_gets_a_clear_422_and_changes_nothing(sh, client, store, verb, fields, message):
     p = sh()
     p.tap("column-1", p.column(1)[-1])
-    before = store.load(client.cookies["sid"], "SH1-C4-AAAAAJ2")[1]
+    before = store.load(sid_of(client), "SH1-C4-AAAAAJ2")[1]
     response = client.post(f"{p.url}/{verb}", data={**fields, "token": p.token})
     assert response.status_code == 422
     assert message in parse(response.text).find(class_="detail").text
-    assert store.load(client.cookies["sid"], "SH1-C4-AAAAAJ2")[1] == before
+    assert store.load(sid_of(client), "SH1-C4-AAAAAJ2")[1] == before
 
 
 def test_seahaven_actions_answer_fragments_or_303(sh, client):
@@ -453,7 +455,7 @@ def test_a_refusal_without_javascript_shows_its_reason_after_the_redirect(sh, de
     p = sh(CUSTOM, htmx=False, move_errors=True)
     response = p.move("column-3", "KH", "column-5")
     assert response.headers["location"] == f"/seahaven/{CUSTOM}?n=group-4"
-    assert p.status == "That group needs more free cells: at most 4 cards can move now"
+    assert p.status == "That group needs more free cells: at most 4 cards can move now."
 
 
 def test_selected_run_is_pressed_and_a_second_tap_deselects(sh, dealt):

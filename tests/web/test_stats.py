@@ -12,7 +12,7 @@ from app.engine.halfmoon import deal, place_name
 from app.engine.halfmoon.solver import solve
 from app.services import daily
 from app.web.stats import digest_of
-from tests.web.conftest import HTMX, token_of
+from tests.web.conftest import HTMX, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -139,11 +139,15 @@ def test_the_stats_page_states_the_counting_rules_and_links_everywhere(client):
 def test_charts_come_with_their_numbers_in_tables(client, player):
     win(player)
     page = parse(client.get("/stats").text)
-    rate = page.by_id("chart-rate")
+    rate = page.by_id("chart-rate-half-moon")
     assert rate.find("svg").attrs["role"] == "img"
-    assert [td.text for td in rate.by_id("chart-rate-table").find_all("td")] == ["100 %"]
-    time_table = page.by_id("chart-time-table")
+    assert [td.text for td in rate.by_id("chart-rate-half-moon-table").find_all("td")] == ["100 %"]
+    time_table = page.by_id("chart-time-half-moon-table")
     assert re.fullmatch(r"\d+:\d\d", time_table.find_all("td")[0].text)
+    # one chart per game: no Seahaven game was played, so no Seahaven chart
+    assert page.find_all(id="chart-rate-seahaven") == page.find_all(id="chart-time-seahaven") == []
+    names = [t.text for t in rate.find_all("text", class_="axis-name")]
+    assert names == ["Win rate", "Your last games, oldest first"]
 
 
 @pytest.mark.slow
@@ -156,8 +160,8 @@ def test_reset_asks_first_then_forgets(client, player, store):
     assert question.by_id("confirm-reset") is not None
     assert stats_row(client)["won"] == "1"  # asking changed nothing
     done = client.post("/stats/reset", data={"token": token, "confirm": "yes"})
-    assert done.headers["location"] == "/stats?n=reset"
-    page = parse(client.get("/stats?n=reset").text)
+    assert done.headers["location"].startswith("/stats?n=reset&t=")
+    page = parse(client.get(done.headers["location"]).text)
     assert page.by_id("stats-notice").text == "Your statistics were reset."
     assert stats_row(client)["won"] == "0"
     assert store.deal_stats(CODE)["players"] == 1  # everyone's figures stay
@@ -188,17 +192,23 @@ def test_a_device_link_moves_the_player_and_revoking_it_gives_a_clear_404(app, c
         assert question.status_code == 200
         assert question.headers["referrer-policy"] == "same-origin"
         used = other.post(f"/link/{secret}", data={"token": token_of(parse(question.text))})
-        assert (used.status_code, used.headers["location"]) == (303, "/stats?n=linked")
+        assert used.status_code == 303
+        assert used.headers["location"].startswith("/stats?n=linked&t=")
         assert other.cookies["sid"] == client.cookies["sid"]
         assert stats_row(other)["won"] == "1"
         client.post("/stats/link/revoke", data={"token": token})
-        gone = other.get(f"/link/{secret}")
+        question = other.get(f"/link/{secret}")  # the question: the POST tells
+        gone = other.post(f"/link/{secret}", data={"token": token_of(parse(question.text))})
         assert gone.status_code == 404
         assert "This device link does not work" in gone.text
 
 
 def test_unknown_links_are_rate_limited(client):
-    statuses = [client.get(f"/link/{'A' * 32}{i:02d}").status_code for i in range(21)]
+    token = token_of(parse(client.get("/").text))
+    statuses = [
+        client.post(f"/link/{'A' * 32}{i:02d}", data={"token": token}).status_code
+        for i in range(21)
+    ]
     assert statuses[:20] == [404] * 20
     assert statuses[20] == 429
 
@@ -211,7 +221,7 @@ def test_the_link_secret_is_stored_only_as_its_hash(client, store):
     made = client.post("/stats/link", data={"token": token})
     secret = parse(made.text).by_id("device-link").attrs["value"].rsplit("/", 1)[1]
     assert store.link_owner(secret) is None
-    assert store.link_owner(digest_of(secret)) == client.cookies["sid"]
+    assert store.link_owner(digest_of(secret)) == sid_of(client)
 
 
 def test_the_daily_routes_lead_to_todays_deals(client):
@@ -288,7 +298,7 @@ def test_two_app_instances_on_one_redis_count_a_finished_game_once(
         for t in threads:
             t.join()
         assert statuses == [200, 200]
-        doc = stores[0].player_stats(one.cookies["sid"])
+        doc = stores[0].player_stats(sid_of(one))
         assert doc is not None
         assert (doc["k"]["HM"]["played"], doc["k"]["HM"]["won"]) == (1, 1)
         assert stores[1].deal_stats(CODE)["players"] == 1

@@ -19,10 +19,11 @@ with warnings.catch_warnings():
 import app.engine.seahaven.solver as solver
 from app.config import Config
 from app.engine.codes import DealCode
-from app.engine.seahaven import deal_position, position_key
+from app.engine.seahaven import deal_position
 from app.main import create_app
 from app.services.proofs import Prover, make_pool
 from app.store import MemoryStore
+from tests.store.helpers import footprint
 from tests.web.html import parse
 
 COSTLY = "SH1-C4-AAAABBX"
@@ -73,18 +74,34 @@ def test_pages_and_moves_never_search_in_the_server_process(client, no_search_he
 
 
 @pytest.mark.slow
-def test_a_position_is_proved_once_for_every_player_worker_and_instance(
+def test_a_position_is_proved_once_per_worker_and_kept_only_by_a_saved_game(
     store, app, client, proof_pool
 ):
+    """The store keeps no verdict of a position nobody saved (issue 23: a GET writes nothing);
+    a saved game keeps its own, so another worker reads it without proving anything."""
+    before = footprint(store)
     for _ in range(2):  # two players of one worker
         client.cookies.clear()
         assert state_of(client.get(f"/seahaven/{COSTLY}")) == "lost"
     assert app.state.prover.proofs == 1
-    assert store.verdict(position_key(deal_position(DealCode.parse(COSTLY)))) is True
+    assert footprint(store) == before
     other = create_app(app.state.config, store, proof_pool)  # another worker or instance
     with TestClient(other) as player:
         assert state_of(player.get(f"/seahaven/{COSTLY}")) == "lost"
-    assert other.state.prover.proofs == 0
+    assert other.state.prover.proofs == 1  # proved again: nothing was stored for it
+    page = parse(client.get(f"/seahaven/{LOST}").text)
+    token = page.find_all("input", name="token")[0].attrs["value"]
+    moved = client.post(
+        f"/seahaven/{LOST}/move",
+        data={"from": "column-2", "card": "QS", "to": "column-9", "token": token},
+        headers={"HX-Request": "true"},
+    )
+    assert state_of(moved) == "lost"
+    third = create_app(app.state.config, store, proof_pool)
+    with TestClient(third) as same_player:
+        same_player.cookies.set("sid", client.cookies["sid"])
+        assert state_of(same_player.get(f"/seahaven/{LOST}")) == "lost"
+    assert third.state.prover.proofs == 0  # the saved game's own verdict
 
 
 def test_a_pending_verdict_appears_on_the_next_answer(proof_pool):
@@ -93,9 +110,10 @@ def test_a_pending_verdict_appears_on_the_next_answer(proof_pool):
     config = dataclasses.replace(Config(store="memory:"), proof_wait=0.01)
     with TestClient(create_app(config, store, proof_pool)) as client:
         assert state_of(client.get(f"/seahaven/{COSTLY}")) == "playing"
-        key = position_key(deal_position(DealCode.parse(COSTLY)))
+        prover = client.app.state.prover
+        position = deal_position(DealCode.parse(COSTLY))
         deadline = time.monotonic() + 20
-        while store.verdict(key) is None and time.monotonic() < deadline:
+        while prover.known(position) is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert state_of(client.get(f"/seahaven/{COSTLY}")) == "lost"
         assert client.app.state.prover.proofs == 1
@@ -115,7 +133,7 @@ def test_a_proof_nobody_wants_any_more_is_cancelled_before_it_starts():
             # hold the only worker for a known time first, so what reaches the pool while the
             # asks below come in does not depend on how fast this machine proves COSTLY
             pool.submit(time.sleep, 5)
-            prover = Prover(MemoryStore(), pool=pool)
+            prover = Prover(pool=pool)
             asked = []
             # one proof runs, two wait in the pool's call queue (already out of reach), and
             # the fourth waits to be sent when "c" moves on to a fifth position

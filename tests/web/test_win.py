@@ -13,12 +13,13 @@ from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
-from app.store.base import Win
-from app.web.board import fill
+from app.store.marks import Win
+from app.web.board import GameResult, fill
 from app.web.ending import with_result
 from app.web.screen import SCREENS
 from app.web.views import clock_text
 from tests.browser.play import moving_card
+from tests.web.conftest import sid_of
 from tests.web.html import parse
 from tests.web.test_seahaven_play import SeahavenPlayer
 
@@ -99,11 +100,11 @@ def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
     p = player(HM)
     _win_half_moon(p, clock)
     screen = SCREENS["half-moon"]
-    _, stored = p.client.app.state.store.load(p.client.cookies.get("sid"), HM)
+    _, stored = p.client.app.state.store.load(sid_of(p.client), HM)
     game = screen.game.from_record(stored.record)
     facts = screen.facts(game, SessionData("tok"))
     assert with_result(facts, None) == facts
-    result = ((("best_time", 309_000), ("streak", 3)), None)
+    result = GameResult((("best_time", 309_000), ("streak", 3)), None)
     board = parse(fill(screen.board_html(with_result(facts, result), "en", "tok"), "tok", HM))
     summary = board.by_id("summary")
     assert [li.text for li in summary.find_all("li")] == [
@@ -119,6 +120,7 @@ def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
 def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, client, clock):
     p = player(HM)
     _win_half_moon(p, clock)
+    replay = p.board.by_id("ending-replay").attrs["href"].removeprefix("/replay/")
     clock()
     p.post("restart", confirm="yes")
     assert p.board.attrs["data-state"] == "playing"
@@ -126,17 +128,21 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert p.board.find_all(id="summary") == []
     assert len(p.board.find_all(data_card=True)) == 20
     assert p.status == "The deal starts again from the beginning."
-    _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
-    assert stored.marks.won == Win(309_000, 48, 520)
+    _, stored = client.app.state.store.load(sid_of(client), HM)
+    win = Win(309_000, 48, 520, replay)
+    assert stored.marks.won == win  # with the won game's replay (issue 26)
+    assert stored.marks.replay is None  # the game played again gets its own when it ends
     # the earlier win survives the next moves too, and the home page says it
     clock()
     p.tap("pile-1")
-    _, stored = client.app.state.store.load(client.cookies.get("sid"), HM)
-    assert stored.marks.won == Win(309_000, 48, 520)
+    _, stored = client.app.state.store.load(sid_of(client), HM)
+    assert stored.marks.won == win
     home = parse(client.get("/").text)
     line = home.find(class_="continue").find("li")
     assert f"Half Moon {HM}" in line.text
-    assert line.find(class_="meta").text == "0 moves, 0 points; won before in 5:09"
+    meta = line.find(class_="meta")
+    assert meta.text.startswith("0 moves, 0 points; won before in 5:09")
+    assert meta.find("a").attrs["href"] == f"/replay/{win['replay']}"  # the win's replay
 
 
 def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, client, clock):
@@ -151,7 +157,7 @@ def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, clien
     playing, finished = home.find("ul", class_="continue"), home.find(class_="continue finished")
     assert [a.find("code").text for a in playing.find_all("a")] == ["HM1-N-AAAAAAC"]
     (line,) = finished.find_all("li")
-    assert line.find("a").attrs["href"] == f"/half-moon/{HM}"
+    assert line.find_all("a")[0].attrs["href"] == f"/half-moon/{HM}"
     assert line.find(class_="result won").text == "Won"
     assert line.find(class_="meta").text == "5:09, 48 moves, 520 points"
 

@@ -44,6 +44,8 @@ PILE_SIZE: Final = 8
 RESERVE: Final = 8
 PLACES: Final = PILES + RESERVE
 CARDS: Final = 104
+FACE_CARDS: Final = 24
+"""Jacks, queens and kings of both decks."""
 PAIR_POINTS: Final = 10
 TRIPLE_POINTS: Final = 15
 WON_MOVES: Final = 48
@@ -71,11 +73,11 @@ class Outcome(game.Outcome):
 class Reason(game.Reason):
     """Why the rules refused a Half Moon removal."""
 
-    SUM_NOT_ELEVEN = ("sum", N_("The sum must be 11"))
-    NEED_JACK_QUEEN_KING = ("jqk", N_("You need a jack, a queen and a king"))
-    NOTHING_THERE = ("nothing_there", N_("There is no card there"))
-    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board"))
-    NOT_A_REMOVAL = ("not_a_removal", N_("A removal takes two or three different cards"))
+    SUM_NOT_ELEVEN = ("sum", N_("The sum must be 11."))
+    NEED_JACK_QUEEN_KING = ("jqk", N_("You need a jack, a queen and a king."))
+    NOTHING_THERE = ("nothing_there", N_("There is no card there."))
+    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board."))
+    NOT_A_REMOVAL = ("not_a_removal", N_("A removal takes two or three different cards."))
 
 
 class Removal(tuple[PlaceIndex, ...]):
@@ -245,6 +247,10 @@ class HalfMoon(Game[Position, Removal]):
     variants: ClassVar = (Variant("N", N_("Half Moon"), N_("Half Moon")),)
     decks: ClassVar = DECKS
     code_example: ClassVar = N_("HM1-N-AAAAAAB (Half Moon)")
+    notation: ClassVar = N_(
+        "A Half Moon move is the letters of the two or three places it removes from: a to l"
+        " the piles 1 to 12, m to t the reserve R1 to R8 (for example ae or bcl)."
+    )
     reasons: ClassVar = frozenset({Reason.SUM_NOT_ELEVEN, Reason.NEED_JACK_QUEEN_KING})
     position_type: ClassVar = Position
 
@@ -336,6 +342,18 @@ class HalfMoon(Game[Position, Removal]):
     def score(self) -> int:
         """+10 a pair, +15 a triple; it can only grow, so it never drops below zero."""
         return sum(move.points for move in self.moves)
+
+    @classmethod
+    def points(cls, position: Position) -> int:
+        """The number cards gone came in pairs, the face cards in triples.
+
+        >>> HalfMoon.points(deal(DealCode.parse("HM1-N-AAAAAAB")))
+        0
+        """
+        left = [card for _, card in _all_cards(position)]
+        faces = sum(card.is_face for card in left)
+        numbers_gone, faces_gone = CARDS - FACE_CARDS - (len(left) - faces), FACE_CARDS - faces
+        return numbers_gone // 2 * PAIR_POINTS + faces_gone // 3 * TRIPLE_POINTS
 
     def selected_cards(self) -> tuple[Card, ...]:
         return tuple(_top(self.position, p) for p in self.selection)
@@ -454,6 +472,16 @@ def _decode_places(text: str) -> tuple[PlaceIndex, ...]:
     if not text or len(text) > 3 or -1 in places:
         raise MoveParseError(f"{text!r} does not name Half Moon places")
     return places
+
+
+def _all_cards(position: Position) -> Iterator[tuple[PlaceIndex, Card]]:
+    """Every card still on the table, covered ones too, with its place."""
+    for index, pile in enumerate(position.piles):
+        for card in pile:
+            yield index, card
+    for index, held in enumerate(position.reserve):
+        if held is not None:
+            yield PILES + index, held
 
 
 def _check_index(index: PlaceIndex) -> PlaceIndex:

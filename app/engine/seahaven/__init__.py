@@ -175,6 +175,11 @@ class Seahaven(Game[Position, Move]):
         Variant("C1", N_("Seahaven Towers, Hard (1 cell)"), N_("Seahaven Towers, 1 cell")),
     )
     code_example: ClassVar = N_("SH1-C4-AAAAAJ2 (Seahaven Towers, C4, C2 or C1 cells)")
+    notation: ClassVar = N_(
+        "A Seahaven move is the letter of the place it takes from, the letter of the place it"
+        " goes to, then the number of cards when more than one moves: a to j the columns 1 to"
+        " 10, k to n the cells, S H D C the foundations (for example aS, km or ch3)."
+    )
     reasons: ClassVar = frozenset(Reason)
     position_type: ClassVar = Position
     lost_needs_proof: ClassVar = True
@@ -239,6 +244,10 @@ class Seahaven(Game[Position, Move]):
     def score(self) -> int:
         return self.position.score
 
+    @classmethod
+    def points(cls, position: Position) -> int:
+        return position.score
+
     def status(self) -> Status:
         if self.position.is_won():
             return Status.WON
@@ -260,6 +269,9 @@ class Seahaven(Game[Position, Move]):
             cached = is_lost(position, budget) is True
             self.note_verdict(cached)
         return cached
+
+    def _copy_state(self, clone: Seahaven) -> None:
+        clone._lost_cache = dict(self._lost_cache)
 
     def defer_proofs(self) -> None:
         """Never search in :meth:`is_lost` (a server proves positions off its request path)."""

@@ -58,23 +58,23 @@ class Reason(game.Reason):
 
     >>> refusal = Refusal(Reason.GROUP_TOO_LARGE, 1)
     >>> str(refusal), refusal.key, Refusal.from_key("group-1", Reason) == refusal
-    ('That group needs more free cells: at most 1 card can move now', 'group-1', True)
+    ('That group needs more free cells: at most 1 card can move now.', 'group-1', True)
     """
 
-    NOT_MOVABLE = ("not_movable", N_("Only the top card or a run of the same suit can move"))
-    SAME_SUIT_ONE_LOWER = ("same_suit_one_lower", N_("Same suit, one rank lower"))
-    KING_ONLY = ("king_only", N_("Only a king can go to an empty column"))
-    CELL_HOLDS_ONE = ("cell_holds_one", N_("A cell holds one card"))
-    FOUNDATION_ORDER = ("foundation_order", N_("Foundations are built up by suit from the ace"))
+    NOT_MOVABLE = ("not_movable", N_("Only the top card or a run of the same suit can move."))
+    SAME_SUIT_ONE_LOWER = ("same_suit_one_lower", N_("Same suit, one rank lower."))
+    KING_ONLY = ("king_only", N_("Only a king can go to an empty column."))
+    CELL_HOLDS_ONE = ("cell_holds_one", N_("A cell holds one card."))
+    FOUNDATION_ORDER = ("foundation_order", N_("Foundations are built up by suit from the ace."))
     FOUNDATION_ONE_AT_A_TIME = (
         "foundation_one_at_a_time",
-        N_("Cards go to a foundation one at a time"),
+        N_("Cards go to a foundation one at a time."),
     )
     GROUP_TOO_LARGE = ("group", "")
     """Names the largest group that can move now (:attr:`Refusal.limit`), with a plural."""
-    NO_DESTINATION = ("no_destination", N_("No foundation, column or cell can take this card now"))
-    NOTHING_THERE = ("nothing_there", N_("There is no card there"))
-    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board"))
+    NO_DESTINATION = ("no_destination", N_("No foundation, column or cell can take this card now."))
+    NOTHING_THERE = ("nothing_there", N_("There is no card there."))
+    UNKNOWN_PLACE = ("unknown_place", N_("There is no such place on this board."))
 
     def takes_limit(self) -> bool:
         return self is Reason.GROUP_TOO_LARGE
@@ -83,8 +83,8 @@ class Reason(game.Reason):
         if self is Reason.GROUP_TOO_LARGE:
             n = limit or 0
             return t.ngettext(
-                "That group needs more free cells: at most %(limit)s card can move now",
-                "That group needs more free cells: at most %(limit)s cards can move now",
+                "That group needs more free cells: at most %(limit)s card can move now.",
+                "That group needs more free cells: at most %(limit)s cards can move now.",
                 n,
             ) % {"limit": n}
         return super().explain(t, limit)

@@ -16,7 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.store.base import StoreError, UnconfirmedChangeError
+from app.store.base import StoreError, StoreFullError, UnconfirmedChangeError
 from app.store.redis import records
 from app.store.redis.clients import (
     Client,
@@ -34,6 +34,26 @@ from app.store.redis.sync import SyncFace
 T = TypeVar("T")
 
 _FAILURES: Final = (RedisError, RedisClusterException)
+
+
+def is_full(info: Any) -> bool:
+    """Whether ``INFO memory``'s answer says writes are refused: ``used_memory`` above a
+    ``maxmemory`` that eviction cannot relieve.
+
+    >>> is_full({"used_memory": 101, "maxmemory": 100, "maxmemory_policy": "noeviction"})
+    True
+    >>> is_full({"used_memory": 101, "maxmemory": 100, "maxmemory_policy": "allkeys-lru"})
+    False
+    >>> is_full({"used_memory": 101, "maxmemory": 0, "maxmemory_policy": "noeviction"})
+    False
+    """
+    if not isinstance(info, dict):
+        return False
+    used, limit = info.get("used_memory"), info.get("maxmemory")
+    policy = str(info.get("maxmemory_policy", ""))
+    if not isinstance(used, int) or not isinstance(limit, int) or limit <= 0:
+        return False
+    return used > limit and not policy.startswith("allkeys-")
 
 
 class Connection(SyncFace):
@@ -147,14 +167,25 @@ class Connection(SyncFace):
     # --- the server ----------------------------------------------------------------------------
 
     async def ping(self) -> None:
-        """``PING``; on a cluster, every primary at once, and the store answers while one
-        does (a paused node costs its own players their taps, not every player the site)."""
+        """``INFO memory`` (which a live server answers as it answers ``PING``); on a
+        cluster, ``PING`` to every primary at once, and the store answers while one does (a
+        paused node costs its own players their taps, not every player the site).
+
+        :raises StoreFullError: when the server is above its ``maxmemory`` and may not evict
+            (``noeviction``, or a ``volatile-`` policy that finds nothing to evict): it
+            refuses every write then (issue 23: ``/health`` said ``ok`` meanwhile).
+        """
         client = self._client()
         with self._errors():
-            if not self.cluster:
-                await client.execute_command("PING")
+            if self.cluster:
+                await ping_primaries(client)
                 return
-            await ping_primaries(client)
+            info = await client.execute_command("INFO", "memory")
+        if is_full(info):
+            raise StoreFullError(
+                f"Redis store {self._where!r} is full: used_memory {info.get('used_memory')}"
+                f" above maxmemory {info.get('maxmemory')} ({info.get('maxmemory_policy')})"
+            )
 
     async def aclose(self) -> None:
         """Close the running loop's client, then the store's own (:meth:`close`)."""

@@ -27,6 +27,15 @@ Under a configurable prefix (default ``sol:``):
 ``sol:{sid}:x:{write id}``
     A fence: set (for a day) when a write's answer was lost and it had not landed when the
     store asked, so the write refuses itself if it arrives later. Only lost answers make one.
+``sol:{sid}:y``
+    A hash of the player's replays (replay id → its summary, JSON): their list on ``/stats``,
+    their cap and their deletion (issue 26). Written by the same script as the game that
+    ended, which drops the ones past the cap (they ended first) and answers their ids.
+``sol:Y:{id}``
+    A replay (JSON: the game as it ended, with its line), in the slot of its own id: a link
+    names the replay alone, without a session. Written just before the script that writes
+    the game that ended (a replay whose game's write lost a race names an id nobody was
+    shown, and expires); deleted after it when the script answers it past the cap.
 ``sol:d:{code}`` / ``sol:d:{code}:seen``
     How a deal went for everyone who finished it (JSON: players, wins, best_ms, fewest), and
     the ids of the results already folded into it (so a result is never counted twice).
@@ -105,6 +114,10 @@ class Player:
     def fence(self, write_id: str) -> str:
         return f"{self.base}x:{write_id}"
 
+    @property
+    def replays(self) -> str:
+        return f"{self.base}y"
+
 
 @dataclass(frozen=True, slots=True)
 class Deal:
@@ -147,6 +160,10 @@ class Layout:
 
     def link(self, digest: str) -> str:
         return f"{self.prefix}l:{digest}"
+
+    def replay(self, replay_id: str) -> str:
+        """A replay, in the slot of its own id (found by the id alone: a link holds no sid)."""
+        return f"{self.prefix}Y:{{{key_part(replay_id)}}}"
 
     def verdict(self, key: str) -> str:
         return f"{self.prefix}v:{key}"

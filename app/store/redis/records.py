@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.store.base import GAME_STATES, Marks, SessionData, StoredGame
+from app.store.base import GAME_STATES, SessionData, StoredGame
 from app.store.counting import DealResult
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_dict, json_or_none
+from app.store.marks import Marks
 
 
 def text(value: object) -> str | None:

@@ -111,11 +111,12 @@ WRITE_GAME: Final = Script(
     "write_game",
     _HELPERS
     + """
--- KEYS: session, game, recent, all, stats, pending (one player's), this write's fence
+-- KEYS: session, game, recent, all, stats, pending, replays (one player's), this write's fence
 -- ARGV: digests of session, game and stats as read ('-': stats not read for this),
 --       game JSON, code, updated_ms, '1' when playing, ttl, max games, game key prefix,
---       stats JSON ('' keeps it), result id and JSON ('' when none)
-if redis.call('EXISTS', KEYS[7]) == 1 then return {2} end
+--       stats JSON ('' keeps it), result id and JSON ('' when none),
+--       replay id and its summary JSON ('' when none), max replays
+if redis.call('EXISTS', KEYS[8]) == 1 then return {2} end
 local session, game = value(KEYS[1]), value(KEYS[2])
 local stats = ARGV[3] ~= '-' and value(KEYS[5])
 if digest(session) ~= ARGV[1] or digest(game) ~= ARGV[2]
@@ -145,11 +146,41 @@ end
 renew(KEYS[1], ttl)
 if ARGV[11] ~= '' then redis.call('SET', KEYS[5], ARGV[11], 'EX', ttl) end
 if ARGV[12] ~= '' then repaired('HSET', KEYS[6], ARGV[12], ARGV[13]) end
-return filed(KEYS[6], ttl)
+local gone = {}
+if ARGV[14] ~= '' then  -- list the replay; past the cap, the ones that ended first go
+    repaired('HSET', KEYS[7], ARGV[14], ARGV[15])
+    renew(KEYS[7], ttl)
+    local cap = tonumber(ARGV[16])
+    if redis.call('HLEN', KEYS[7]) > cap then
+        local held, all = {}, redis.call('HGETALL', KEYS[7])
+        for i = 1, #all, 2 do
+            if all[i] ~= ARGV[14] then
+                local ok, data = pcall(cjson.decode, all[i + 1])
+                local ended = ok and type(data) == 'table' and tonumber(data.ended_ms) or -1
+                table.insert(held, {ended, all[i]})
+            end
+        end
+        table.sort(held, function(a, b)
+            if a[1] ~= b[1] then return a[1] < b[1] end
+            return a[2] < b[2]
+        end)
+        for i = 1, #held - cap + 1 do table.insert(gone, held[i][2]) end
+        if #gone > 0 then redis.call('HDEL', KEYS[7], unpack(gone)) end
+    end
+end
+local reply = {1, #gone}
+for _, ident in ipairs(gone) do table.insert(reply, ident) end
+if repaired('HLEN', KEYS[6]) == 0 then return reply end
+renew(KEYS[6], ttl)
+for _, held in ipairs(redis.call('HGETALL', KEYS[6])) do table.insert(reply, held) end
+return reply
 """,
 )
-"""Write a decided game change: the game, both sets, the statistics document and the deal
-result still to fold. Answers ``{1, id, result, id, result, …}`` with every result of the
+"""Write a decided game change: the game, both sets, the statistics document, the deal
+result still to fold, and the player's list of replays (the replay itself is written in its
+own slot just before, see :mod:`app.store.redis.keys`). Answers
+``{1, n, gone_1 … gone_n, id, result, id, result, …}``: the ``n`` replay ids that left the
+list past its cap (their replays to delete in their own slots), then every result of the
 player not folded yet; ``{0, session, game, stats}`` with the values the keys hold now when
 one that was read changed meanwhile (``nil`` for none), so the change is decided again
 without reading; ``{2}`` when the write was fenced (:data:`CONFIRM`) and must never land."""
@@ -163,13 +194,15 @@ CONFIRM: Final = Script(
 -- fence's time to live, the store's
 local game = value(KEYS[1])
 if game and string.find(game, '"' .. ARGV[1] .. '"', 1, true) then
-    return filed(KEYS[3], tonumber(ARGV[3]))
+    local reply = filed(KEYS[3], tonumber(ARGV[3]))
+    table.insert(reply, 2, 0)  -- as WRITE_GAME answers: no replay ids (they expire)
+    return reply
 end
 redis.call('SET', KEYS[2], '1', 'EX', ARGV[2])
 return {0}
 """,
 )
-"""Ask, after a write's answer was lost, whether it landed: ``{1, id, result, …}`` as
+"""Ask, after a write's answer was lost, whether it landed: ``{1, 0, id, result, …}`` as
 :data:`WRITE_GAME` answers when the game's value names the write (among its last writes),
 else ``{0}`` — and then the write's fence is set, so the write, if it is still on its way
 (queued in a paused server, held in the network), refuses itself when it arrives. One
@@ -263,3 +296,80 @@ end
 """,
 )
 """One player's newest games of a set, in one round trip: the home page's lists."""
+
+
+MOVE_OUT: Final = Script(
+    "move_out",
+    """
+-- KEYS: one player's session, recent, all, stats, pending, link and replays keys (the
+-- replays themselves, sol:Y:{id}, stay: their ids do not change); ARGV: the player's
+-- key prefix. Answers name, time to live (ms), DUMP for every key of the player that exists
+-- (its games named g:CODE, found through the all-games set), then the link's hash ('' none)
+local out = {}
+local function take(name, key)
+    local dumped = redis.call('DUMP', key)
+    if dumped then
+        table.insert(out, name)
+        table.insert(out, redis.call('PTTL', key))
+        table.insert(out, dumped)
+    end
+end
+local names = {'s', 'r', 'a', 'p', 'q'}
+for i = 1, 5 do take(names[i], KEYS[i]) end
+take('y', KEYS[7])
+if redis.call('TYPE', KEYS[3]).ok == 'zset' then
+    for _, code in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+        take('g:' .. code, ARGV[1] .. 'g:' .. code)
+    end
+end
+local link = redis.pcall('GET', KEYS[6])
+table.insert(out, type(link) == 'string' and link or '')
+return out
+""",
+)
+"""Everything one player has, to move it to another id (a device link revoked)."""
+
+
+MOVE_IN: Final = Script(
+    "move_in",
+    """
+-- KEYS: the new player's session key (its slot); ARGV: the new player's key prefix, then
+-- name, time to live (ms), DUMP for each key (MOVE_OUT's answer, less the link's hash)
+for i = 2, #ARGV, 3 do
+    local ttl = tonumber(ARGV[i + 1])
+    if ttl < 0 then ttl = 0 end
+    redis.call('RESTORE', ARGV[1] .. ARGV[i], ttl, ARGV[i + 2], 'REPLACE')
+end
+return 1
+""",
+)
+"""Write a moved player's keys under their new id (the same values and times to live)."""
+
+
+DROP_KEYS: Final = Script(
+    "drop_keys",
+    """
+-- KEYS: the player's session key (its slot); ARGV: the player's key prefix, then the names
+-- of the keys to delete
+for i = 2, #ARGV do redis.call('DEL', ARGV[1] .. ARGV[i]) end
+return 1
+""",
+)
+"""Delete a moved player's keys under their old id."""
+
+
+REPLACE_IF: Final = Script(
+    "replace_if",
+    _HELPERS
+    + """
+-- KEYS: one key; ARGV: its digest as read, the new value ('' deletes it), its time to live
+if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then
+    redis.call('DEL', KEYS[1])
+else
+    redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+end
+return 1
+""",
+)
+"""Replace (or delete) one key unless it changed since it was read: a statistics reset."""

@@ -21,6 +21,11 @@ the result's id, so a second fold of it counts nothing) and the filed entry is r
 fold that fails (the deal's node unreachable) leaves the entry filed: the player's next
 change folds it.
 
+**Replays** (issue 26) are found by their id alone, so each lives in its own slot
+(``sol:Y:{id}``), written just before the script that writes the game that ended; the
+player's list of them (``sol:{sid}:y``, their cap and deletion) is written by that script,
+in the player's slot, and it answers the ids past the cap for the store to delete.
+
 **Never on the loop's time.** Everything is ``redis.asyncio``; the synchronous methods
 (tests, tools) run the same coroutines on the store's own loop (:class:`Portal`).
 
@@ -57,6 +62,7 @@ from app.store.base import (
     SessionData,
     StoredGame,
     StoreError,
+    StoreFullError,
     T,
     UnconfirmedChangeError,
 )
@@ -70,12 +76,17 @@ from app.store.redis.known import WRITES_KEPT, Known, KnownGames
 from app.store.redis.migrate import migrate
 from app.store.redis.scripts import (
     CONFIRM,
+    DROP_KEYS,
     FOLD_DEAL,
     LIST_GAMES,
+    MOVE_IN,
+    MOVE_OUT,
+    REPLACE_IF,
     SAVE_SESSION,
     WRITE_GAME,
     digest,
 )
+from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +142,8 @@ class RedisStore(Connection):
         """Check that the server answers, then move keys of the first layout."""
         try:
             await self.ping()
+        except StoreFullError as exc:  # it answers: reads work, /health says it is full
+            log.warning("%s", exc)
         except StoreError as exc:
             raise StoreError(f"cannot reach the Redis store {self._where!r}: {exc}") from exc
         with self._errors():
@@ -217,6 +230,11 @@ class RedisStore(Connection):
             writes = (write_id, *known.writes[: WRITES_KEPT - 1])
             game_bytes = records.game_json(new, writes).encode("utf-8")
             doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
+            if written.replay is not None:  # in its own slot, before the game names it
+                await self._publish(written.replay)
+            listed = ["", ""]
+            if written.replay is not None:
+                listed = [written.replay.id, dumps(written.replay.summary.to_data())]
             keys = [*_player_keys(player, code), player.fence(write_id)]
             args = [
                 known.session_digest,
@@ -231,6 +249,8 @@ class RedisStore(Connection):
                 player.games,
                 doc_bytes or "",
                 *filed,
+                *listed,
+                MAX_REPLAYS_PER_SESSION,
             ]
             reply = await self._write(player, code, write_id, keys, args)
             if reply[0] == 1:
@@ -239,8 +259,11 @@ class RedisStore(Connection):
                     known.session, known.session_digest, new, digest(game_bytes), writes, raw_doc
                 )
                 known_games.keep(sid, code, after)
-                if len(reply) > 1:
-                    await self._fold(player, records.pending_from(reply[1:]))
+                gone = int(reply[1]) if len(reply) > 1 else 0
+                if gone:
+                    await self._unpublish(records.texts(reply[2 : 2 + gone]))
+                if len(reply) > 2 + gone:
+                    await self._fold(player, records.pending_from(reply[2 + gone :]))
                 return result
             # refused: the answer holds what the keys hold now, so no read is needed
             known = Known.read(code, _values(reply[1:4]))
@@ -364,6 +387,57 @@ class RedisStore(Connection):
             reply = await LIST_GAMES.run(self._client(), [key], [player.games, limit, tidy])
         return records.listed(reply, limit)
 
+    # --- replays (issue 26): each in its own slot, listed under the player's ----------------
+
+    async def _publish(self, replay: StoredReplay) -> None:
+        with self._errors(writing=True):
+            await self._client().execute_command(
+                "SET", self.layout.replay(replay.id), dumps(replay.to_data()),
+                "EX", self.ttl_seconds,
+            )  # fmt: skip
+
+    async def _unpublish(self, gone: list[str | None]) -> None:
+        """Delete the replays that left their player's list past its cap (each in its own
+        slot). A failure is logged: the list no longer names them, and they expire."""
+        try:
+            with self._errors(writing=True):
+                for ident in gone:
+                    if ident is not None:
+                        await self._client().execute_command("DEL", self.layout.replay(ident))
+        except StoreError:
+            log.warning("a replay past its player's cap was left to expire")
+
+    def _fresh(self, replay: StoredReplay | None) -> StoredReplay | None:
+        """A replay that ended within the games' time to live (an older one is gone)."""
+        if replay is None or replay.ended_ms < now_ms() - self.ttl_seconds * 1000:
+            return None
+        return replay
+
+    async def replay_async(self, replay_id: str) -> StoredReplay | None:
+        (raw,) = await self._read(self.layout.replay(replay_id))
+        return self._fresh(StoredReplay.from_data(json_or_none(raw)))
+
+    async def player_replays_async(self, sid: str) -> list[ReplaySummary]:
+        key = self.layout.player(sid).replays
+        with self._errors():
+            if _kind(await self._client().execute_command("TYPE", key)) != "hash":
+                return []
+            raw = await self._client().execute_command("HGETALL", key)
+        fresh = [r.summary for r in _listed_replays(raw) if self._fresh(r) is not None]
+        fresh.sort(key=lambda r: (-r.ended_ms, r.id))
+        return fresh
+
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        """The player's list names its replays: only a replay listed there is deleted."""
+        key = self.layout.player(sid).replays
+        with self._errors():
+            if _kind(await self._client().execute_command("TYPE", key)) != "hash":
+                return False
+            if not await self._client().execute_command("HDEL", key, replay_id):
+                return False
+            await self._client().execute_command("DEL", self.layout.replay(replay_id))
+        return True
+
     # --- statistics ----------------------------------------------------------------------------
 
     async def player_stats_async(self, sid: str) -> dict[str, Any] | None:
@@ -375,8 +449,18 @@ class RedisStore(Connection):
         return None if raw is None else dict_from_json(raw)
 
     async def reset_stats_async(self, sid: str) -> None:
-        with self._errors():
-            await self._client().execute_command("DEL", self.layout.player(sid).stats)
+        """What the reset keeps (:func:`counting.after_reset`: the deals counted), written
+        unless a change counted something meanwhile (then read and reset again)."""
+        key = self.layout.player(sid).stats
+        for attempt in range(MAX_ATTEMPTS):
+            (raw,) = await self._fetch(key)
+            kept = counting.after_reset(json_or_none(records.text(raw)))
+            args = [digest(raw), "" if kept is None else dumps(kept), self.ttl_seconds]
+            with self._errors():
+                if await REPLACE_IF.run(self._client(), [key], args) == 1:
+                    return
+            await self._conflicted(attempt)
+        raise StoreError(f"Redis store {self._where!r}: statistics kept changing")
 
     # --- device links: the link's hash names the player, the player's key names the hash --
 
@@ -414,6 +498,49 @@ class RedisStore(Connection):
             found = await self._client().execute_command("EXISTS", self.layout.player(sid).link)
         return bool(found)
 
+    # --- the server's secret, and moving a player (issue 23) --------------------------------
+
+    async def kept_secret_async(self) -> bytes:
+        """``sol:secret``, set once by whichever instance needs it first (``SET NX``, no
+        expiry): every instance on this Redis reads the same."""
+        key = f"{self.prefix}secret"
+        (value,) = await self._read(key)
+        if value is None:  # the first start: a full Redis still gives the secret it has
+            with self._errors():
+                await self._client().execute_command("SET", key, secrets.token_urlsafe(32), "NX")
+            (value,) = await self._read(key)
+        if value is None or len(value) < 32:
+            raise StoreError(f"Redis store {self._where!r}: the secret {key!r} is too short")
+        return value.encode()
+
+    def kept_secret(self) -> bytes:
+        return self._sync(self.kept_secret_async)
+
+    async def move_player_async(self, old: str, new: str) -> bool:
+        """Three scripts: everything of ``old`` read (:data:`MOVE_OUT`, ``DUMP``), written
+        under ``new`` (:data:`MOVE_IN`, ``RESTORE``: the same values and times to live),
+        then deleted under ``old`` with its device link (:data:`DROP_KEYS`). Under a cluster
+        the two ids are two slots, so this cannot be one script: a failure before the last
+        step leaves ``old`` as it was (the revoke fails and can be asked again), never a
+        player with nothing."""
+        was, now = self.layout.player(old), self.layout.player(new)
+        keys = [was.session, was.recent, was.all, was.stats, was.pending, was.link, was.replays]
+        with self._errors():
+            *dumped, link = await MOVE_OUT.run(self._client(), keys, [was.base])
+        names = [dumped[i] for i in range(0, len(dumped), 3)]
+        if dumped:
+            with self._errors(writing=True):
+                await MOVE_IN.run(self._client(), [now.session], [now.base, *dumped])
+        hash_ = records.text(link) if isinstance(link, bytes) else None
+        with self._errors():
+            await DROP_KEYS.run(self._client(), [was.session], [was.base, *names, "o"])
+            if hash_:
+                await self._client().execute_command("DEL", self.layout.link(hash_))
+        return bool(dumped or hash_)
+
+    def move_player(self, old: str, new: str) -> bool:
+        return self._sync(self.move_player_async, old, new)
+
     # --- verdicts ------------------------------------------------------------------------------
 
     async def verdict_async(self, key: str) -> bool | None:
@@ -435,6 +562,24 @@ class RedisStore(Connection):
         if self._closed:
             raise StoreError(f"Redis store {self._where!r} is closed")
         return 0
+
+
+def _kind(reply: Any) -> str:
+    """A ``TYPE`` reply as text (the client may give bytes or text)."""
+    return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+
+def _listed_replays(raw: Any) -> list[StoredReplay]:
+    """A player's replays hash as read (``HGETALL``: a dict, or field, value, … as a list):
+    their summaries as replays without a line; damaged entries left out."""
+    values = list(raw.values()) if isinstance(raw, dict) else list(raw or [])[1::2]
+    found = []
+    for value in values:
+        data = json_or_none(records.text(value))
+        replay = StoredReplay.from_data({**data, "line": ""} if isinstance(data, dict) else None)
+        if replay is not None:
+            found.append(replay)
+    return found
 
 
 def _counts(raw_doc: bytes | None) -> counting.Counts:
@@ -461,6 +606,7 @@ def _player_keys(player: Player, code: str) -> tuple[str, ...]:
         player.all,
         player.stats,
         player.pending,
+        player.replays,
     )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from app.store.base import Change, GameSummary, SessionData, Store, StoredGame
+from app.store.replays import ReplaySummary, StoredReplay
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -65,3 +66,12 @@ class SyncFace(Store):
 
     def remember_verdict(self, key: str, lost: bool) -> None:
         self._sync(self.remember_verdict_async, key, lost)
+
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        return self._sync(self.replay_async, replay_id)
+
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        return self._sync(self.player_replays_async, sid)
+
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        return self._sync(self.delete_replay_async, sid, replay_id)

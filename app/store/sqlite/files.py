@@ -84,6 +84,13 @@ def use_wal(conn: sqlite3.Connection) -> None:
         delay = min(delay * 2, 0.05)
 
 
+CANNOT_WRITE: Final = frozenset(
+    {sqlite3.SQLITE_FULL, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN}
+)
+"""Primary result codes of a write that failed because the file cannot take it: the disk
+(or ``max_page_count``) is full, the file or its folder is read-only, the disk fails."""
+
+
 class SQLiteFile:
     """The file at ``path`` (created, with its folders, if missing), its schema brought up
     to date on opening.
@@ -103,6 +110,9 @@ class SQLiteFile:
         """Queues this process's writers: SQLite's busy handler polls with sleeps, so waiting
         here is faster and fairer; other processes still wait through ``BEGIN IMMEDIATE``."""
         self.closed = False
+        self.cannot_write: str | None = None
+        """Why the last write failed for want of room or permission (a full disk, a file or
+        folder made read-only), until a write succeeds again: ``/health`` reports it."""
         self._lock_fd: int | None = None
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -180,14 +190,25 @@ class SQLiteFile:
         process wrote, ``SQLITE_BUSY_SNAPSHOT``); rolled back when it raises."""
         conn = self.connection()
         with self.write_lock, self._writers_of_the_file(), as_store_error(self.path):
-            begin_immediate(conn)
             try:
-                result = work(conn)
-                conn.execute("COMMIT")
-            finally:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                begin_immediate(conn)
+                try:
+                    result = work(conn)
+                    conn.execute("COMMIT")
+                finally:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+            except sqlite3.Error as exc:
+                self.note(exc)
+                raise
+        self.cannot_write = None
         return result
+
+    def note(self, error: BaseException) -> None:
+        """Remember a failed write that says the file cannot take more (:attr:`cannot_write`)."""
+        code = getattr(error, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF in CANNOT_WRITE:
+            self.cannot_write = str(error)
 
     @contextlib.contextmanager
     def _writers_of_the_file(self) -> Iterator[None]:

@@ -83,12 +83,28 @@ def add_rate_buckets_v5(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS rate_buckets_by_full ON rate_buckets (full_ms)")
 
 
+def add_replays_v6(conn: sqlite3.Connection) -> None:
+    """Version 5 → 6 (issue 26): replays of finished games (found by their id alone, listed
+    by their player, swept once ended longer ago than the games' expiry) and each deal's
+    wins as cells of moves and time (``app.store.histogram``; ``{}`` for older rows)."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS replays (id TEXT PRIMARY KEY, sid TEXT NOT NULL,"
+        " code TEXT NOT NULL, state TEXT NOT NULL, ms INTEGER NOT NULL,"
+        " moves INTEGER NOT NULL, score INTEGER NOT NULL, ended_ms INTEGER NOT NULL,"
+        " line TEXT NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS replays_by_sid ON replays (sid, ended_ms)")
+    conn.execute("CREATE INDEX IF NOT EXISTS replays_by_ended ON replays (ended_ms)")
+    conn.execute("ALTER TABLE deal_stats ADD COLUMN cells TEXT NOT NULL DEFAULT '{}'")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
     add_verdicts_v3,
     add_statistics_v4,
     add_rate_buckets_v5,
+    add_replays_v6,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 

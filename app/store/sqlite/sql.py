@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from app.store.base import GAME_STATES, GameSummary, Marks, clock_elapsed
-from app.store.jsondata import dict_from_json, int_or_zero, json_or_none
+from app.store.base import GAME_STATES, GameSummary, clock_elapsed
+from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
+from app.store.marks import Marks
+from app.store.replays import ReplaySummary, StoredReplay
 
 LOAD = """
 SELECT s.data, g.record, g.state, g.score, g.moves, g.extra, g.updated_ms
@@ -49,12 +51,78 @@ ON CONFLICT (sid) DO UPDATE SET data = excluded.data, updated_ms = excluded.upda
 """
 
 DEAL_FIELDS: Final = ("players", "wins", "best_ms", "fewest")
-DEAL = "SELECT players, wins, best_ms, fewest FROM deal_stats WHERE code = ?"
+DEAL = "SELECT players, wins, best_ms, fewest, cells FROM deal_stats WHERE code = ?"
 UPSERT_DEAL = """
-INSERT INTO deal_stats (code, players, wins, best_ms, fewest, updated_ms) VALUES (?, ?, ?, ?, ?, ?)
+INSERT INTO deal_stats (code, players, wins, best_ms, fewest, cells, updated_ms)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (code) DO UPDATE SET players = excluded.players, wins = excluded.wins,
-    best_ms = excluded.best_ms, fewest = excluded.fewest, updated_ms = excluded.updated_ms
+    best_ms = excluded.best_ms, fewest = excluded.fewest, cells = excluded.cells,
+    updated_ms = excluded.updated_ms
 """
+
+
+def deal(row: tuple[Any, ...]) -> dict[str, Any]:
+    """A deal's figures from a row of :data:`DEAL` (damaged values read as empty)."""
+    figures: dict[str, Any] = dict(zip(DEAL_FIELDS, map(int_or_zero, row[:4]), strict=True))
+    figures["cells"] = dict_from_json(row[4])
+    return figures
+
+
+def deal_row(figures: dict[str, Any]) -> tuple[Any, ...]:
+    """What :data:`UPSERT_DEAL` writes after the code: the figures, their cells as JSON."""
+    return (*(figures[f] for f in DEAL_FIELDS), dumps(figures.get("cells", {})))
+
+
+UPSERT_REPLAY = """
+INSERT INTO replays (id, sid, code, state, ms, moves, score, ended_ms, line)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (id) DO UPDATE SET code = excluded.code, state = excluded.state, ms = excluded.ms,
+    moves = excluded.moves, score = excluded.score, ended_ms = excluded.ended_ms,
+    line = excluded.line
+WHERE replays.sid = excluded.sid
+"""
+"""Write a replay (again, with the same id: the same ending); another player's id is left."""
+
+REPLAY_ROOM = """
+DELETE FROM replays WHERE id IN (
+    SELECT id FROM replays WHERE sid = :sid ORDER BY ended_ms, id
+    LIMIT max(0, (SELECT count(*) FROM replays WHERE sid = :sid) - :cap + 1)
+) AND NOT EXISTS (SELECT 1 FROM replays WHERE id = :id)
+"""
+"""Before a session's new replay: delete its oldest so the new one fits under the cap."""
+
+REPLAY = """
+SELECT id, code, state, ms, moves, score, ended_ms, line FROM replays WHERE id = ?
+"""
+PLAYER_REPLAYS = """
+SELECT id, code, state, ms, moves, score, ended_ms FROM replays WHERE sid = ?
+ORDER BY ended_ms DESC, id
+"""
+DELETE_REPLAY = "DELETE FROM replays WHERE id = ? AND sid = ?"
+
+
+def replay_row(sid: str, replay: StoredReplay) -> tuple[Any, ...]:
+    """What :data:`UPSERT_REPLAY` writes."""
+    return (
+        replay.id, sid, replay.code, replay.state, replay.ms, replay.moves, replay.score,
+        replay.ended_ms, replay.line,
+    )  # fmt: skip
+
+
+def replay_summary(row: tuple[Any, ...]) -> ReplaySummary:
+    """A replay's summary from a row of :data:`PLAYER_REPLAYS` (or the start of :data:`REPLAY`)."""
+    ident, code, state, ms, moves, score, ended = row[:7]
+    return ReplaySummary(
+        str(ident), str(code), str(state), int_or_zero(ms), int_or_zero(moves),
+        int_or_zero(score), int_or_zero(ended),
+    )  # fmt: skip
+
+
+def stored_replay(row: tuple[Any, ...]) -> StoredReplay:
+    """A replay from a row of :data:`REPLAY`."""
+    s = replay_summary(row)
+    return StoredReplay(s.id, s.code, s.state, s.ms, s.moves, s.score, s.ended_ms, str(row[7]))
+
 
 UPSERT_SESSION = """
 INSERT INTO sessions (sid, data, created_ms, touched_ms) VALUES (?, ?, ?, ?)

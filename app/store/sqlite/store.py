@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from pathlib import Path
 from typing import Any, Final
 
 from app.clock import now_ms
@@ -14,19 +15,33 @@ from app.store.base import (
     GAME_STATES,
     Change,
     GameSummary,
-    Marks,
     SessionData,
     Store,
     StoredGame,
+    StoreError,
+    StoreFullError,
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
+from app.store.marks import Marks
 from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
+from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
+from app.store.secretfile import kept_secret
 from app.store.sqlite import sql
 from app.store.sqlite.buckets import SQLiteBuckets
 from app.store.sqlite.files import SQLiteFile, as_store_error
 from app.store.sqlite.sweep import SWEEP_PAUSE_SECONDS, sweep
 from app.store.sqlite.writer import GroupCommit
+
+PROBE: Final = "health:probe:" + "x" * 16_384
+"""The key of the row ``/health`` writes (and deletes) to see whether the file has room for
+one more game's row again (16 KiB: more than a record at the move cap)."""
+
+
+def _probe(conn: sqlite3.Connection) -> None:
+    """A write that needs room for a game's row and leaves nothing behind."""
+    conn.execute(sql.UPSERT_BUCKET, (PROBE, 0.0, 0, 0))
+    conn.execute("DELETE FROM rate_buckets WHERE key = ?", (PROBE,))
 
 
 class SQLiteStore(Store):
@@ -125,7 +140,7 @@ class SQLiteStore(Store):
             figures = conn.execute(sql.DEAL, (code,)).fetchone()
             return (
                 None if row is None else json_or_none(row[0]),
-                None if figures is None else dict(zip(sql.DEAL_FIELDS, figures, strict=True)),
+                None if figures is None else sql.deal(figures),
             )
 
         written = counting.settle(game, new, counts)
@@ -133,9 +148,13 @@ class SQLiteStore(Store):
         if written.stats is not None:
             conn.execute(sql.UPSERT_STATS, (sid, dumps(written.stats), now))
         if written.deal is not None:
-            conn.execute(sql.UPSERT_DEAL, (code, *(written.deal[f] for f in sql.DEAL_FIELDS), now))
+            conn.execute(sql.UPSERT_DEAL, (code, *sql.deal_row(written.deal), now))
         if written.created:
             conn.execute(sql.MAKE_ROOM, {"sid": sid, "cap": self.max_games})
+        if written.replay is not None:
+            room = {"sid": sid, "cap": MAX_REPLAYS_PER_SESSION, "id": written.replay.id}
+            conn.execute(sql.REPLAY_ROOM, room)
+            conn.execute(sql.UPSERT_REPLAY, sql.replay_row(sid, written.replay))
         conn.execute(
             sql.UPSERT_GAME,
             (
@@ -159,14 +178,41 @@ class SQLiteStore(Store):
     def deal_stats(self, code: str) -> dict[str, Any] | None:
         with as_store_error(self.path):
             row = self.connection().execute(sql.DEAL, (code,)).fetchone()
-        return (
-            None if row is None else dict(zip(sql.DEAL_FIELDS, map(int_or_zero, row), strict=True))
+        return None if row is None else sql.deal(row)
+
+    def replay(self, replay_id: str) -> StoredReplay | None:
+        with as_store_error(self.path):
+            row = self.connection().execute(sql.REPLAY, (replay_id,)).fetchone()
+        return None if row is None else sql.stored_replay(row)
+
+    def player_replays(self, sid: str) -> list[ReplaySummary]:
+        with as_store_error(self.path):
+            rows = self.connection().execute(sql.PLAYER_REPLAYS, (sid,)).fetchall()
+        return [sql.replay_summary(row) for row in rows]
+
+    def delete_replay(self, sid: str, replay_id: str) -> bool:
+        return bool(
+            self._file.in_write_transaction(
+                lambda conn: conn.execute(sql.DELETE_REPLAY, (replay_id, sid)).rowcount
+            )
         )
 
+    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
+        return await asyncio.to_thread(self.delete_replay, sid, replay_id)
+
     def reset_stats(self, sid: str) -> None:
-        self._file.in_write_transaction(
-            lambda conn: conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,)).rowcount
-        )
+        """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
+        now = now_ms()
+
+        def work(conn: sqlite3.Connection) -> None:
+            row = conn.execute(sql.STATS, (sid,)).fetchone()
+            kept = counting.after_reset(None if row is None else json_or_none(row[0]))
+            if kept is None:
+                conn.execute("DELETE FROM player_stats WHERE sid = ?", (sid,))
+            else:
+                conn.execute(sql.UPSERT_STATS, (sid, dumps(kept), now))
+
+        self._file.in_write_transaction(work)
 
     async def reset_stats_async(self, sid: str) -> None:
         await asyncio.to_thread(self.reset_stats, sid)
@@ -202,6 +248,27 @@ class SQLiteStore(Store):
                 lambda conn: conn.execute("DELETE FROM links WHERE sid = ?", (sid,)).rowcount
             )
         )
+
+    def kept_secret(self) -> bytes:
+        """``PATH.secret`` beside the file (:mod:`app.store.secretfile`)."""
+        return kept_secret(Path(f"{self.path}.secret"))
+
+    def move_player(self, old: str, new: str) -> bool:
+        """One write transaction: the rows of every table keyed by the player change hands."""
+
+        def work(conn: sqlite3.Connection) -> bool:
+            moved = 0
+            for table in ("sessions", "games", "player_stats", "replays"):  # fixed names
+                update = f"UPDATE {table} SET sid = ? WHERE sid = ?"
+                moved += conn.execute(update, (new, old)).rowcount
+            moved += conn.execute("DELETE FROM links WHERE sid = ?", (old,)).rowcount
+            return moved > 0
+
+        return bool(self._file.in_write_transaction(work))
+
+    async def move_player_async(self, old: str, new: str) -> bool:
+        """In a thread: the write may wait for the write lock behind a group commit."""
+        return await asyncio.to_thread(self.move_player, old, new)
 
     async def save_link_async(self, sid: str, digest: str) -> None:
         await asyncio.to_thread(self.save_link, sid, digest)
@@ -250,6 +317,21 @@ class SQLiteStore(Store):
         """:func:`app.store.sqlite.sweep.sweep`, resting ``sweep_pause_seconds`` between
         batches so the other processes' waiting writers get the lock."""
         return sweep(self._file, cutoff_ms, batch, idle_cutoff_ms, self._sweep_pause)
+
+    async def ping(self) -> None:
+        """The file is local: it answers. It can write unless the last write failed for want
+        of room or permission (:attr:`SQLiteFile.cannot_write`); then a small write is tried
+        again (a 16 KiB row of ``rate_buckets``, written and deleted in one transaction), so
+        the store reports healthy again as soon as room was made.
+
+        :raises StoreFullError: when the file cannot write.
+        """
+        if self._file.cannot_write is None:
+            return
+        try:
+            await asyncio.to_thread(self._file.in_write_transaction, _probe)
+        except StoreError as error:
+            raise StoreFullError(f"SQLite store {self.path!r} cannot write: {error}") from error
 
     def close(self) -> None:
         """Finish the queued changes and close this thread's connection; later use raises

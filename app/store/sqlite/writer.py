@@ -167,6 +167,9 @@ class GroupCommit:
                     else:
                         outcomes.append((True, self._apply(conn, item.sid, item.code, item.change)))
                 except Exception as exc:  # this change alone is refused; the batch goes on
+                    self._file.note(exc)
+                    if not conn.in_transaction:  # SQLite rolled it all back (a full disk)
+                        raise
                     conn.execute("ROLLBACK TO change")
                     outcomes.append((False, exc))
                 conn.execute("RELEASE change")
@@ -175,6 +178,9 @@ class GroupCommit:
             self._file.in_write_transaction(work)
             self.batches += 1
             self.batched_changes += sum(isinstance(item, _Pending) for item in batch)
+            for ok, value in outcomes:  # a change refused because the file is full
+                if not ok:
+                    self._file.note(value)
         except BaseException as exc:  # the commit failed: nobody's change is on disk
             failure = exc if isinstance(exc, StoreError) else StoreError(str(exc))
             outcomes = [(False, failure)] * len(batch)

@@ -106,6 +106,11 @@ class HalfMoonScreen(Screen[HalfMoon]):
     def examples_index(self) -> dict[str, Any]:
         return {"hm_code": str(self.example_deal)}
 
+    def describe_move(self, position: Any, move: Any, lang: str) -> str:
+        from app.web.halfmoon import replay  # it names this module's game
+
+        return replay.describe(position, move, lang)
+
 
 TABINDEX: Final = ' tabindex="-1"'
 
@@ -153,7 +158,8 @@ def place_html(
             inner = action_form("half-moon", "tap", "", fields, button)
         else:
             inner = (
-                f'<div class="card {colour(card)}" data-card="{code}" role="img"'
+                f'<div class="card {colour(card)}" data-card="{code}"'
+                f' data-motion="hm-{name}-{count}" role="img"'
                 f' aria-label="{spoken}"{" data-selected" if selected else ""}>{face}</div>'
             )
     where = f' id="place-{name}"' if interactive else ""

@@ -117,6 +117,13 @@ class SeahavenScreen(Screen[Seahaven]):
 
         return {"sh_code": str(self.example_deal), "case_step": examples.seahaven_steps()[1].step}
 
+    ranks_wins_by_moves: ClassVar = True
+
+    def describe_move(self, position: Any, move: Any, lang: str) -> str:
+        from app.web.seahaven import replay  # its own module, as the example is
+
+        return replay.describe(position, move, lang)
+
     def daily_variant(self, request: Request) -> str:
         """``?cells=4|2|1`` (4 when not given; anything else is the 422 page)."""
         return "C" + cells_query(request, ("cells",)).get("cells", "4")
@@ -333,7 +340,8 @@ def slot_html(
         inner = _card_html(card, spoken, selected, True, t, interactive, targets)
     place_class = "destination" if destination else ""
     counted = None if kind == "cell" else card_count(count, t)
-    shown = label_html(place_text(place, t), counted)
+    short = str(place - CELLS.start + 1) if kind == "cell" else suit
+    shown = label_html(place_text(place, t), counted, short)
     return _place_html(name, kind, count, inner, shown, interactive, place_class)
 
 
@@ -372,7 +380,7 @@ def column_html(
     if not cards:
         shown = _empty_html(name, label + hint, interactive)
     extra = fan_class(count) + (" destination" if destination else "")
-    title = label_html(place_text(index, t), card_count(count, t))
+    title = label_html(place_text(index, t), card_count(count, t), str(index - COLUMNS.start + 1))
     return _place_html(
         name, "column", count, f'<div class="fan">{shown}</div>', title, interactive, extra
     )

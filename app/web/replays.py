@@ -1,0 +1,352 @@
+"""Replays (issue 26): every finished game, step by step, for anyone with its link.
+
+- ``GET /replay/ID?step=N``: the board after ``N`` moves (0: the deal), the move that led there
+  in words, First / Previous / Next / Last (links; htmx swaps ``#replay`` and the cards move as
+  on the game screens), the game's result, time, moves and score. Read-only: no game form.
+- ``GET /replay/ID.txt``: the game as text (:meth:`app.engine.replay.Line.text`).
+- ``GET /replay``: a form for such a text; ``POST /replay`` checks every move with the rules
+  and shows the replay without storing anything (its steps are POSTs of the same text).
+- ``POST /replay/ID/delete``: the player deletes their replay (from ``/stats``); its link then
+  answers 404.
+
+A replay's page shows the game and nothing of its player (no session id, no token of theirs,
+no other game). Its line is replayed once per worker (:class:`LineCache`; a first replay of a
+long game runs in the thread pool); a step then costs a snapshot and fewer than
+:data:`~app.engine.replay.SNAPSHOT_EVERY` moves. A GET never writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Annotated, Any, Final
+
+from babel.support import NullTranslations
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
+from pydantic import Field
+from starlette.concurrency import run_in_threadpool
+
+from app.engine.codes import DealCode, DealCodeError
+from app.engine.game import RecordError
+from app.engine.games import UnknownGameError, format_help, game_for_code
+from app.engine.replay import Line, LineError
+from app.i18n import N_
+from app.store import Store
+from app.store.replays import ID_PATTERN, StoredReplay
+from app.web.board import BoardFacts, board_open
+from app.web.context import PageBase
+from app.web.dependencies import (
+    PlayerDep,
+    RendererDep,
+    StoreDep,
+    checked_form,
+    get_page,
+    public_origin,
+)
+from app.web.errors import PlayerError
+from app.web.forms import ActionForm
+from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
+from app.web.pages import Pager, parse_step
+from app.web.render import Renderer
+from app.web.screen import AnyScreen, screen_for
+from app.web.views import clock_text
+
+router = APIRouter()
+
+TEMPLATE: Final = "pages/replay.html"
+FORM_TEMPLATE: Final = "pages/replay_form.html"
+
+
+class LineCache:
+    """This worker's lines of recently shown replays, keyed by what they were read from (a
+    stored replay's id and line, or a pasted text's digest): a step never replays the whole
+    game again. Only the event loop's thread touches it."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._lines: OrderedDict[tuple[str, str], Line[Any, Any]] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> Line[Any, Any] | None:
+        line = self._lines.get(key)
+        if line is not None:
+            self._lines.move_to_end(key)
+        return line
+
+    def keep(self, key: tuple[str, str], line: Line[Any, Any]) -> None:
+        self._lines[key] = line
+        self._lines.move_to_end(key)
+        while len(self._lines) > self.size:
+            self._lines.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+
+def line_cache(request: Request) -> LineCache:
+    """The application's :class:`LineCache` (made on first use)."""
+    state = request.app.state
+    cache: LineCache | None = getattr(state, "replay_lines", None)
+    if cache is None:
+        cache = state.replay_lines = LineCache()
+    return cache
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the replayed game ended, as the page shows it (a pasted game's has no time)."""
+
+    state: str
+    """``won``, ``stuck``, ``lost``; ``playing`` for a pasted game that was not won."""
+    ms: int | None
+    moves: int
+    score: int
+
+
+def unreadable() -> PlayerError:
+    """A stored replay that no longer replays (its game's rules changed, or damage)."""
+    return PlayerError.fixed(
+        404, N_("Replay not found"), N_("This replay cannot be shown: it no longer replays.")
+    )
+
+
+def not_found() -> PlayerError:
+    return PlayerError.fixed(
+        404,
+        N_("Replay not found"),
+        N_("There is no replay at this address: it was deleted, it expired, or the link is"
+           " incomplete."),
+    )  # fmt: skip
+
+
+async def stored_line(request: Request, replay: StoredReplay) -> Line[Any, Any]:
+    """The line of a stored replay: from this worker's cache, else replayed (in the thread
+    pool: a long game takes milliseconds) and kept."""
+    cache = line_cache(request)
+    key = (replay.id, replay.line)
+    line = cache.get(key)
+    if line is None:
+        try:
+            code = DealCode.parse(replay.code)
+            game = game_for_code(code)
+        except (DealCodeError, KeyError, UnknownGameError):
+            raise unreadable() from None
+        try:
+            line = await run_in_threadpool(Line.from_moves_text, game, code, replay.line)
+        except RecordError:
+            raise unreadable() from None
+        cache.keep(key, line)
+    return line
+
+
+async def _find(store: Store, ident: str) -> StoredReplay:
+    replay = await store.replay_async(ident) if ID_PATTERN.fullmatch(ident) else None
+    if replay is None:
+        raise not_found()
+    return replay
+
+
+OUTCOMES: Final = {
+    "won": N_("won in %(time)s"),
+    "stuck": N_("lost after %(time)s"),
+    "lost": N_("lost after %(time)s"),
+}
+"""A stored game's result in a title ("Half Moon HM1-N-… — won in 4:12")."""
+
+PASTED: Final = {
+    "won": N_("won"),
+    "stuck": N_("lost"),
+    "lost": N_("lost"),
+    "playing": N_("not won"),
+}
+
+
+def _outcome(result: Result, t: NullTranslations, zen: bool) -> str:
+    if result.ms is None or zen:
+        return t.gettext(PASTED[result.state])
+    return t.gettext(OUTCOMES[result.state]) % {"time": clock_text(result.ms)}
+
+
+def view(
+    screen: AnyScreen,
+    line: Line[Any, Any],
+    result: Result,
+    step: int,
+    lang: str,
+    t: NullTranslations,
+    zen: bool = False,
+) -> dict[str, Any]:
+    """One step of a replay: what its template shows (plain data, the board as markup); in
+    *Zen* (the viewer's) neither the time nor the score."""
+    code, last = line.code, len(line)
+    position = line.position(step)
+    said = t.gettext(N_("The deal, before the first move."))
+    if step:
+        move = screen.describe_move(line.position(step - 1), line.move(step), lang)
+        said = t.gettext(N_("Move %(step)s: %(move)s")) % {"step": step, "move": move}
+    state = result.state if step == last else "playing"
+    facts = BoardFacts(state, line.game.points(position), step, (), None, "still", zen)
+    board = (
+        board_open(screen.slug, str(code), facts, None, None)
+        + screen.replay_board(code, position, lang)
+        + "</div>"
+    )
+    name = t.gettext(screen.name)
+    return {
+        "name": name,
+        "slug": screen.slug,
+        "code": str(code),
+        "title": f"{name} {code} — {_outcome(result, t, zen)}",
+        "zen": zen,
+        "state": result.state,
+        "time": "–" if result.ms is None else clock_text(result.ms),
+        "moves": result.moves,
+        "score": result.score,
+        "step": step,
+        "last": last,
+        "said": said,
+        "ended": step == last,
+        "board": Markup(board),
+        "play_url": screen.url(code),
+    }
+
+
+async def _page(
+    request: Request,
+    renderer: Renderer,
+    page: PageBase,
+    replay: dict[str, Any],
+    status: int = 200,
+) -> Response:
+    context = page.context(r=replay)
+    html = await run_in_threadpool(renderer.page, TEMPLATE, context, page.t)
+    return html_answer(html, status)
+
+
+def _zen(page: PageBase) -> bool:
+    """The viewer's *Zen* (issue 27): no clock, no score."""
+    return page.session is not None and page.session.zen
+
+
+StepQuery = Annotated[str, Query(max_length=16)]
+
+
+@router.get("/replay", name="replay-form")
+async def replay_form(
+    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+) -> Response:
+    """The form that opens a replay from a game's text."""
+    page = await get_page(request, store, player)
+    html = renderer.page(FORM_TEMPLATE, page.context(text="", problem=None), page.t)
+    return html_answer(html)
+
+
+@router.get("/replay/{ident}.txt", name="replay-text")
+async def replay_text(ident: str, request: Request, store: StoreDep) -> Response:
+    """The game as text: the deal code, then one move a line (``text/plain``)."""
+    line = await stored_line(request, await _find(store, ident))
+    return Response(line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE))
+
+
+@router.get("/replay/{ident}", name="replay")
+async def replay_page(
+    ident: str,
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+    step: StepQuery = "0",
+) -> Response:
+    replay = await _find(store, ident)
+    line = await stored_line(request, replay)
+    number = parse_step(step, len(line))
+    page = await get_page(request, store, player)
+    screen = screen_for(line.code)
+    result = Result(replay.state, replay.ms, replay.moves, replay.score)
+    shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
+    path = f"/replay/{replay.id}"
+    shown |= {
+        "pager": Pager(number, len(line), path),
+        "text_url": f"{path}.txt",
+        "url": f"{public_origin(request)}{path}",
+        "text": None,
+    }
+    return await _page(request, renderer, page, shown)
+
+
+class PastedForm(ActionForm):
+    """``POST /replay``: a game's text (:meth:`Line.text`) and the step to show."""
+
+    text: str = Field(default="", max_length=100_000)
+    step: str = Field(default="0", max_length=16)
+
+
+def problem_text(error: LineError, t: NullTranslations) -> str:
+    """What is wrong with a pasted game's text, naming the line and what is accepted."""
+    values: dict[str, Any] = {"line": error.number, "text": error.text}
+    if error.kind == "empty":
+        return t.gettext(N_("The text is empty: paste a game’s text, its deal code first."))
+    if error.kind == "code":
+        said = N_("Line %(line)s: “%(text)s” is not a deal code: the first line is the deal’s.")
+        return t.gettext(said) % values + " " + format_help(t)
+    game = error.game
+    notation = t.gettext(game.notation) if game is not None else ""
+    if error.kind == "move":
+        return t.gettext(N_("Line %(line)s: “%(text)s” is not a move.")) % values + " " + notation
+    if error.kind == "illegal":
+        why = error.refusal.explain(t) if error.refusal is not None else ""
+        return t.gettext(
+            N_("Line %(line)s: the rules do not allow the move “%(text)s” there (%(why)s).")
+        ) % {**values, "why": why}
+    return t.gettext(N_("A game has at most 5000 moves: line %(line)s is one too many.")) % values
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+@router.post("/replay", name="replay-pasted")
+async def replay_pasted(
+    request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+) -> Response:
+    """A pasted game's replay: every move checked by the rules, nothing stored."""
+    form = await checked_form(request, store, player, PastedForm, "/replay")
+    page = await get_page(request, store, player)
+    cache = line_cache(request)
+    key = ("", _digest(form.text))
+    line = cache.get(key)
+    if line is None:
+        try:
+            line = await run_in_threadpool(Line.from_text, form.text)
+        except LineError as error:
+            context = page.context(text=form.text, problem=problem_text(error, page.t))
+            html = renderer.page(FORM_TEMPLATE, context, page.t)
+            return html_answer(html, 422)
+        cache.keep(key, line)
+    number = parse_step(form.step, len(line))
+    screen = screen_for(line.code)
+    final = screen.game.starting_from(line.code, line.position(len(line)))
+    screen.prepare(final)  # no search on the request path: an unproved loss reads as not won
+    result = Result(final.status().value, None, len(line), line.game.points(final.position))
+    shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
+    shown |= {
+        "pager": Pager(number, len(line), "/replay"),
+        "text_url": None,
+        "url": None,
+        "text": line.text(),
+    }
+    return vary_on_htmx(await _page(request, renderer, page, shown))
+
+
+@router.post("/replay/{ident}/delete", name="replay-delete")
+async def delete_replay(
+    ident: str, request: Request, store: StoreDep, player: PlayerDep
+) -> Response:
+    """The player deletes one of their replays; another player's is never touched."""
+    await checked_form(request, store, player, ActionForm, "/stats")
+    deleted = ID_PATTERN.fullmatch(ident) and await store.delete_replay_async(player.sid, ident)
+    if not deleted:
+        raise not_found()
+    return RedirectResponse("/stats?n=replay-deleted#replays", 303, headers=NO_STORE)

@@ -1,0 +1,347 @@
+"""Issue 23's attacks, replayed against real servers: did each one do harm?
+
+For the baseline (``--baseline``: a git ref archived into the work folder, or a directory;
+``none`` to skip) and for this checkout, each attack runs against fresh ``scripts/run``-style
+servers (the SQLite store; rate limits as the attack needs them) through HTTP only, as an
+attacker would, and prints one line: ``harm`` or ``no harm``, with what was seen.
+
+1. ``growth`` — 300 cookie-less GETs of Seahaven deals nobody played: rows added to the store.
+3. ``planting`` — under HTTPS an attacker plants their own session id as a plain ``sid``
+   (a sibling subdomain can): does the victim then play in the attacker's session?
+   Also a made-up id: is it adopted?
+4. ``revoke`` — a device link used by a second browser, then revoked: does the second browser
+   still see the owner's games? Does the access log show the link's secret?
+5. ``notices`` — ``?n=unreadable`` on a readable game, ``/stats?n=revoked`` while the link
+   works: is the untrue notice shown?
+6. ``inflate`` — a won deal pushed out of the session's 100 games, then won again: does it
+   count twice? Yesterday's daily deal, first played today and won: a daily streak for it?
+7. ``limits`` — ``/health`` while the connection cap is held; ``X-Forwarded-For`` text that is
+   no address: a new limit per text?; a right link secret after 20 wrong guesses: told apart?
+8. ``noise`` — an aborted POST body: log lines; a 70 KB body sent with its headers: 431?
+
+Item 2 (a stalled Redis) is the ``redis`` teammate's; item 9 (a game at the move cap) is
+``bench/bench_long_game.py``.
+
+    .venv/bin/python -m bench.attacks [--baseline main] [--only growth,planting]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import socket
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from bench.bench_http import RUN_ARGS, checkout
+from tests.system.servers import Server, start_server
+from tests.web.html import Element, parse
+
+Result = tuple[bool, str]
+"""Whether the attack did harm, and what was seen."""
+
+HM = "HM1-N-AAAAAAB"
+HTTPS = "https://cards.example"
+
+
+def rows(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return sum(con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables)
+    finally:
+        con.close()
+
+
+def token_of(page: Element) -> str:
+    return page.find_all("input", name="token")[0].attrs["value"]
+
+
+def first_card(page: Element) -> str:
+    return page.find(data_place="pile-1").find("button").attrs["data-card"]
+
+
+def tap(client: httpx.Client, code: str, place: str = "pile-1", card: str | None = None) -> int:
+    page = parse(client.get(f"/half-moon/{code}").text)
+    card = first_card(page) if card is None else card
+    data = {"place": place, "card": card, "token": token_of(page)}
+    return client.post(f"/half-moon/{code}/tap", data=data).status_code
+
+
+def won(client: httpx.Client) -> str:
+    page = parse(client.get("/stats").text)
+    row = page.find("tr", data_kind="HM")
+    return next(td.text.strip() for td in row.find_all("td") if td.attrs["data-field"] == "won")
+
+
+def win(client: httpx.Client, code: str) -> None:
+    from app.engine.codes import DealCode
+    from app.engine.halfmoon import deal, place_name
+    from app.engine.halfmoon.solver import solve
+
+    for removal in solve(deal(DealCode.parse(code))).line:
+        for place in removal:
+            page = parse(client.get(f"/half-moon/{code}").text)
+            name = place_name(place)
+            cards = page.find(data_place=name).find_all(data_card=True)
+            data = {"place": name, "card": cards[0].attrs["data-card"], "token": token_of(page)}
+            client.post(f"/half-moon/{code}/tap", data=data)
+
+
+class Target:
+    """One checkout: starts its servers in a work folder of its own."""
+
+    def __init__(self, name: str, root: Path, work: Path) -> None:
+        self.name, self.root, self.work = name, root, work
+        self.count = 0
+        self.db = work / "none.db"
+        """The store of the server started last."""
+
+    def server(self, env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> Server:
+        self.count += 1
+        db = self.db = self.work / f"{self.name}-{self.count}.db"
+        settings = {"SOLITAIRE_RATE_WRITES": "off", "SOLITAIRE_RATE_NEW": "off", **(env or {})}
+        return start_server(
+            str(db),
+            self.work,
+            name=f"{self.name}-{self.count}",
+            env=settings,
+            root=self.root,
+            args=(*RUN_ARGS, *args),
+        )
+
+
+def attack_growth(target: Target) -> Result:
+    from app.engine.codes import DealCode
+
+    server = target.server()
+    try:
+        db = target.db
+        before = rows(db)
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            for n in range(300):
+                client.cookies.clear()
+                client.get(f"/seahaven/{DealCode('SH', 1, 'C1', 20_000 + n)}")
+        added = rows(db) - before
+    finally:
+        server.stop()
+    return added > 0, f"{added} rows added by 300 cookie-less GETs"
+
+
+def attack_planting(target: Target) -> Result:
+    server = target.server({"SOLITAIRE_ORIGIN": HTTPS})  # a proxy speaks plain HTTP to it
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as attacker:
+            first = attacker.get("/")
+            found = re.search(r"__Host-sid=([^;]+)", first.headers.get("set-cookie", ""))
+            assert found is not None
+            planted = found.group(1)  # the attacker's own session …
+            attacker.headers["cookie"] = f"__Host-sid={planted}"  # (sent as a browser would)
+            tap(attacker, HM)  # … with a selected card
+        with httpx.Client(base_url=server.url, timeout=30) as victim:
+            victim.headers["cookie"] = f"sid={planted}"  # what a sibling subdomain can set
+            page = parse(victim.get(f"/half-moon/{HM}").text)
+            adopted = bool(page.find_all(aria_pressed="true"))
+        with httpx.Client(base_url=server.url, timeout=30) as other:
+            made_up = "M" * 32
+            other.cookies.set("__Host-sid", made_up)
+            response = other.get("/")
+            kept = any(made_up in c for c in response.headers.get_list("set-cookie"))
+    finally:
+        server.stop()
+    seen = f"planted plain sid adopted: {adopted}; a made-up id kept: {kept}"
+    return adopted or kept, seen
+
+
+def _link(client: httpx.Client) -> str:
+    token = token_of(parse(client.get("/stats").text))
+    made = client.post("/stats/link", data={"token": token})
+    return str(parse(made.text).by_id("device-link").attrs["value"]).rsplit("/", 1)[1]
+
+
+def attack_revoke(target: Target) -> Result:
+    server = target.server(args=("--access-log",))
+    try:
+        with (
+            httpx.Client(base_url=server.url, timeout=30) as owner,
+            httpx.Client(base_url=server.url, timeout=30) as thief,
+        ):
+            tap(owner, HM)
+            secret = _link(owner)
+            question = thief.get(f"/link/{secret}")
+            thief.post(f"/link/{secret}", data={"token": token_of(parse(question.text))})
+            token = token_of(parse(owner.get("/stats").text))
+            owner.post("/stats/link/revoke", data={"token": token})
+            page = parse(thief.get(f"/half-moon/{HM}").text)
+            still = bool(page.find_all(aria_pressed="true"))
+        time.sleep(0.5)
+        logged = secret in server.log.read_text(errors="replace")
+    finally:
+        server.stop()
+    return (
+        still or logged,
+        f"after revoking, the thief still sees the game: {still}; secret in log: {logged}",
+    )
+
+
+def attack_notices(target: Target) -> Result:
+    server = target.server()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            tap(client, HM)
+            page = parse(client.get(f"/half-moon/{HM}?n=unreadable").text)
+            unreadable = "could not be read" in page.by_id("status").text
+            _link(client)
+            stats = parse(client.get("/stats?n=revoked").text)
+            revoked = bool(stats.find_all(id="stats-notice"))
+    finally:
+        server.stop()
+    return unreadable or revoked, f"?n=unreadable shown: {unreadable}; ?n=revoked shown: {revoked}"
+
+
+def attack_inflate(target: Target) -> Result:
+    import asyncio
+
+    from app.engine.codes import DealCode
+    from app.services import daily
+
+    server = target.server()
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            win(client, HM)
+            for n in range(100):  # a hundred newer games push the won one out
+                tap(client, str(DealCode("HM", 1, "N", 5000 + n)))
+            win(client, HM)
+            twice = won(client)
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            yesterday = daily.yesterday_of(daily.today())
+            code = str(asyncio.run(daily.daily_codes(yesterday))["HM"])
+            win(client, code)
+            streak = parse(client.get("/stats").text).by_id("daily-streak").text
+    finally:
+        server.stop()
+    counted_twice = twice != "1"
+    yesterday_counts = not streak.startswith("Daily streak: 0 days")
+    seen = f"won after winning one deal twice: {twice}; yesterday's deal: {streak!r}"
+    return counted_twice or yesterday_counts, seen
+
+
+def _held(server: Server, n: int) -> list[socket.socket]:
+    host, port = server.url.removeprefix("http://").split(":")
+    held = []
+    for _ in range(n):
+        sock = socket.create_connection((host, int(port)), timeout=10)
+        sock.sendall(b"GET /faq HTTP/1.1\r\nHost: test\r\n\r\n")
+        sock.recv(65536)
+        held.append(sock)
+    return held
+
+
+def attack_limits(target: Target) -> Result:
+    server = target.server({"SOLITAIRE_RATE_WRITES": "3/minute"}, args=("--limit-concurrency", "6"))
+    try:
+        held = _held(server, 5)
+        try:
+            health = httpx.get(f"{server.url}/health", timeout=10).status_code
+        finally:
+            for sock in held:
+                sock.close()
+        time.sleep(0.3)
+        statuses = []
+        for i in range(6):
+            with httpx.Client(base_url=server.url, timeout=30) as client:
+                token = token_of(parse(client.get("/stats").text))
+                forwarded = {"X-Forwarded-For": f"not-an-address-{i}"}
+                response = client.post("/stats/reset", data={"token": token}, headers=forwarded)
+                statuses.append(response.status_code)
+        escaped = 429 not in statuses
+    finally:
+        server.stop()
+    guess = target.server()
+    try:
+        with httpx.Client(base_url=guess.url, timeout=30) as owner:
+            secret = _link(owner)
+        with httpx.Client(base_url=guess.url, timeout=30) as guesser:
+            token = token_of(parse(guesser.get("/").text))
+            for i in range(20):
+                guesser.get(f"/link/{'G' * 30}{i:02d}")
+                guesser.post(f"/link/{'G' * 30}{i:02d}", data={"token": token})
+            wrong = guesser.post(f"/link/{'W' * 32}", data={"token": token}).status_code
+            right = guesser.post(f"/link/{secret}", data={"token": token}).status_code
+            right_get = guesser.get(f"/link/{secret}").status_code
+            wrong_get = guesser.get(f"/link/{'W' * 32}").status_code
+    finally:
+        guess.stop()
+    oracle = wrong != right or right_get != wrong_get
+    seen = (
+        f"/health at the cap: {health}; 6 POSTs with new forwarded text: {statuses}; past the"
+        f" guess limit, wrong/right: POST {wrong}/{right}, GET {wrong_get}/{right_get}"
+    )
+    return health != 200 or escaped or oracle, seen
+
+
+def attack_noise(target: Target) -> Result:
+    server = target.server()
+    host, port = server.url.removeprefix("http://").split(":")
+    try:
+        before = len(server.log.read_text(errors="replace").splitlines())
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(
+                b"POST /settings HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n"
+                b"Content-Type: application/x-www-form-urlencoded\r\n\r\ntoken="
+            )
+            time.sleep(0.3)
+        time.sleep(1)
+        lines = len(server.log.read_text(errors="replace").splitlines()) - before
+        body = b"token=" + b"a" * 70_000
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(
+                b"POST /settings HTTP/1.1\r\nHost: t\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n"
+                + body
+            )
+            status = sock.recv(65536)[:12].decode(errors="replace")
+    finally:
+        server.stop()
+    return lines > 1 or "413" not in status, f"log lines for an aborted body: {lines}; {status!r}"
+
+
+ATTACKS: dict[str, Callable[[Target], Result]] = {
+    "growth": attack_growth,
+    "planting": attack_planting,
+    "revoke": attack_revoke,
+    "notices": attack_notices,
+    "inflate": attack_inflate,
+    "limits": attack_limits,
+    "noise": attack_noise,
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default="main")
+    parser.add_argument("--only", default=",".join(ATTACKS))
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="bench-attacks-"))
+    targets = [Target("change", Path(__file__).resolve().parents[1], work)]
+    if args.baseline != "none":
+        targets.insert(0, Target("baseline", checkout(args.baseline, work), work))
+    for name in args.only.split(","):
+        for target in targets:
+            try:
+                harm, seen = ATTACKS[name](target)
+                verdict = "HARM   " if harm else "no harm"
+            except Exception as error:  # an attack that cannot even run is reported, not hidden
+                verdict, seen = "error  ", f"{type(error).__name__}: {error}"
+            print(f"{name:<9} {target.name:<9} {verdict}  {seen}", flush=True)
+    print(f"details in {work}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""Replays in Chromium (issue 26): stepping with the keyboard while the cards move as on the
+game screens, every step a plain link without JavaScript, a pasted game's text, the phone
+layout in three languages, and axe on every replay screen."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from app.engine.codes import DealCode
+from app.engine.halfmoon import apply_move, deal
+from app.engine.halfmoon import place_name as hm_place
+from tests.browser import test_motion
+from tests.browser.conftest import PHONE, assert_accessible, screenshot
+from tests.browser.play import HM, SH_LOST, board, hm_line, hm_reach, sh_reach
+from tests.browser.test_motion import motion, reset, settled
+
+LINE = hm_line(HM)
+watched = test_motion.watched
+"""A page whose animations are watched (the motion tests' fixture)."""
+
+
+def won_replay(page: Page) -> str:
+    """Win HM1-N-AAAAAAB through its forms; the end box's link to the game's replay."""
+    hm_reach(page, HM, LINE)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    link = page.locator("#ending-replay")
+    expect(link).to_be_visible()
+    href = link.get_attribute("href")
+    assert href is not None and re.fullmatch(r"/replay/[A-Za-z0-9_-]{22}", href)
+    return href
+
+
+def step_of(page: Page) -> str | None:
+    return page.locator("#replay").get_attribute("data-step")
+
+
+def test_the_keyboard_steps_through_a_replay_and_the_cards_move_as_in_the_game(watched):
+    page = watched()
+    url = won_replay(page)
+    expect(page.locator("#ending-replay")).to_have_text("Watch the replay")
+    page.locator("#ending-replay").click()
+    expect(page).to_have_url(re.compile(re.escape(url) + "$"))
+    expect(page.locator("#replay-keys")).to_be_visible()  # the keys' hint: with the script
+    expect(page.locator("#narration")).to_have_text("The deal, before the first move.")
+    settled(page)
+    reset(page)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-count")).to_have_text("Step 1 of 48")
+    expect(page).to_have_url(re.compile(re.escape(url) + r"\?step=1$"))
+    first = LINE[0]
+    position = deal(DealCode.parse(HM))
+    expect(board(page)).to_have_attribute("data-moves", "1")
+    settled(page)
+    seen = motion(page)["seen"]
+    for place in first:  # the removed cards leave as on the game screen (motion.js)
+        assert f"leave hm-{hm_place(place)}-{position.count(place)}" in seen, seen
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-count")).to_have_text("Step 4 of 48")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#step-count")).to_have_text("Step 3 of 48")
+    after = position
+    for removal in LINE[:3]:
+        after = apply_move(after, removal)
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('#board [data-place]')].map((p) =>
+          [p.dataset.place, p.dataset.count, p.querySelector('[data-card]')?.dataset.card ?? null])"""
+    )
+    assert shown == [
+        [hm_place(i), str(after.count(i)), str(c) if (c := after.top(i)) else None]
+        for i in range(20)
+    ]
+    page.keyboard.press("End")
+    expect(page.locator("#step-count")).to_have_text("Step 48 of 48")
+    expect(board(page)).to_have_attribute("data-state", "won")
+    expect(page.locator("#narration")).to_contain_text("The game is won.")
+    page.keyboard.press("ArrowRight")  # nothing after the last step
+    expect(page.locator("#step-count")).to_have_text("Step 48 of 48")
+    page.keyboard.press("Home")
+    expect(page.locator("#step-count")).to_have_text("Step 0 of 48")
+    page.go_back()  # every step is in the history
+    expect(page).to_have_url(re.compile(r"\?step=48$"))
+    expect(page.locator("#step-count")).to_have_text("Step 48 of 48")
+    assert page.locator("#board form, #board button").count() == 0  # read-only
+
+
+def test_without_javascript_every_step_is_a_link(new_context: Callable[..., BrowserContext]):
+    player = new_context().new_page()
+    url = won_replay(player)
+    page = new_context(java_script_enabled=False).new_page()  # another browser: no cookie
+    page.goto(url)
+    expect(page.locator("#replay-keys")).to_be_hidden()  # the keys work only with the script
+    page.locator("#step-next").click()
+    expect(page).to_have_url(re.compile(r"\?step=1$"))
+    expect(page.locator("#step-count")).to_have_text("Step 1 of 48")
+    page.locator("#step-last").click()
+    expect(page.locator("#step-count")).to_have_text("Step 48 of 48")
+    expect(page.locator("#step-next")).to_have_attribute("aria-disabled", "true")
+    page.locator("#step-prev").click()
+    expect(page.locator("#step-count")).to_have_text("Step 47 of 48")
+    page.locator("#step-first").click()
+    expect(page).to_have_url(re.compile(r"\?step=0$"))
+    page.locator("#replay-text").click()
+    assert page.locator("body").inner_text().splitlines()[0] == HM
+
+
+def test_a_pasted_game_steps_with_the_keyboard_and_stores_nothing(page: Page):
+    url = won_replay(page)
+    text = page.request.get(url + ".txt").text()
+    page.goto("/replay")
+    page.locator("#replay-text-field").fill(text)
+    page.locator("#replay-open").click()
+    expect(page.locator("#step-count")).to_have_text("Step 0 of 48")
+    assert_accessible(page, "a pasted game's replay")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-count")).to_have_text("Step 2 of 48")
+    expect(board(page)).to_have_attribute("data-moves", "2")
+    page.keyboard.press("End")
+    expect(page.locator("#step-count")).to_have_text("Step 48 of 48")
+    page.goto("/replay")
+    page.locator("#replay-text-field").fill(text.replace("\n", "\nzz\n", 1))
+    page.locator("#replay-open").click()
+    expect(page.locator("#replay-problem")).to_contain_text("Line 2: “zz” is not a move.")
+    assert_accessible(page, "the text form with a bad line")
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+def test_a_replay_on_a_phone_in_every_language(new_context, lang):
+    phone = {"viewport": PHONE, "is_mobile": True, "has_touch": True, "locale": lang}
+    player = new_context(**phone).new_page()
+    url = won_replay(player)
+    summary = player.locator("#summary").bounding_box()
+    link = player.locator("#ending-replay").bounding_box()
+    assert summary is not None and link is not None
+    assert (
+        summary["x"] <= link["x"] and link["x"] + link["width"] <= summary["x"] + summary["width"]
+    )
+    screenshot(player, f"replay-link-phone-{lang}")
+    page = new_context(**phone).new_page()  # someone the link was sent to
+    page.goto(f"{url}?step=20")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways: {width}px"
+    box = board(page).bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5
+    for control in ("#step-first", "#step-prev", "#step-next", "#step-last"):
+        target = page.locator(control).bounding_box()
+        assert target is not None and target["height"] >= 24 and target["width"] >= 24
+    screenshot(page, f"replay-phone-{lang}")
+    assert_accessible(page, f"a replay on a phone ({lang})")
+
+
+def test_axe_on_every_replay_screen(page: Page):
+    url = won_replay(page)
+    assert_accessible(page, "the won game's end box with its replay link")
+    for step in (0, 1, 48):
+        page.goto(f"{url}?step={step}")
+        assert_accessible(page, f"replay step {step}")
+    page.goto("/stats")
+    expect(page.locator("#replay-list tbody tr")).to_have_count(1)
+    assert_accessible(page, "/stats with its replays")
+    page.goto("/")
+    expect(page.locator(".finished .replay-link")).to_have_count(1)
+    assert_accessible(page, "home with a finished game's replay")
+    sh_reach(page, SH_LOST, [])  # lost at the deal: no move, no replay
+    page.goto("/replay")
+    assert_accessible(page, "the text form")
+
+
+def test_a_replay_is_deleted_from_stats(new_context: Callable[..., BrowserContext]):
+    page = new_context().new_page()
+    url = won_replay(page)
+    page.goto("/stats")
+    page.locator("#replay-list").get_by_role("button", name=re.compile("Delete the replay")).click()
+    expect(page.locator("#stats-notice")).to_have_text(
+        "The replay was deleted: its link opens nothing any more."
+    )
+    expect(page.locator("#no-replays")).to_be_visible()
+    other = new_context().new_page()
+    response = other.goto(url)
+    assert response is not None and response.status == 404

@@ -1,0 +1,574 @@
+"""Replays over HTTP (issue 26): every finished game's replay from its end box, each step's
+board and move in words, the text form and a pasted text, the links from the home page and
+/stats, deleting a replay, privacy, and where a finished game stands on its deal."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import re
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+import app.web.actions
+from app.clock import now_ms
+from app.config import Config
+from app.engine.codes import DealCode
+from app.engine.halfmoon import HalfMoon, deal, place_name, position_from_data
+from app.engine.halfmoon.solver import solve
+from app.engine.replay import Line
+from app.i18n import translations
+from app.main import create_app
+from app.services import daily
+from app.web.halfmoon.replay import REMOVED
+from app.web.sessions import form_token
+from tests.web.conftest import forget_cached_games, sid_of, token_of
+from tests.web.html import parse
+
+CODE = "HM1-N-AAAAAAB"
+TINY = {"piles": [["6D", "5S"], ["6C"], ["5H"]] + [[]] * 9, "reserve": [None] * 8}
+"""A table of four cards: 5♠+6♣ then 6♦+5♥ wins; 5♥+6♣ first leaves 5♠ on 6♦ (stuck)."""
+WIN = (("pile-1", "pile-2"), ("pile-1", "pile-3"))
+LOSE = (("pile-3", "pile-2"),)
+REPLAY_LINK = re.compile(r"/replay/([A-Za-z0-9_-]{22})")
+
+
+@pytest.fixture
+def tiny(monkeypatch, app):
+    """CODE deals the four-card table (a deal code's cards never change outside tests)."""
+    original = HalfMoon.deal.__func__
+    position = position_from_data(TINY)
+
+    def fake(cls, code):
+        return position if str(code) == CODE else original(cls, code)
+
+    monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
+    forget_cached_games(app)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The server's clock, moved on by hand from now (the sweep of each app start deletes
+    what is older than the games' expiry)."""
+    now = [now_ms()]
+    monkeypatch.setattr(app.web.actions, "now_ms", lambda: now[0])
+
+    def tick(ms: int = 3_000) -> None:
+        now[0] += ms
+
+    return tick
+
+
+def play(p, removals, tick=None, step_ms: int = 3_000) -> None:
+    for removal in removals:
+        for place in removal:
+            if tick is not None:
+                tick(step_ms)
+            p.tap(place)
+
+
+def replay_url(p) -> str:
+    """The end box's link to the game's replay."""
+    link = p.board.by_id("ending-replay")
+    assert link.tag == "a"
+    return link.attrs["href"]
+
+
+def board_of(doc):
+    """Each place's count and shown cards, as the page draws them."""
+    board = doc.by_id("board")
+    return {
+        place.attrs["data-place"]: (
+            place.attrs["data-count"],
+            [c.attrs["data-card"] for c in place.find_all(data_card=True)],
+        )
+        for place in board.find_all(data_place=True)
+    }
+
+
+def win_half_moon(player, code: str = CODE, htmx: bool = True):
+    p = player(code, htmx=htmx)
+    for removal in solve(deal(DealCode.parse(code))).line:
+        for place in removal:
+            p.tap(place_name(place))
+    assert p.board.attrs["data-state"] == "won"
+    return p
+
+
+# --- 1. a replay for every finished game -------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
+def test_the_end_box_of_a_won_game_links_its_replay_by_an_unguessable_id(player, tiny, htmx):
+    p = player(CODE, htmx=htmx)
+    play(p, WIN)
+    assert p.board.attrs["data-state"] == "won"
+    url = replay_url(p)
+    ident = REPLAY_LINK.fullmatch(url)
+    assert ident is not None
+    assert len(base64.urlsafe_b64decode(ident.group(1) + "==")) == 16  # 128 random bits
+    assert p.board.by_id("summary").find("a", id="ending-replay").text == "Watch the replay"
+
+
+def test_a_stuck_game_links_its_replay_too_and_each_game_of_the_deal_has_its_own(
+    player, tiny, store
+):
+    p = player(CODE)
+    play(p, LOSE)
+    assert p.board.attrs["data-state"] == "stuck"
+    stuck = replay_url(p)
+    p.post("undo")
+    assert p.board.by_id("ending").children == []
+    p.tap("pile-3")
+    p.tap("pile-2")  # the game ends again: the same replay
+    assert replay_url(p) == stuck
+    p.post("restart", confirm="yes")  # another game of the deal: another replay
+    play(p, WIN)
+    assert replay_url(p) != stuck
+    assert p.client.get(stuck).status_code == 200
+    assert len(store.player_replays(sid_of(p.client))) == 2
+
+
+def test_a_game_that_ends_again_after_undo_keeps_its_replay_as_it_ended_last(
+    player, tiny, store, client
+):
+    """An Undo after the end and another last move: the same replay, now that ending — so
+    replays grow no faster than the moves that make them."""
+    p = player(CODE)
+    p.tap("pile-1")
+    p.tap("pile-2")  # 5♠ + 6♣
+    p.tap("pile-1")
+    p.tap("pile-3")  # 6♦ + 5♥: won
+    url = replay_url(p)
+    assert parse(client.get(url).text).by_id("replay-outcome").text == "Won"
+    p.post("undo")
+    p.post("undo")
+    play(p, LOSE)  # 5♥ + 6♣ instead: stuck
+    assert replay_url(p) == url
+    shown = parse(client.get(url).text)
+    assert shown.by_id("replay-outcome").text == "Lost" and shown.by_id("replay-moves").text == "1"
+    assert len(store.player_replays(sid_of(client))) == 1
+
+
+@pytest.mark.slow
+def test_a_lost_seahaven_game_links_its_replay(proof_pool, store):
+    """SH1-C1-AAAAAAC is lost at the deal; its one move is proved lost off the request path."""
+    import dataclasses
+
+    config = dataclasses.replace(Config(), proof_seconds=120.0, proof_wait=120.0)
+    with TestClient(create_app(config, store, proof_pool), follow_redirects=False) as client:
+        url = "/seahaven/SH1-C1-AAAAAAC"
+        page = parse(client.get(url).text)
+        client.post(
+            f"{url}/move",
+            data={"from": "column-2", "card": "QS", "to": "column-9", "token": token_of(page)},
+        )
+        page = parse(client.get(url).text)
+        assert page.by_id("board").attrs["data-state"] == "lost"
+        link = page.by_id("ending-replay").attrs["href"]
+        replay = parse(client.get(link + "?step=1").text)
+        assert replay.by_id("narration").text == (
+            "Move 1: Queen of spades to column 9. The game is lost: it cannot be won any more."
+        )
+        assert replay.by_id("replay-outcome").text == "Lost"
+        assert replay.by_id("board").attrs["data-state"] == "lost"
+
+
+def test_each_step_shows_the_board_its_moves_reach_read_only(player, client):
+    p = win_half_moon(player)
+    url = replay_url(p)
+    line = solve(deal(DealCode.parse(CODE))).line
+    game = HalfMoon(DealCode.parse(CODE))
+    for step in range(len(line) + 1):
+        if step:
+            game.play(line[step - 1], now=0)
+        if step not in (0, 1, 2, 24, 47, 48):
+            continue
+        page = parse(client.get(f"{url}?step={step}").text)
+        board = page.by_id("board")
+        assert (board.attrs["data-moves"], board.attrs["data-score"]) == (
+            str(step),
+            str(game.score),
+        )
+        assert board.attrs["data-state"] == ("won" if step == 48 else "playing")
+        expected = {
+            place_name(i): (
+                str(game.position.count(i)),
+                [str(c)] if (c := game.position.top(i)) else [],
+            )
+            for i in range(20)
+        }
+        assert board_of(page) == expected
+        labels = [s.text for s in board.find_all(class_="label")]
+        assert len(labels) == 20 and labels[0].startswith("pile 1")
+        assert board.find_all("form") == [] and board.find_all("button") == []
+        assert page.find_all("form", action=re.compile("^/half-moon/")) == []  # no game action
+        pager = {
+            a.attrs["id"]: a.attrs.get("href")
+            for a in page.by_id("replay").find("nav").children
+            if a.tag in ("a", "span")
+        }
+        assert pager["step-first"] == (f"{url}?step=0" if step else None)
+        assert pager["step-prev"] == (f"{url}?step={step - 1}" if step else None)
+        assert pager["step-next"] == (f"{url}?step={step + 1}" if step < 48 else None)
+        assert pager["step-last"] == (f"{url}?step=48" if step < 48 else None)
+        assert page.by_id("step-count").text == f"Step {step} of 48"
+    result = page.by_id("replay-result")
+    assert [dd.text for dd in result.find_all("dd")] == [
+        "Won",
+        result.by_id("replay-time").text,
+        "48",
+        "520",
+    ]
+
+
+def test_the_move_is_told_in_words_in_every_language(player, client, tiny):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    said = {}
+    for lang in ("en", "tr", "bg"):
+        page = parse(client.get(f"{url}?step=1", headers={"Accept-Language": lang}).text)
+        said[lang] = page.by_id("narration").text
+    assert said["en"] == "Move 1: Five of spades and six of clubs removed."
+    for lang, spades, clubs in (("tr", "maça", "sinek"), ("bg", "пика", "спатия")):
+        t = translations(lang)
+        assert t.gettext(REMOVED) != REMOVED  # translated, not the English text
+        prefix = t.gettext("Move %(step)s: %(move)s") % {"step": 1, "move": ""}
+        assert said[lang].startswith(prefix.strip()) and prefix.strip() != "Move 1:"
+        assert spades in said[lang].lower() and clubs in said[lang].lower()
+
+
+def test_a_seahaven_move_is_told_by_its_card_and_where_it_went() -> None:
+    from app.i18n import card_name
+    from app.web.seahaven import SCREEN
+
+    line = Line.from_text("SH1-C4-AAAAAJ2\nkm\n")
+    card = line.position(0).cells[0]
+    assert card is not None
+    name = card_name(card, translations("en"))
+    said = SCREEN.describe_move(line.position(0), line.move(1), "en")
+    assert said == f"{name[0].upper()}{name[1:]} to cell 3."
+
+
+@pytest.mark.parametrize("step", ["-1", "49", "abc", "1e3", "٣", "0x1", "+1", " 1"])
+def test_a_bad_step_is_a_page_that_says_what_is_accepted(player, client, step):
+    url = replay_url(win_half_moon(player))
+    response = client.get(f"{url}?step={step}")
+    assert response.status_code == 422
+    assert "accepted are the whole numbers 0 to 48" in parse(response.text).text
+
+
+@pytest.mark.parametrize("ident", ["A" * 22, "short", "A" * 23, "%2E%2E", "AAAAAAAAAAAAAAAAAAAAA!"])
+def test_an_unknown_replay_answers_404_with_a_page(client, ident):
+    for suffix in ("", ".txt"):
+        response = client.get(f"/replay/{ident}{suffix}")
+        assert response.status_code == 404
+        assert "There is no replay at this address" in response.text
+
+
+def test_a_replay_opened_without_a_cookie_writes_nothing(app, store, player, tiny):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    before = copy.deepcopy({k: v for k, v in vars(store).items() if not k.startswith("_lock")})
+    with TestClient(app, follow_redirects=False) as stranger:
+        for path in (url, f"{url}?step=1", f"{url}.txt", "/replay"):
+            assert stranger.get(path).status_code == 200, path
+    after = {k: v for k, v in vars(store).items() if not k.startswith("_lock")}
+    assert after == before
+
+
+def test_a_replay_shows_nothing_else_of_its_player(app, player, tiny, client):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    other = player("HM1-N-AAAAAAC")
+    other.tap("pile-1")  # another game of theirs, in play
+    sid = sid_of(client)
+    with TestClient(app, follow_redirects=False) as stranger:
+        pages = [stranger.get(f"{url}?step={n}").text for n in (0, 1, 2)]
+        pages.append(stranger.get(f"{url}.txt").text)
+    for text in pages:
+        assert sid not in text and form_token(sid) not in text and p.token not in text
+        assert "HM1-N-AAAAAAC" not in text
+
+
+def test_the_replay_page_previews_well_when_shared(player, tiny, clock):
+    p = player(CODE)
+    play(p, WIN, clock, step_ms=63_000)  # 3 more taps after the first: 3:09
+    page = parse(p.client.get(replay_url(p)).text)
+    meta = {m.attrs["property"]: m.attrs["content"] for m in page.find_all("meta", property=True)}
+    assert meta["og:title"] == f"Half Moon {CODE} — won in 3:09"
+    assert (
+        meta["og:description"] == "A replay of a Half Moon game, move by move: 2 moves, 20 points."
+    )
+    assert meta["og:url"] == f"http://testserver{replay_url(p)}"
+    assert page.find("title").text == f"Half Moon {CODE} — won in 3:09 · Patience"
+
+
+# --- 2. the text form ----------------------------------------------------------------------------
+
+
+def test_the_text_form_is_plain_text_that_replays_to_the_final_position(player, client):
+    p = win_half_moon(player)
+    response = client.get(replay_url(p) + ".txt")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
+    rows = response.text.splitlines()
+    assert rows[0] == CODE and len(rows) == 49
+    game = HalfMoon(DealCode.parse(CODE))
+    for row in rows[1:]:
+        game.play(HalfMoon.parse_move(row), now=0)  # Move.parse ↔ str(move)
+        assert str(HalfMoon.parse_move(row)) == row
+    _, stored = client.app.state.store.load(sid_of(client), CODE)
+    assert game.position == HalfMoon.from_record(stored.record).position and game.is_won()
+
+
+def test_a_pasted_text_shows_its_replay_and_stores_nothing(player, client, store):
+    p = win_half_moon(player)
+    text = client.get(replay_url(p) + ".txt").text
+    form = parse(client.get("/replay").text)
+    token = token_of(form)
+    before = copy.deepcopy({k: v for k, v in vars(store).items() if not k.startswith("_lock")})
+    shown = client.post("/replay", data={"text": text, "token": token, "step": "5"})
+    assert shown.status_code == 200
+    page = parse(shown.text)
+    assert page.by_id("board").attrs["data-moves"] == "5"
+    assert page.by_id("step-count").text == "Step 5 of 48"
+    stored = parse(client.get(replay_url(p) + "?step=5").text)
+    assert board_of(page) == board_of(stored)
+    assert page.by_id("narration").text == stored.by_id("narration").text
+    nexts = page.by_id("step-next")
+    assert (nexts.tag, nexts.attrs["name"], nexts.attrs["value"]) == ("button", "step", "6")
+    pager = page.by_id("replay").find("form")
+    assert pager.attrs["action"] == "/replay" and pager.attrs["method"] == "post"
+    (carried,) = pager.find_all("input", name="text")
+    assert carried.attrs["value"].splitlines() == text.splitlines()
+    assert page.by_id("replay-outcome").text == "Won" and page.by_id("replay-time").text == "–"
+    after = {k: v for k, v in vars(store).items() if not k.startswith("_lock")}
+    assert after == before
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("", "The text is empty"),
+        ("HM1-N-AAAAAAB\nae\nzz\n", "Line 3: “zz” is not a move. A Half Moon move is the letters"),
+        (
+            "HM1-N-AAAAAAB\n\nae\nae\n",
+            "Line 4: the rules do not allow the move “ae” there (The sum must be 11.).",
+        ),
+        ("NOT A CODE\nae", "Line 1: “NOT A CODE” is not a deal code"),
+        ("SH1-C4-AAAAAJ2\nkm\nmk\nmk", "Line 4: the rules do not allow the move “mk” there"),
+        ("SH1-C4-AAAAAJ2\nxx", "A Seahaven move is the letter of the place it takes from"),
+    ],
+)
+def test_a_pasted_text_with_a_bad_line_names_the_line_and_what_is_accepted(client, text, said):
+    token = token_of(parse(client.get("/replay").text))
+    response = client.post("/replay", data={"text": text, "token": token})
+    assert response.status_code == 422
+    page = parse(response.text)
+    assert said in page.by_id("replay-problem").text
+    assert page.by_id("replay-text-field").text == " ".join(text.split())  # kept to mend
+
+
+def test_the_text_form_is_rate_limited_like_any_post(store):
+    app = create_app(Config(rate_writes="2/minute"), store=store)
+    with TestClient(app, follow_redirects=False) as client:
+        token = token_of(parse(client.get("/replay").text))
+        codes = [
+            client.post("/replay", data={"text": "HM1-N-AAAAAAB\nae", "token": token}).status_code
+            for _ in range(3)
+        ]
+    assert codes == [200, 200, 429]
+
+
+def test_a_text_over_the_body_limit_gets_a_413_page(store):
+    app = create_app(Config(max_body=1024), store=store)
+    with TestClient(app, follow_redirects=False) as client:
+        token = token_of(parse(client.get("/replay").text))
+        text = "SH1-C4-AAAAAJ2\n" + "km\nmk\n" * 200
+        response = client.post("/replay", data={"text": text, "token": token})
+    assert response.status_code == 413
+    page = parse(response.text)
+    assert page.find("h1").text == "Request too large"
+    assert "at most 1024 bytes" in page.text
+
+
+def test_the_text_form_checks_its_token(client):
+    client.get("/replay")
+    response = client.post("/replay", data={"text": "HM1-N-AAAAAAB\nae", "token": "x" * 32})
+    assert response.status_code == 403
+
+
+# --- 3. your games link to their replays ---------------------------------------------------------
+
+
+def test_stats_and_the_home_page_link_finished_games_to_their_replays(player, client, tiny):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    stats = parse(client.get("/stats").text)
+    row = stats.by_id("recent").find("tr", data_code=CODE)
+    assert row.find("a", class_="replay-link").attrs["href"] == url
+    listed = stats.by_id("replay-list").find("tr", data_code=CODE)
+    assert listed.find("a").attrs["href"] == url
+    home = parse(client.get("/").text)
+    line = home.find(class_="continue finished").find("li", data_code=CODE)
+    assert line.find("a", class_="replay-link").attrs["href"] == url
+
+
+def test_play_again_after_a_win_then_a_loss_lists_both_results_and_both_replays(
+    player, client, tiny
+):
+    p = player(CODE)
+    play(p, WIN)
+    won = replay_url(p)
+    p.post("restart", confirm="yes")  # Play this deal again
+    play(p, LOSE)
+    lost = replay_url(p)
+    assert won != lost
+    home = parse(client.get("/").text)
+    lines = home.find(class_="continue finished").find_all("li", data_code=CODE)
+    assert [
+        (li.attrs["data-result"], li.find("a", class_="replay-link").attrs["href"]) for li in lines
+    ] == [
+        ("stuck", lost),
+        ("won", won),
+    ]
+    assert [li.find_all("span")[0].text for li in lines] == ["Lost", "Won"]
+    for url, outcome in ((won, "Won"), (lost, "Lost")):
+        assert parse(client.get(url).text).by_id("replay-outcome").text == outcome
+
+
+# --- 4. where you stand on this deal -------------------------------------------------------------
+
+
+def test_a_win_says_how_many_players_it_beat_on_this_deal(app, tiny, clock):
+    """Four players win the deal in 3, 15, 15 and 30 s; a fifth in 9 s beats the two of 15 s
+    and the one of 30 s: 3 of the 4 others, 75 %."""
+    times = (1_000, 5_000, 5_000, 10_000, 3_000)  # between taps: 3 intervals a game
+    last = None
+    for ms in times:
+        with TestClient(app, follow_redirects=False) as client:
+            from tests.web.conftest import Player
+
+            p = Player(client, f"/half-moon/{CODE}")
+            p.open()
+            play(p, WIN, clock, step_ms=ms)
+            last = p
+    assert last is not None
+    standing = last.board.by_id("standing")
+    assert (
+        standing.text == "Won in 0:09 — faster than 75 % of the 4 other players who won this deal."
+    )
+    assert "75\u00a0%" in "".join(standing.parts)  # the number and its sign never part
+    assert last.board.by_id("deal-figures").text.startswith(
+        "This deal for everyone: 5 players finished it, 5 won"
+    )
+
+
+def test_a_loss_says_how_many_players_won_the_deal(app, player, tiny):
+    with TestClient(app, follow_redirects=False) as winner:
+        from tests.web.conftest import Player
+
+        w = Player(winner, f"/half-moon/{CODE}")
+        w.open()
+        play(w, WIN)
+    p = player(CODE)
+    play(p, LOSE)
+    assert p.board.by_id("standing").text == "1 player has won this deal."
+
+
+def test_nothing_says_where_a_game_stands_while_it_is_played(player, tiny):
+    p = player(CODE)
+    p.tap("pile-1")
+    p.tap("pile-2")
+    assert p.doc.find_all(id="standing") == [] and p.doc.find_all(id="ending-replay") == []
+    assert "won this deal" not in p.client.get(p.url).text
+
+
+def test_playing_a_deal_again_never_counts_twice(app, store, player, tiny, clock):
+    p = player(CODE)
+    play(p, WIN, clock, step_ms=5_000)
+    p.post("restart", confirm="yes")
+    play(p, WIN, clock, step_ms=1_000)  # faster the second time: not counted again
+    figures = store.deal_stats(CODE)
+    assert (figures["players"], figures["wins"], sum(figures["cells"].values())) == (1, 1, 1)
+    assert p.board.by_id("standing").text == "Won in 0:03: nobody else has won this deal yet."
+
+
+def test_a_daily_deals_page_shows_the_days_figures_once_the_game_has_ended(app, monkeypatch, clock):
+    """Today's Half Moon deal (reached by /daily/half-moon) deals the four-card table: one
+    player wins it, and another's page of it says nothing while the game goes on, then, once
+    it is lost, how many players won the day's deal; the winner's says where the win stands."""
+    from tests.web.conftest import Player
+
+    today = str(daily.codes_of(daily.today())["HM"])
+    original = HalfMoon.deal.__func__
+    position = position_from_data(TINY)
+
+    def fake(cls, code):
+        return position if str(code) == today else original(cls, code)
+
+    monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
+    forget_cached_games(app)
+    pages = []
+    for line in (WIN, LOSE):
+        with TestClient(app, follow_redirects=False) as client:
+            assert client.get("/daily/half-moon").headers["location"] == f"/half-moon/{today}"
+            p = Player(client, f"/half-moon/{today}")
+            p.open()
+            p.tap(line[0][0])
+            assert p.doc.find_all(id="standing") == []  # nothing while the game goes on
+            p.tap(line[0][1])
+            play(p, line[1:], clock)
+            pages.append(p)
+    winner, loser = pages
+    assert winner.board.attrs["data-state"] == "won" and loser.board.attrs["data-state"] == "stuck"
+    assert winner.board.by_id("standing").text.startswith("Won in ")
+    assert loser.board.by_id("standing").text == "1 player has won this deal."
+    assert loser.board.by_id("deal-figures").text.startswith(
+        "This deal for everyone: 2 players finished it, 1 won"
+    )
+
+
+def test_a_replay_deleted_from_stats_answers_404_and_leaves_the_lists(player, client, tiny, app):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    ident = url.rsplit("/", 1)[1]
+    stats = parse(client.get("/stats").text)
+    form = stats.by_id("replay-list").find("tr", data_code=CODE).find("form")
+    assert form.attrs["action"] == f"{url}/delete" and form.attrs["method"] == "post"
+    with TestClient(app, follow_redirects=False) as other:  # another player: never deleted
+        token = token_of(parse(other.get("/stats").text))
+        denied = other.post(f"{url}/delete", data={"token": token})
+        assert denied.status_code == 404
+    assert client.get(url).status_code == 200
+    done = client.post(f"{url}/delete", data={"token": p.token})
+    assert done.status_code == 303 and done.headers["location"].startswith("/stats")
+    gone = client.get(url)
+    assert gone.status_code == 404 and client.get(f"{url}.txt").status_code == 404
+    assert ident not in client.get("/stats").text and ident not in client.get("/").text
+
+
+def test_a_viewer_in_zen_sees_no_clock_and_no_score_on_a_replay(player, client, tiny):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    response = client.post("/settings", data={"zen": "on", "token": p.token, "next": url})
+    assert response.status_code == 303
+    page = parse(client.get(url + "?step=1").text)
+    assert page.find_all(id="replay-time") == [] and page.find_all(id="replay-score") == []
+    assert page.by_id("replay-moves").text == "2"
+    assert "data-score" not in page.by_id("board").attrs
+    assert page.find("title").text == f"Half Moon {CODE} — won · Patience"
+    ended = parse(client.get(p.url).text)
+    assert ended.by_id("standing").text == "Nobody else has won this deal yet."
