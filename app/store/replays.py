@@ -109,8 +109,10 @@ def _whole(value: Any) -> int | None:
 
 
 def replay_id(game: StoredGame | None) -> str | None:
-    """The replay id a game row names, ``None`` when it names none."""
-    return None if game is None else game.marks.replay
+    """The replay id a game row names, ``None`` when it names none (or names no well-formed id:
+    a store that keeps rows as values, the memory store, never read them from JSON)."""
+    ident = None if game is None else game.marks.replay
+    return ident if ident is not None and ID_PATTERN.fullmatch(ident) else None
 
 
 def replay_of(old: StoredGame | None, new: StoredGame) -> StoredReplay | None:

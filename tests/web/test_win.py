@@ -142,7 +142,7 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert f"Half Moon {HM}" in line.text
     meta = line.find(class_="meta")
     assert meta.text.startswith("0 moves, 0 points; won before in 5:09")
-    assert meta.find("a").attrs["href"] == f"/replay/{win['replay']}"  # the win's replay
+    assert meta.find("a").attrs["href"] == f"/replay/{win.replay}"  # the win's replay
 
 
 def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, client, clock):
