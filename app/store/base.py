@@ -13,7 +13,6 @@ pushes out the session's games changed longest ago.
 
 from __future__ import annotations
 
-import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -158,6 +157,20 @@ class StoredGame:
     web layer when it writes the game, so the store never needs to know the games; not
     stored (a game read back has ``None``: only the game being written is counted)."""
 
+    def with_marks(self, marks: Marks) -> StoredGame:
+        """This game with ``marks`` (built directly: ``dataclasses.replace`` costs several
+        times as much, and a tap sets marks twice or three times)."""
+        return StoredGame(
+            self.code,
+            self.record,
+            self.state,
+            self.score,
+            self.moves,
+            self.updated_ms,
+            marks,
+            self.kind,
+        )
+
 
 def carry(
     old: StoredGame | None, new: StoredGame, new_id: Callable[[], str] | None = None
@@ -176,24 +189,22 @@ def carry(
     Marks(counted='done', daily='', won=Win(ms=9000, moves=48, score=520, \
 replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
     """
-    kept, fresh = NO_MARKS if old is None else old.marks, new.marks
+    fresh = new.marks
+    kept, counted = (NO_MARKS, fresh.counted) if old is None else (old.marks, old.marks.counted)
     won = fresh.won or kept.won
     if fresh.won is None and old is not None and old.state == "won" and new.state != "won":
         won = Win(clock_elapsed(old.record), old.moves, old.score, kept.replay)
     replay = fresh.replay
     if replay is None:
         record = new.record
-        anew = not record.get("moves") and not record.get("redo")  # the deal's next game
-        replay = None if anew else kept.replay
+        if record.get("moves") or record.get("redo"):  # not restarted: the same game goes on
+            replay = kept.replay
         if new_id is not None and kept.replay is None and new.state in ENDED and new.moves > 0:
             replay = new_id()
-    marks = fresh._replace(
-        counted=fresh.counted if old is None else kept.counted,
-        daily=fresh.daily or kept.daily,
-        won=won,
-        replay=replay,
-    )
-    return new if marks == fresh else dataclasses.replace(new, marks=marks)
+    daily = fresh.daily or kept.daily
+    if (counted, daily, won, replay) == (fresh.counted, fresh.daily, fresh.won, fresh.replay):
+        return new
+    return new.with_marks(Marks(counted, daily, won, fresh.unproved, fresh.retry, replay))
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import dataclasses
 import datetime
 import hashlib
 from collections.abc import Callable
@@ -207,7 +206,7 @@ def count(
     deal: DealResult | None = None
     if not mark and data["open"].get(kind) != code and was_counted(data, code):
         # counted before, its row pushed out since: its first result stands
-        done = dataclasses.replace(new, marks=new.marks._replace(counted="done"))
+        done = new.with_marks(new.marks._replace(counted="done"))
         if code not in data["gone"]:
             return done, None, None
         data["gone"] = [c for c in data["gone"] if c != code]
@@ -268,7 +267,7 @@ def count(
                 _daily_win(data["daily"], day)
             data["set"] = {"code": code, "keys": records(before, data, kind, won)}
             deal = DealResult(won, ms, new.moves)
-    written = dataclasses.replace(new, marks=new.marks._replace(counted=mark))
+    written = new.with_marks(new.marks._replace(counted=mark))
     return written, data, deal
 
 

@@ -13,7 +13,6 @@ the game kept between actions by :mod:`app.web.gamecache`, the end box's additio
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -137,7 +136,7 @@ async def act(
         if changed:
             saved = carry(stored, screen.stored(game, game.to_record(), now, state), new_replay_id)
         if saved is not None and stored is None and daily_day is not None:  # the streak's day
-            saved = dataclasses.replace(saved, marks=saved.marks._replace(daily=daily_day))
+            saved = saved.with_marks(saved.marks._replace(daily=daily_day))
         if saved is not None:
             saved = with_key(saved, replay)
         row = saved or stored

@@ -12,7 +12,6 @@ board (another tab), is a new action.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 
 from fastapi import Request
@@ -46,4 +45,4 @@ def with_key(row: StoredGame, key: str | None) -> StoredGame:
     send again, so no earlier action's key survives on it)."""
     if row.marks.retry == key:
         return row
-    return dataclasses.replace(row, marks=row.marks._replace(retry=key))
+    return row.with_marks(row.marks._replace(retry=key))

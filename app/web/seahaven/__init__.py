@@ -5,7 +5,6 @@ and the deals (:mod:`~app.web.seahaven.deals`), the forms and the actions tap / 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Collection
 from typing import Any, ClassVar, Final
@@ -150,7 +149,7 @@ class SeahavenScreen(Screen[Seahaven]):
         kept = super().stored(game, record, now, state)
         if self.unproved(game) is None:
             return kept
-        return dataclasses.replace(kept, marks=kept.marks._replace(unproved=True))
+        return kept.with_marks(kept.marks._replace(unproved=True))
 
     async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
