@@ -11,10 +11,11 @@ Every store's is a :class:`BucketLimiter` — a token bucket per (kind, address)
 this process's memory on the event loop (no I/O, no thread, no lock wait on a tap's path) and
 shared through the store (:class:`BucketShare`): the spends of the last moments are merged
 into the shared buckets by the store (SQLite: inside the group commit that writes the taps;
-Redis: one checked write per bucket, at once, on the store's own loop), and the merged buckets
-come back with its commit. A bucket near its end, or not seen for a while, is read from the
-store before it is spent (Redis: awaited, :meth:`BucketShare.read_bucket_async`). The memory
-store shares with nobody (it is one process's store).
+Redis: one checked write per bucket, on the store's own loop), at most every
+:data:`SHARE_EVERY_SECONDS`, and the merged buckets come back with its commit. A bucket near
+its end, or not seen for a while, is read from the store before it is spent (Redis:
+awaited, :meth:`BucketShare.read_bucket_async`). The memory store shares with nobody (it is
+one process's store).
 
 A limiter that fails (Redis gone, a store that cannot be read) lets the request through
 and logs: the store's own error handling answers the write itself. It then lets everything
@@ -253,6 +254,15 @@ NEAR_TOKENS: Final = 8.0
 its end the limit is exact up to the spends other workers have not shared yet (their last
 milliseconds), not up to what this worker saw last."""
 
+SHARE_EVERY_SECONDS: Final = 0.05
+"""Shares start at most this often (20 a second per limiter): spends made since the last one
+go together with the next. Without it every commit started the next share at once, so a busy
+worker kept its store busy with back-to-back shares — on SQLite a commit (and an fsync) of
+its own whenever no tap's batch carried it, on Redis one more script a tap (``docs/
+performance.md``, *The limiter's shares*). A bucket near its end still shares each spend at
+once (:meth:`BucketLimiter.take_async` waits for :meth:`BucketLimiter.sync`), so the limit
+stays exact there; elsewhere another worker sees this one's spends at most this much later."""
+
 MAX_BUCKETS: Final = 50_000
 """Buckets one limiter keeps in memory (about 150 bytes each); the one used longest ago goes
 first, once its spends are shared."""
@@ -282,21 +292,40 @@ class BucketLimiter(RateLimiter):
     shared through ``share`` (module notes); ``share=None`` keeps them in this process only.
 
     Thread-safe: tests run several event loops on one limiter, and the store calls back from
-    its writer thread. One share is under way at a time; spends made meanwhile go with the
-    next one, which the commit of the previous one starts.
+    its writer thread. One share is under way at a time, and shares start at most every
+    ``share_every`` seconds (:data:`SHARE_EVERY_SECONDS`): a spend after a quiet spell shares
+    at once; spends made while a share is under way, or too soon after the last one started,
+    go with the next, which a thread of the limiter's own (``rate-shares``) starts when it is
+    due.
     """
 
-    def __init__(self, configured: Limits, share: BucketShare | None = None) -> None:
+    def __init__(
+        self,
+        configured: Limits,
+        share: BucketShare | None = None,
+        share_every: float = SHARE_EVERY_SECONDS,
+    ) -> None:
         super().__init__(configured)
         self._share = share
+        self._every = share_every
         self._held: OrderedDict[str, _Held] = OrderedDict()
         self._dirty: set[str] = set()
         self._sharing = False
         self._shares = 0
         """Shares committed: a read that a commit overtook is not kept."""
+        self._failures = 0
+        """Shares that failed (:meth:`sync` gives up on the first)."""
+        self._started = -math.inf
+        """``time.monotonic()`` when the last share started."""
         self._lock = threading.Lock()
         self._quiet = threading.Condition(self._lock)
         """Notified when a share is committed (or failed)."""
+        self._due = threading.Condition(self._lock)
+        """Notified when spends wait for a share (the ``rate-shares`` thread starts it)."""
+        self._ticker: threading.Thread | None = None
+        self._counting = False
+        """The ``rate-shares`` thread waits for the next share to be due (no need to wake it)."""
+        self._closed = False
 
     @property
     def shared(self) -> bool:
@@ -350,10 +379,49 @@ class BucketLimiter(RateLimiter):
                 return ALLOWED
             held.pending += 1
             self._dirty.add(key)
-            spent = self._start_share()
+            spent = self._start_share() if self._is_due() else {}
+            if not spent:
+                self._wait_for_share()
         if spent:
             self._hand_over(spent)
         return ALLOWED
+
+    def _is_due(self) -> bool:
+        """Whether the next share may start now (the lock is held)."""
+        return time.monotonic() - self._started >= self._every
+
+    def _wait_for_share(self) -> None:
+        """Pending spends go with the share the ``rate-shares`` thread starts when it is due
+        (the lock is held). It is woken only when it waits for work: not while a share is
+        under way (its commit calls this again) nor while it counts down to the next share."""
+        if self._closed or self._sharing or self._counting:
+            return
+        if self._ticker is None:
+            self._ticker = threading.Thread(target=self._tick, name="rate-shares", daemon=True)
+            self._ticker.start()
+        self._due.notify()
+
+    def _tick(self) -> None:
+        """The ``rate-shares`` thread: start each share once it is due and the last one is
+        committed, for as long as the limiter is open."""
+        while True:
+            with self._lock:
+                while not self._closed and (self._sharing or not self._dirty):
+                    self._due.wait()
+                if self._closed:
+                    return
+                left = self._started + self._every - time.monotonic()
+                if left > 0:
+                    self._counting = True
+                    self._due.wait(left)  # (a close wakes it early)
+                    self._counting = False
+                    continue
+                spent = self._start_share()
+            if spent:
+                try:
+                    self._hand_over(spent)
+                except Exception:
+                    log.exception("the store did not take the rate limiter's counts")
 
     def _known(
         self, key: str, capacity: float, per_ms: float, now: int
@@ -411,6 +479,7 @@ class BucketLimiter(RateLimiter):
             held.sharing, held.pending = held.pending, 0
         self._dirty.clear()
         self._sharing = True
+        self._started = time.monotonic()
         return spent
 
     def _hand_over(self, spent: dict[str, Spend]) -> None:
@@ -426,6 +495,7 @@ class BucketLimiter(RateLimiter):
         with self._lock:
             synced = time.monotonic()
             if buckets is None:  # the spends under way go with the next share
+                self._failures += 1
                 for key, held in self._held.items():
                     if held.sharing:
                         held.pending, held.sharing = held.pending + held.sharing, 0
@@ -437,15 +507,11 @@ class BucketLimiter(RateLimiter):
                         shared.base, shared.synced, shared.sharing = bucket, synced, 0
             self._sharing = False
             self._shares += 1
-            spent = self._start_share() if buckets is not None else {}
+            if buckets is not None and self._dirty:
+                self._wait_for_share()
             self._quiet.notify_all()
         if buckets is None:
             log.warning("the store did not take the rate limiter's counts; trying again later")
-        if spent:
-            try:
-                self._hand_over(spent)
-            except Exception:
-                log.exception("the store did not take the rate limiter's counts")
 
     def sync(self, timeout: float = 1.0) -> bool:
         """Hand every spend made here to the store and wait (at most ``timeout`` seconds)
@@ -453,24 +519,30 @@ class BucketLimiter(RateLimiter):
         calls it (:meth:`close`), so a restart loses no count; tests call it to share now."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            spent = self._start_share()
-        if spent:
+            failures = self._failures
+        while True:
+            with self._lock:
+                if self._failures != failures:  # a share failed: not again here
+                    return False
+                if not self._sharing and not self._dirty:
+                    return True
+                spent = {} if self._sharing else self._start_share()  # now, due or not
+                if not spent:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not self._quiet.wait(left):
+                        return False
+                    continue
             try:
                 self._hand_over(spent)
             except Exception:
                 return False
-        with self._lock:
-            while self._sharing or self._dirty:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self._quiet.wait(left):
-                    return False
-                if not self._sharing and self._dirty:  # the share failed: not again here
-                    return False
-        return True
 
     def close(self) -> None:
         if self._share is not None:
             self.sync()
+        with self._lock:
+            self._closed = True
+            self._due.notify_all()
 
 
 def _rule(item: limits.RateLimitItem) -> tuple[float, float, int]:

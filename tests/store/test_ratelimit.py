@@ -4,6 +4,7 @@ the store giving its own limiter, and failing open."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -120,6 +121,44 @@ def test_far_from_its_end_a_bucket_is_spent_without_reading_the_store(tmp_path: 
         assert store.connection().execute("SELECT tokens FROM rate_buckets").fetchone()[0] == (
             pytest.approx(900, abs=1)
         )
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_a_busy_worker_shares_its_spends_at_most_every_fifty_milliseconds(
+    kind: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Spends made while a share is under way, or too soon after one started, wait for the
+    next share, which the limiter starts when it is due — not one share per commit, back to
+    back, for as long as the worker is busy (a commit and an fsync each on SQLite, a script
+    each on Redis). Every spend still reaches the store, without a sync."""
+    if kind == "redis":
+        request.getfixturevalue("redis_client")  # an empty database
+        store: Store = RedisStore(request.getfixturevalue("redis_url"))
+    else:
+        store = SQLiteStore(str(tmp_path / "g.db"))
+    limiter = bucket_limiter(store)
+    item = limits.parse("100000/hour")  # refills 28 a second
+    started: list[float] = []
+    share: Any = limiter._share
+    real = share.share_buckets
+    share.share_buckets = lambda spent, done: started.append(time.monotonic()) or real(spent, done)
+    try:
+        spends, began = 0, time.monotonic()
+        while time.monotonic() - began < 0.5:  # a busy worker: a spend every millisecond
+            assert limiter.take(item, "k", True).allowed
+            spends += 1
+            time.sleep(0.001)
+        held = limiter._held["k"]
+        deadline = time.monotonic() + 2
+        while (held.pending or held.sharing) and time.monotonic() < deadline:
+            time.sleep(0.01)  # no sync: the limiter's own thread shares the last ones
+        assert held.pending == held.sharing == 0
+        gaps = [b - a for a, b in itertools.pairwise(started)]
+        assert 5 <= len(started) <= 13, gaps  # 0.5 s, at most 20 a second: not hundreds
+        assert min(gaps) >= 0.045, gaps
+        assert share.read_bucket("k").tokens == pytest.approx(100_000 - spends, abs=20)
     finally:
         store.close()
 
