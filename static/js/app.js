@@ -361,6 +361,69 @@
     true
   );
 
+  // --- a press on a card an answer redrew meanwhile -----------------------------------------
+  // An answer redraws the places it changes (hx-swap-oob: new elements, same ids). A press that
+  // began on a card and is released after an answer redrew that card began on a button that is
+  // gone: the browser fires its click on an ancestor that is still there, not on a button, and
+  // the tap is lost — the second tap of a quick double tap or double click, when the first's
+  // answer lands between its press and its release (tests/browser/test_overlap.py). A press
+  // released on the button drawn in its place (the same id) is that tap: the script clicks the
+  // new button itself, once. Not on a Seahaven board: seahaven.js owns its presses (a second
+  // press on a redrawn card is its double tap; a touch tap the browser drops, its own rescue).
+
+  var RESCUE_MS = 120;
+  var pressed = null; // the primary press going on: its pointer and the card it began on
+  var rescue = null; // a released press whose card was redrawn, waiting for the browser's click
+
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      pressed = null;
+      if (!event.isPrimary || event.button !== 0 || event.closedPanel) return;
+      var button = event.target.closest && event.target.closest("#board button[id]");
+      if (button) pressed = { button: button, pointer: event.pointerId };
+    },
+    true
+  );
+
+  document.addEventListener(
+    "pointerup",
+    function (event) {
+      var done = pressed;
+      pressed = null;
+      if (!done || event.pointerId !== done.pointer || done.button.isConnected) return;
+      if (document.querySelector("#board[data-game=seahaven]")) return; // seahaven.js's presses
+      var button = document.getElementById(done.button.id);
+      var under = event.target.closest && event.target.closest("#board button[id]");
+      if (!button || under !== button) return; // released elsewhere: no tap
+      if (rescue) clearTimeout(rescue.timer);
+      rescue = { button: button, timer: setTimeout(rescued, RESCUE_MS) };
+    },
+    true
+  );
+
+  function rescued() {
+    var lost = rescue;
+    rescue = null;
+    if (lost && lost.button.isConnected && !lost.button.disabled) lost.button.click();
+  }
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      if (!rescue || event.detail === 0) return; // none waiting, or a key's or the script's click
+      var button = event.target.closest && event.target.closest("#board button[id]");
+      if (button === rescue.button) {
+        clearTimeout(rescue.timer); // the browser clicked the new button after all: the tap
+        rescue = null;
+        return;
+      }
+      clearTimeout(rescue.timer); // the browser's click, on an ancestor: make the tap now
+      rescued();
+    },
+    true
+  );
+
   document.addEventListener("DOMContentLoaded", revealCopyButtons);
   document.addEventListener("htmx:after:swap", revealCopyButtons);
   setInterval(tick, 250);

@@ -25,6 +25,7 @@ from app.engine.halfmoon import PLACES, apply_move, deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import CELLS, COLUMNS, FOUNDATIONS, Seahaven
 from app.engine.seahaven import place_name as sh_place
+from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.play import HM, SH, board, hm_reach, post_form
 
 SH_TWO_ACES = "SH1-C4-AAAAAAE"
@@ -189,6 +190,63 @@ def test_half_moon_double_click_selects_then_deselects(
     # with the values the player saw at the click
     clicked = {"place": [PAIR[0]], "card": [card], "token": [posts.bodies[0]["token"][0]]}
     assert posts.bodies == [clicked, clicked]
+    shown = assert_same_after_reload(page)
+    assert shown["board"] == ["playing", "0", "0"]
+    assert not any(card.endswith("*") for p in shown["places"] for card in p[2])
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_a_press_released_after_an_answer_redrew_its_card_is_still_a_tap(
+    new_context: Callable[..., BrowserContext], touch: bool
+):
+    """The first tap's answer lands while the second press is down: the card the press began
+    on is redrawn (a new button with the same id), so the browser clicks no button. The
+    release on the redrawn card is still the player's second tap (static/js/app.js): it
+    deselects. The double click above failed so in a CI run under load (2026-12-02); here the
+    first answer is held until the second press is down."""
+    context = new_context(has_touch=touch, viewport=PHONE if touch else DESKTOP)
+    page = context.new_page()
+    page.goto(f"/half-moon/{HM}")
+    posts = Posts(page)
+    ready(page)
+    selector = f"#card-{PAIR[0]}"
+    held: list[Any] = []
+    holding = [True]
+    page.route(
+        "**/half-moon/*/tap",
+        lambda route: held.append(route) if holding[0] else route.continue_(),
+    )
+    x, y = centre(page, selector)
+    if touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert len(held) == 1
+    old = page.evaluate_handle(f"() => document.querySelector('{selector}')")
+    cdp = context.new_cdp_session(page)
+    if touch:
+        point = {"x": x, "y": y}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    else:
+        page.mouse.move(x, y)
+        page.mouse.down()
+    holding[0] = False
+    held[0].continue_()  # the first answer lands while the second press is down
+    page.wait_for_function(
+        "([old, sel]) => !old.isConnected"
+        " && document.querySelector(sel).getAttribute('aria-pressed') === 'true'",
+        arg=[old, selector],
+    )
+    if touch:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    else:
+        page.mouse.up()
+    posts.wait(page, 2)
+    assert page.locator(selector).get_attribute("aria-pressed") == "false"
     shown = assert_same_after_reload(page)
     assert shown["board"] == ["playing", "0", "0"]
     assert not any(card.endswith("*") for p in shown["places"] for card in p[2])
