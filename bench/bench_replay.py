@@ -44,7 +44,7 @@ from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import Seahaven
 from app.engine.seahaven.solver import solve_code
 from app.store import StoredGame
-from app.store.replays import REPLAY
+from app.store.marks import Marks
 from app.store.sqlite import SQLiteStore
 from app.web.sessions import COOKIE
 from tests.system.servers import start_server
@@ -63,7 +63,7 @@ def _won(game: Game[Any, Any], moves: list[Any], ident: str, sid: str, store: SQ
     record = game.to_record()
     row = StoredGame(
         str(game.code), record, "won", game.score, game.move_count, now_ms(),
-        {REPLAY: {"id": ident}},
+        Marks(replay=ident),
     )  # fmt: skip
     store.change_game(sid, str(game.code), lambda _s, _g: (row, None))
     return game.move_count

@@ -22,11 +22,13 @@ import warnings
 import httpx
 
 from app.config import Config
-from app.engine.codes import encode_number
+from app.engine.codes import DealCode, encode_number
 from app.engine.game import now_ms
+from app.engine.games import kind_of
 from app.main import create_app
 from app.store import MemoryStore, StoredGame
 from app.store.jsondata import dumps
+from app.store.marks import Marks
 from app.web.sessions import cookie_value, signer_of
 
 
@@ -48,7 +50,10 @@ def fill(store: MemoryStore, sid: str) -> None:
 
 def _game(code: str, moves: int, at: int, state: str = "playing") -> StoredGame:
     record = {"code": code, "clock": [123_456, None], "extra": "x" * 0}
-    return StoredGame(code, record, state, moves * 3, moves, at, {"daily": "2026-12-01"})
+    kind = kind_of(DealCode.parse(code))  # as the web layer names it (Screen.stored)
+    return StoredGame(
+        code, record, state, moves * 3, moves, at, Marks(daily="2026-12-01"), kind=kind
+    )
 
 
 async def timed(client: httpx.AsyncClient, path: str, rounds: int) -> list[float]:

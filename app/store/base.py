@@ -16,7 +16,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from app.store.marks import NO_MARKS, Marks, Win
 
 if TYPE_CHECKING:
     from app.store.ratelimit import Limits, RateLimiter
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 GAME_STATES = frozenset({"playing", "won", "stuck", "lost"})
+
+ENDED: Final = frozenset({"won", "stuck", "lost"})
+"""The states of a game that has ended."""
 
 MAX_GAMES_PER_SESSION = 100
 """Games one session keeps (any state). A player in the middle of more than a hundred deals
@@ -145,9 +150,61 @@ class StoredGame:
     score: int = 0
     moves: int = 0
     updated_ms: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Game-specific facts, JSON-compatible: the web layer's Seahaven screen sets
-    ``{"unproved": true}`` while the verdict on the saved position is not proved yet."""
+    marks: Marks = NO_MARKS
+    kind: str | None = field(default=None, compare=False)
+    """What the statistics count this game as (the game registry's kind of its deal: its
+    game, and its variant where the game has several), ``None``: not counted. Named by the
+    web layer when it writes the game, so the store never needs to know the games; not
+    stored (a game read back has ``None``: only the game being written is counted)."""
+
+    def with_marks(self, marks: Marks) -> StoredGame:
+        """This game with ``marks`` (built directly: ``dataclasses.replace`` costs several
+        times as much, and a tap sets marks twice or three times)."""
+        return StoredGame(
+            self.code,
+            self.record,
+            self.state,
+            self.score,
+            self.moves,
+            self.updated_ms,
+            marks,
+            self.kind,
+        )
+
+
+def carry(
+    old: StoredGame | None, new: StoredGame, new_id: Callable[[], str] | None = None
+) -> StoredGame:
+    """``new`` with the marks it keeps from ``old``, the game it replaces: the statistics'
+    mark always (only the store sets it); the daily day, the earlier win and the replay's id
+    unless ``new`` sets them; a win (with its replay) when a won game is played again; no
+    replay once the game restarts. ``new_id`` draws the replay id of a game that has just
+    ended without one (the web layer's :func:`app.store.replays.new_replay_id`; the store's call
+    draws none). The web layer calls it when it decides a change, and the store again when it
+    writes it (:func:`app.store.counting.settle`): calling it twice changes nothing.
+
+    >>> won = StoredGame("C", {"clock": [9000, None], "moves": "ae"}, "won", 520, 48,
+    ...                  marks=Marks("done", replay="R" * 22))
+    >>> carry(won, StoredGame("C", {}, "playing")).marks
+    Marks(counted='done', daily='', won=Win(ms=9000, moves=48, score=520, \
+replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
+    """
+    fresh = new.marks
+    kept, counted = (NO_MARKS, fresh.counted) if old is None else (old.marks, old.marks.counted)
+    won = fresh.won or kept.won
+    if fresh.won is None and old is not None and old.state == "won" and new.state != "won":
+        won = Win(clock_elapsed(old.record), old.moves, old.score, kept.replay)
+    replay = fresh.replay
+    if replay is None:
+        record = new.record
+        if record.get("moves") or record.get("redo"):  # not restarted: the same game goes on
+            replay = kept.replay
+        if new_id is not None and kept.replay is None and new.state in ENDED and new.moves > 0:
+            replay = new_id()
+    daily = fresh.daily or kept.daily
+    if (counted, daily, won, replay) == (fresh.counted, fresh.daily, fresh.won, fresh.replay):
+        return new
+    return new.with_marks(Marks(counted, daily, won, fresh.unproved, fresh.retry, replay))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +218,8 @@ class GameSummary:
     updated_ms: int
     elapsed_ms: int = 0
     """The game's clock as saved (its record's ``clock[0]``): a finished game's time."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """:attr:`StoredGame.extra` (a replayed deal keeps its earlier win there)."""
+    marks: Marks = NO_MARKS
+    """:attr:`StoredGame.marks` (a replayed deal keeps its earlier win there)."""
 
     @classmethod
     def of(cls, game: StoredGame) -> GameSummary:
@@ -173,7 +230,7 @@ class GameSummary:
             game.moves,
             game.updated_ms,
             clock_elapsed(game.record),
-            game.extra,
+            game.marks,
         )
 
 

@@ -2,18 +2,19 @@
 
 Every store calls :func:`count` inside the transaction that writes a game, so a result is
 written together with the game change that caused it, or not at all. Plain data only (the
-store never imports the engine or the web layer): a game's kind comes from its code's text.
+store never imports the engine or the web layer, and names no game): what a game counts as
+— its *kind* — is named by the web layer on the game it writes (:attr:`StoredGame.kind`,
+from the game registry).
 
 **The rules** (also on ``/stats`` and in ``docs/decisions.md``):
 
 - A game is *played* from its first move; a deal only opened is not counted.
 - It is *won* when the engine says won, *lost* when the engine proves it cannot be won
-  (Half Moon stuck, Seahaven "no useful move left"), or *abandoned* — counted as lost — when
-  the player makes the first move of another deal of the same game and level while it is
-  unfinished.
+  (the game's own "stuck" or "no useful move left"), or *abandoned* — counted as lost — when
+  the player makes the first move of another deal of the same kind while it is unfinished.
 - A deal's result counts once: the first ending (or the abandonment) is the result. Undoing
   after the end, restarting, or finishing an abandoned game later never counts again (the
-  game's row carries the mark ``counted``: ``open`` once played, ``done`` once counted, and
+  game's row carries the mark ``Marks.counted``: ``open`` once played, ``done`` once counted, and
   that mark is what makes a second transition — another tab, a retried tap, another app
   instance — count nothing, because it is read and written in the same transaction). The
   row may go — a session keeps 100 games, and a new one pushes out the oldest — so the
@@ -25,7 +26,7 @@ store never imports the engine or the web layer): a game's kind comes from its c
   any counted game.
 
 The document kept per player (JSON, a few kilobytes at most) holds the aggregates per kind
-(``HM``, ``SH-C4``, ``SH-C2``, ``SH-C1``), the open game of each kind, the last
+(the kinds the games named: one per game and variant), the open game of each kind, the last
 :data:`RECENT` games, the codes of abandoned games still stored (at most :data:`GONE`, as
 many as a session keeps games), the daily-deal streak and the fingerprints of the deals
 counted (``seen``).
@@ -35,7 +36,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import dataclasses
 import datetime
 import hashlib
 from collections.abc import Callable
@@ -43,8 +43,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from app.store import histogram
-from app.store.base import StoredGame
+from app.store.base import ENDED, StoredGame, carry
 from app.store.jsondata import int_or_zero, json_dict
+from app.store.marks import Counted
 from app.store.replays import StoredReplay, replay_id, replay_of
 
 RECENT: Final = 20
@@ -54,8 +55,6 @@ GONE: Final = 100
 """Abandoned games remembered so that finishing one later counts nothing: as many as a
 session keeps games (base.MAX_GAMES_PER_SESSION), so an abandoned game still stored is
 always among them."""
-
-KINDS: Final = ("HM", "SH-C4", "SH-C2", "SH-C1")
 
 SEEN: Final = 2048
 """Deals whose fingerprints the document keeps (the most recently counted): replaying a deal
@@ -67,16 +66,6 @@ FINGERPRINT: Final = 4
 """Bytes of SHA-256 kept per deal: a new deal is mistaken for a counted one once in about
 two million (2048 / 2^32)."""
 
-COUNTED: Final = "counted"
-"""Key of :attr:`StoredGame.extra`: ``open`` (counted as played) or ``done`` (result counted)."""
-
-DAILY: Final = "daily"
-"""Key of :attr:`StoredGame.extra`: the UTC day (``YYYY-MM-DD``) whose daily deal this game is."""
-
-ENDED: Final = frozenset({"won", "stuck", "lost"})
-
-_CARRIED: Final[tuple[str, ...]] = (COUNTED, DAILY)
-
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
@@ -87,38 +76,14 @@ class DealResult:
     moves: int
 
 
-def kind_of(code: str) -> str | None:
-    """The statistics kind of a canonical deal code, ``None`` for anything else.
-
-    >>> kind_of("HM1-N-AAAAAAB"), kind_of("SH1-C2-AAAAAJ2"), kind_of("HM-1")
-    ('HM', 'SH-C2', None)
-    """
-    parts = code.split("-")
-    if len(parts) != 3 or len(parts[2]) != 7:
-        return None
-    if parts[0] == "HM1" and parts[1] == "N":
-        return "HM"
-    if parts[0] == "SH1" and parts[1] in ("C4", "C2", "C1"):
-        return f"SH-{parts[1]}"
-    return None
-
-
-def carry(old: StoredGame | None, new: StoredGame) -> StoredGame:
-    """``new`` with the marks of ``old`` it does not set itself (the screens build a fresh
-    ``extra`` on every change)."""
-    if old is None:
-        return new
-    kept = {k: old.extra[k] for k in _CARRIED if k in old.extra and k not in new.extra}
-    return dataclasses.replace(new, extra={**new.extra, **kept}) if kept else new
-
-
 def wants(new: StoredGame) -> bool:
-    """Whether writing ``new`` (already :func:`carry`-ed) changes statistics, so the store
-    must read (and, for Redis, watch) the player's document and the deal's figures."""
-    if new.moves <= 0 or kind_of(new.code) is None:
+    """Whether writing ``new`` (already :func:`~app.store.base.carry`-ed) changes statistics,
+    so the store must read (and, for Redis, watch) the player's document and the deal's
+    figures."""
+    if new.moves <= 0 or new.kind is None:
         return False
-    mark = new.extra.get(COUNTED)
-    return mark is None or (mark != "done" and new.state in ENDED)
+    mark = new.marks.counted
+    return not mark or (mark != "done" and new.state in ENDED)
 
 
 def clock_ms(game: StoredGame) -> int:
@@ -141,19 +106,14 @@ def empty_kind() -> dict[str, int]:
 
 
 def normal(doc: Any) -> dict[str, Any]:
-    """A player's document in its full shape (a damaged or missing one reads as empty)."""
+    """A player's document in its full shape (a damaged or missing one reads as empty); the
+    figures of a kind it does not hold read as :func:`empty_kind` (:func:`figures`)."""
     data = json_dict(doc)
     kinds = json_dict(data.get("k"))
     daily = json_dict(data.get("daily"))
     return {
-        "k": {
-            k: {f: int_or_zero(json_dict(kinds.get(k)).get(f)) for f in empty_kind()} for k in KINDS
-        },
-        "open": {
-            k: v
-            for k, v in json_dict(data.get("open")).items()
-            if k in KINDS and isinstance(v, str)
-        },
+        "k": {k: _figures(v) for k, v in kinds.items() if isinstance(v, dict)},
+        "open": {k: v for k, v in json_dict(data.get("open")).items() if isinstance(v, str)},
         "recent": [json_dict(e) for e in data.get("recent", []) if isinstance(e, dict)][:RECENT],
         "gone": [c for c in data.get("gone", []) if isinstance(c, str)][-GONE:],
         "daily": {
@@ -165,6 +125,16 @@ def normal(doc: Any) -> dict[str, Any]:
         "set": json_dict(data.get("set")),
         "seen": _seen_text(data.get("seen")),
     }
+
+
+def _figures(value: dict[str, Any]) -> dict[str, int]:
+    return {f: int_or_zero(value.get(f)) for f in empty_kind()}
+
+
+def figures(doc: dict[str, Any], kind: str) -> dict[str, int]:
+    """The figures of ``kind`` in a :func:`normal` document (none counted yet: all zero)."""
+    found: dict[str, int] = doc["k"].get(kind) or empty_kind()
+    return found
 
 
 def fingerprint(code: str) -> bytes:
@@ -214,9 +184,9 @@ def _entry(doc: dict[str, Any], code: str) -> dict[str, Any] | None:
 
 
 def _lose(doc: dict[str, Any], kind: str) -> None:
-    figures = doc["k"][kind]
-    figures["lost"] += 1
-    figures["streak"] = 0
+    counts = doc["k"].setdefault(kind, empty_kind())
+    counts["lost"] += 1
+    counts["streak"] = 0
 
 
 def count(
@@ -224,26 +194,26 @@ def count(
 ) -> tuple[StoredGame, dict[str, Any] | None, DealResult | None]:
     """Apply the rules to one game change: the game to write (with its ``counted`` mark),
     the player's new document (``None``: unchanged) and the result to add to the deal's
-    figures (``None``: nothing). ``new`` must already be :func:`carry`-ed; ``doc`` is the
-    stored document (``None`` when the player has none)."""
-    kind = kind_of(new.code)
+    figures (``None``: nothing). ``new`` must already be :func:`~app.store.base.carry`-ed;
+    ``doc`` is the stored document (``None`` when the player has none)."""
+    kind = new.kind
     if kind is None or not wants(new):
         return new, None, None
     data = normal(doc)
-    figures = data["k"][kind]
+    counts = data["k"].setdefault(kind, empty_kind())
     code, now = new.code, new.updated_ms
-    mark = new.extra.get(COUNTED)
+    mark: Counted = new.marks.counted
     deal: DealResult | None = None
-    if mark is None and data["open"].get(kind) != code and was_counted(data, code):
+    if not mark and data["open"].get(kind) != code and was_counted(data, code):
         # counted before, its row pushed out since: its first result stands
-        done = dataclasses.replace(new, extra={**new.extra, COUNTED: "done"})
+        done = new.with_marks(new.marks._replace(counted="done"))
         if code not in data["gone"]:
             return done, None, None
         data["gone"] = [c for c in data["gone"] if c != code]
         return done, data, None
-    if mark is None and data["open"].get(kind) == code:
+    if not mark and data["open"].get(kind) == code:
         mark = "open"  # played before and still open: its row went, the game goes on
-    if mark is None:  # the first move: played (and another open game of its kind abandoned)
+    if not mark:  # the first move: played (and another open game of its kind abandoned)
         other = data["open"].get(kind)
         if other is not None and other != code:
             _lose(data, kind)
@@ -252,7 +222,7 @@ def count(
             if entry is not None:
                 entry["r"] = "abandoned"
         data["open"][kind] = code
-        figures["played"] += 1
+        counts["played"] += 1
         _remember(data, code)
         data["recent"] = [
             {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now},
@@ -265,20 +235,20 @@ def count(
             data["gone"] = [c for c in data["gone"] if c != code]
         else:
             if data["open"].get(kind) != code:  # open before the statistics were reset
-                figures["played"] += 1
+                counts["played"] += 1
             else:
                 del data["open"][kind]
             won = new.state == "won"
             ms = clock_ms(new)
             if won:
-                figures["won"] += 1
-                figures["streak"] += 1
-                figures["best_streak"] = max(figures["best_streak"], figures["streak"])
-                figures["best_ms"] = min(figures["best_ms"] or ms, ms)
-                figures["fewest"] = min(figures["fewest"] or new.moves, new.moves)
+                counts["won"] += 1
+                counts["streak"] += 1
+                counts["best_streak"] = max(counts["best_streak"], counts["streak"])
+                counts["best_ms"] = min(counts["best_ms"] or ms, ms)
+                counts["fewest"] = min(counts["fewest"] or new.moves, new.moves)
             else:
                 _lose(data, kind)
-            figures["best_score"] = max(figures["best_score"], new.score)
+            counts["best_score"] = max(counts["best_score"], new.score)
             entry = {
                 "code": code,
                 "r": "won" if won else "lost",
@@ -292,12 +262,12 @@ def count(
                 entry["replay"] = replay
             data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
             before = normal(doc)
-            day = new.extra.get(DAILY)
-            if won and isinstance(day, str):
+            day = new.marks.daily
+            if won and day:
                 _daily_win(data["daily"], day)
             data["set"] = {"code": code, "keys": records(before, data, kind, won)}
             deal = DealResult(won, ms, new.moves)
-    written = dataclasses.replace(new, extra={**new.extra, COUNTED: mark})
+    written = new.with_marks(new.marks._replace(counted=mark))
     return written, data, deal
 
 
@@ -316,7 +286,7 @@ RECORDS: Final = (
 def records(before: dict[str, Any], after: dict[str, Any], kind: str, won: bool) -> list[str]:
     """The personal bests and streaks a game set, from the documents (:func:`normal`
     shapes) before and after it was counted: keys of :data:`RECORDS`."""
-    old, new = before["k"][kind], after["k"][kind]
+    old, new = figures(before, kind), figures(after, kind)
     found: list[str] = []
     if won and old["won"] == 0:
         found.append("first_win")
@@ -398,16 +368,16 @@ def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]
     must be made for a new game. Plain data in, plain data out: each store reads and writes
     the rows its own way.
 
-    >>> settle(None, StoredGame("HM1-N-AAAAAAB", {}), lambda: (None, None)).created
+    >>> settle(None, StoredGame("C", {}), lambda: (None, None)).created
     True
     """
     new = carry(old, new)
     replay = replay_of(old, new)
     if not wants(new):
         return Written(new, None, None, old is None, replay=replay)
-    doc, figures = counts()
+    doc, held = counts()
     game, stats, result = count(doc, old, new)
-    deal = None if result is None else fold_deal(figures, result)
+    deal = None if result is None else fold_deal(held, result)
     return Written(game, stats, deal, old is None, result, replay)
 
 

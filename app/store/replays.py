@@ -1,13 +1,16 @@
 """Replays of finished games (issue 26): what a store keeps of each, decided as plain data.
 
-A game row names its replay in :attr:`StoredGame.extra` (:data:`REPLAY`: the id the web layer
-drew, 128 random bits). When a change writes a row that has *just ended* (won, stuck, lost,
+A game row names its replay in its marks (:attr:`app.store.marks.Marks.replay`: the id the web
+layer drew, 128 random bits). When a change writes a row that has *just ended* (won, stuck, lost,
 from a row that had not) and names a replay, the store writes the replay in the same
 transaction as the game (:func:`replay_of`, called by :func:`app.store.counting.settle`): the
 deal code, the line as the record holds it (the record's ``moves``), the result, time, moves
 and score, and when it ended. A replay is changed only by being written again whole with the
 same id: the same game ending again after an Undo (as it ended this time). So replays grow no
-faster than the moves that make them.
+faster than the moves that make them. The id is drawn (:func:`new_replay_id`) by the web
+layer's :func:`app.store.base.carry` the first time this game of the deal ends, kept while
+the game goes on from the same deal, and dropped when it restarts (*Play this deal again*,
+Restart): the next game gets its own when it ends.
 
 A replay is found by its id alone — whoever has the link sees it — and deleted only by its
 player; a session keeps at most :data:`MAX_REPLAYS_PER_SESSION` (a new one past that
@@ -17,23 +20,23 @@ once it ended longer ago than the games' expiry (Redis: filtered out when read).
 
 from __future__ import annotations
 
-import re
+import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from app.store.base import StoredGame, clock_elapsed
-
-REPLAY: Final = "replay"
-"""Key of :attr:`StoredGame.extra`: ``{"id": …}``, the game's replay id (the web layer keeps it
-while the game goes on from the same deal: :mod:`app.web.replay`)."""
+from app.store.base import ENDED, StoredGame, clock_elapsed
+from app.store.marks import REPLAY_ID
 
 MAX_REPLAYS_PER_SESSION: Final = 100
 """Replays one session keeps; the one that ended longest ago goes first."""
 
-ENDED: Final = frozenset({"won", "stuck", "lost"})
-
-ID_PATTERN: Final = re.compile(r"[A-Za-z0-9_-]{22}")
+ID_PATTERN: Final = REPLAY_ID
 """A replay id: 16 random bytes, URL-safe base64 without padding (128 bits)."""
+
+
+def new_replay_id() -> str:
+    """128 random bits from the operating system, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,18 +109,19 @@ def _whole(value: Any) -> int | None:
 
 
 def replay_id(game: StoredGame | None) -> str | None:
-    """The replay id a game row names, ``None`` when it names none."""
-    mark = None if game is None else game.extra.get(REPLAY)
-    ident = mark.get("id") if isinstance(mark, dict) else None
-    return ident if isinstance(ident, str) and ID_PATTERN.fullmatch(ident) else None
+    """The replay id a game row names, ``None`` when it names none (or names no well-formed id:
+    a store that keeps rows as values, the memory store, never read them from JSON)."""
+    ident = None if game is None else game.marks.replay
+    return ident if ident is not None and ID_PATTERN.fullmatch(ident) else None
 
 
 def replay_of(old: StoredGame | None, new: StoredGame) -> StoredReplay | None:
     """The replay a game change writes: ``new`` has just ended (``old`` had not, or ended
     with another replay) and names a replay; ``None`` for every other change.
 
+    >>> from app.store.marks import Marks
     >>> row = StoredGame("HM1-N-AAAAAAB", {"moves": "ae", "clock": [900, None]}, "stuck",
-    ...                  10, 1, 5, {REPLAY: {"id": "A" * 22}})
+    ...                  10, 1, 5, Marks(replay="A" * 22))
     >>> replay_of(None, row).line, replay_of(row, row)
     ('ae', None)
     """

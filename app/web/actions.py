@@ -13,7 +13,6 @@ the game kept between actions by :mod:`app.web.gamecache`, the end box's additio
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +27,8 @@ from app.engine.games import AnyGame
 from app.i18n import translations
 from app.services import daily
 from app.store import SessionData, Store, StoredGame
-from app.store.counting import DAILY
+from app.store.base import carry
+from app.store.replays import new_replay_id
 from app.web.board import (
     BOARD_VERSION_HEADER,
     CODE,
@@ -49,7 +49,6 @@ from app.web.forms import FormT, read_form
 from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.notices import QUESTIONS, UNREADABLE, Said, notice_query, sentence
-from app.web.replay import carried
 from app.web.retries import replay_key, replayed, with_key
 from app.web.screen import AnyScreen
 from app.web.sessions import Player, check_token, signer_of
@@ -135,9 +134,9 @@ async def act(
         ended = changed and state != "playing" and not was_over
         saved = None
         if changed:
-            saved = carried(stored, screen.stored(game, game.to_record(), now, state))
+            saved = carry(stored, screen.stored(game, game.to_record(), now, state), new_replay_id)
         if saved is not None and stored is None and daily_day is not None:  # the streak's day
-            saved = dataclasses.replace(saved, extra={**saved.extra, DAILY: daily_day})
+            saved = saved.with_marks(saved.marks._replace(daily=daily_day))
         if saved is not None:
             saved = with_key(saved, replay)
         row = saved or stored

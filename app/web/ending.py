@@ -16,7 +16,6 @@ from babel.support import NullTranslations
 from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
 from app.store import Store
-from app.store.counting import kind_of
 from app.store.replays import replay_id
 from app.web.board import (
     BoardFacts,
@@ -30,7 +29,7 @@ from app.web.board import (
 )
 from app.web.notices import QUESTIONS
 from app.web.standing import ended_as, standing_values
-from app.web.statistics import deal_figures, ended_values, result_html
+from app.web.statistics import deal_figures, ended_values, kind_of_code, result_html
 from app.web.views import clock_text
 
 
@@ -123,7 +122,7 @@ async def game_result(
     streaks it set, how the deal went for everyone who finished it, where the game stands
     among the deal's wins (``by_moves``: the game ranks wins by fewer moves first, issue 26)
     and its replay's id."""
-    kind = kind_of(code)
+    kind = kind_of_code(code)
     if kind is None:
         return None
     doc = await store.player_stats_async(sid)

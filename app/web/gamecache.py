@@ -14,7 +14,6 @@ from fastapi import Request
 from app.engine.codes import DealCode
 from app.engine.games import AnyGame
 from app.store import SessionData, StoredGame
-from app.store.counting import COUNTED
 from app.web.screen import AnyScreen
 from app.web.verdicts import rebuild
 
@@ -48,9 +47,8 @@ def same_row(stored: StoredGame, kept: StoredGame) -> bool:
     store carries it onto the decided row either way)."""
     if stored.record != kept.record or stored.state != kept.state:
         return False
-    if COUNTED in stored.extra and COUNTED not in kept.extra:
-        return {k: v for k, v in stored.extra.items() if k != COUNTED} == kept.extra
-    return stored.extra == kept.extra
+    marks, decided = stored.marks, kept.marks
+    return marks == decided or marks._replace(counted="") == decided._replace(counted="")
 
 
 MAX_CACHED_MOVES: Final = 100_000

@@ -12,15 +12,12 @@ from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code, variant_of
 from app.i18n import N_
 from app.services import daily
-from app.store import GameSummary, Store, StoredGame
+from app.store import GameSummary, Store
 from app.store.counting import clock_ms, normal
-from app.store.jsondata import int_or_zero
-from app.store.replays import replay_id
 from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
 from app.web.games import SCREENS
 from app.web.htmx import html_answer
-from app.web.replay import EARLIER_WIN
 from app.web.screen import AnyScreen, screen_for
 from app.web.statistics import RESULT_NAMES, daily_streak
 from app.web.views import clock_text
@@ -78,11 +75,9 @@ def _lines(
         screen = _screen_for(game.code)
         if screen is None:
             continue
-        earlier = game.extra.get(EARLIER_WIN)
-        earlier = earlier if isinstance(earlier, dict) else None
-        won_before = None if earlier is None else int_or_zero(earlier.get("ms"))
-        before_replay = None if earlier is None else _replay_url(earlier.get("replay"), replays)
-        own = replay_id(StoredGame(game.code, {}, extra=game.extra))
+        earlier = game.marks.won
+        before_replay = None if earlier is None else _replay_url(earlier.replay, replays)
+        own = game.marks.replay
         line = {
             "code": game.code,
             "url": screen.url(game.code),
@@ -91,19 +86,19 @@ def _lines(
             "score": game.score,
             "moves": game.moves,
             "time": clock_text(game.elapsed_ms),
-            "won_before": None if won_before is None else clock_text(won_before),
+            "won_before": None if earlier is None else clock_text(earlier.ms),
             "won_before_replay": before_replay,
             "replay": _replay_url(own, replays) if game.state != "playing" else None,
         }
         lines.append(line)
-        if game.state != "playing" and earlier is not None and earlier.get("replay") != own:
+        if game.state != "playing" and earlier is not None and earlier.replay != own:
             lines.append(
                 line
                 | {
                     "state": "won",
-                    "score": int_or_zero(earlier.get("score")),
-                    "moves": int_or_zero(earlier.get("moves")),
-                    "time": clock_text(int_or_zero(earlier.get("ms"))),
+                    "score": earlier.score,
+                    "moves": earlier.moves,
+                    "time": clock_text(earlier.ms),
                     "won_before": None,
                     "won_before_replay": None,
                     "replay": before_replay,
@@ -112,8 +107,8 @@ def _lines(
     return lines
 
 
-def _replay_url(ident: Any, replays: set[str]) -> str | None:
-    return f"/replay/{ident}" if isinstance(ident, str) and ident in replays else None
+def _replay_url(ident: str | None, replays: set[str]) -> str | None:
+    return f"/replay/{ident}" if ident is not None and ident in replays else None
 
 
 def _screen_for(code: str) -> AnyScreen | None:

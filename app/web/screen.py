@@ -12,7 +12,7 @@ from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.engine.codes import DealCode
-from app.engine.games import AnyGame, game_for_code
+from app.engine.games import AnyGame, game_for_code, kind_of
 from app.i18n import N_, translations
 from app.store import SessionData, Store, StoredGame
 from app.web.board import (
@@ -288,7 +288,8 @@ class Screen(ABC, Generic[G]):
     def stored(
         self, game: G, record: dict[str, Any], now: int, state: str | None = None
     ) -> StoredGame:
-        """What the store keeps: the record, and the facts lists and verdicts need."""
+        """What the store keeps: the record, and the facts lists and verdicts need; its
+        kind (the game registry's) for the statistics, which name no game themselves."""
         return StoredGame(
             record["code"],
             record,
@@ -296,6 +297,7 @@ class Screen(ABC, Generic[G]):
             game.score,
             game.move_count,
             now,
+            kind=kind_of(game.code),
         )
 
 

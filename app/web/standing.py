@@ -10,9 +10,8 @@ from babel.support import NullTranslations
 
 from app.i18n import N_
 from app.store import StoredGame, histogram
-from app.store.base import clock_elapsed
+from app.store.base import ENDED, clock_elapsed
 from app.store.counting import normal
-from app.store.replays import ENDED
 from app.web.board import Standing
 from app.web.views import clock_text
 

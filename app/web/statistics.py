@@ -13,9 +13,10 @@ from typing import Any, Final
 from babel.support import NullTranslations
 from markupsafe import escape
 
-from app.engine.games import GAMES, VARIANTS, game_by_id, kinds
+from app.engine.codes import DealCode
+from app.engine.games import GAMES, VARIANTS, game_by_id, kind_of, kinds
 from app.i18n import N_
-from app.store.counting import KINDS, kind_of, normal, records
+from app.store.counting import figures, normal, records
 from app.store.replays import ReplaySummary
 from app.web.board import DealFigures, GameResult, Records
 from app.web.standing import standing_line
@@ -23,6 +24,21 @@ from app.web.views import clock_text
 
 KIND_NAMES: Final = {kind: variant.name for kind, (_, variant) in kinds().items()}
 """Each kind's name for players (catalog texts): its game's variant's."""
+
+
+def kind_of_code(code: str) -> str | None:
+    """The statistics kind of a canonical deal code (:func:`app.engine.games.kind_of`),
+    ``None`` for any other text (a damaged entry, a code of no game).
+
+    >>> kind_of_code("HM1-N-AAAAAAB"), kind_of_code("SH1-C2-AAAAAJ2"), kind_of_code("HM-1")
+    ('HM', 'SH-C2', None)
+    """
+    try:
+        deal = DealCode.parse(code)
+        return kind_of(deal) if str(deal) == code else None
+    except (ValueError, LookupError):
+        return None
+
 
 RESULT_NAMES: Final = {
     "won": N_("won"),
@@ -48,14 +64,14 @@ def lines(keys: list[str], doc: dict[str, Any], kind: str, t: NullTranslations) 
 def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> Records:
     """Each record key with the figure its sentence names (language-independent, hashable:
     the board's cached ending box depends on it)."""
-    figures = doc["k"][kind]
+    counts = figures(doc, kind)
     number = {
         "first_win": 0,
-        "best_time": figures["best_ms"],
-        "fewest": figures["fewest"],
-        "best_score": figures["best_score"],
-        "best_streak": figures["best_streak"],
-        "streak": figures["streak"],
+        "best_time": counts["best_ms"],
+        "fewest": counts["fewest"],
+        "best_score": counts["best_score"],
+        "best_streak": counts["best_streak"],
+        "streak": counts["streak"],
         "daily_streak": doc["daily"]["streak"],
     }
     return tuple((key, number[key]) for key in keys if key in number)
@@ -211,8 +227,8 @@ def slug_of(code: str) -> str:
 
 def kind_rows(doc: dict[str, Any], t: NullTranslations) -> list[KindRow]:
     rows = []
-    for kind in KINDS:
-        f = doc["k"][kind]
+    for kind in KIND_NAMES:
+        f = figures(doc, kind)
         decided = f["won"] + f["lost"]
         rows.append(
             KindRow(
@@ -243,7 +259,7 @@ def game_rows(
             continue
         state = entry.get("r") if entry.get("r") in RESULT_NAMES else "playing"
         ms, at = int(entry.get("ms") or 0), int(entry.get("at") or 0)
-        kind = kind_of(code) or next(iter(KIND_NAMES))
+        kind = kind_of_code(code) or next(iter(KIND_NAMES))
         rows.append(
             GameRow(
                 code,
@@ -287,7 +303,7 @@ class ReplayRow:
 def replay_rows(replays: list[ReplaySummary], t: NullTranslations) -> list[ReplayRow]:
     rows = []
     for replay in replays:
-        kind = kind_of(replay.code)
+        kind = kind_of_code(replay.code)
         if kind is None:
             continue
         won = replay.state == "won"

@@ -11,8 +11,9 @@ from app.engine.game import RecordError
 from app.engine.games import AnyGame
 from app.services.proofs import Prover
 from app.store import SessionData, Store, StoredGame
-from app.web.replay import carried
-from app.web.retries import RETRY, with_key
+from app.store.base import carry
+from app.store.replays import new_replay_id
+from app.web.retries import with_key
 from app.web.screen import AnyScreen
 
 
@@ -81,8 +82,8 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
         kept.clock.stop(stored.updated_ms)  # the game ended with its last action
         written = screen.stored(kept, kept.to_record(), stored.updated_ms)
         # the action that made this row is still its last (app.web.retries)
-        written = with_key(written, stored.extra.get(RETRY))
-        return carried(stored, written), stored.updated_ms
+        written = with_key(written, stored.marks.retry)
+        return carry(stored, written, new_replay_id), stored.updated_ms
 
     ended = await store.change_game_async(sid, str(code), change)
     if ended is not None:

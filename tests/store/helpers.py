@@ -8,6 +8,24 @@ from typing import Any
 
 from app.clock import now_ms as now_ms  # the stores' clock
 from app.store import SessionData, Store, StoredGame
+from app.store.marks import Marks, Win
+
+WON_REPLAY, REPLAY = "W" * 21 + "A", "R" * 21 + "A"
+"""Replay ids as the web layer draws them (22 URL-safe characters)."""
+
+MARKED = Marks("open", "2026-12-01", Win(205_000, 48, 520, WON_REPLAY), True, "0a1b2c", REPLAY)
+"""Every mark set: what round-trips through a store must come back exactly."""
+
+MARKED_EXTRA: dict[str, Any] = {
+    "counted": "open",
+    "daily": "2026-12-01",
+    "won": {"ms": 205_000, "moves": 48, "score": 520, "replay": WON_REPLAY},
+    "unproved": True,
+    "retry": "0a1b2c",
+    "replay": {"id": REPLAY},
+}
+""":data:`MARKED` as stored (a row's ``extra``): the keys and shapes the version before typed
+marks wrote, so rows saved by it load, and it reads the rows written now."""
 
 
 def game(code: str = "HM-1", n: int = 0, **fields: Any) -> StoredGame:

@@ -78,7 +78,7 @@ def test_two_redis_stores_share_the_secret(redis_url: str, redis_client) -> None
 
 def _game(code: str, moves: int = 1, state: str = "playing") -> StoredGame:
     record = {"code": code, "clock": [0, None]}
-    return StoredGame(code, record, state, 0, moves, now_ms())
+    return StoredGame(code, record, state, 0, moves, now_ms(), kind="HM")  # as the web names it
 
 
 def test_moving_a_player_carries_everything_and_leaves_the_old_id_empty(store: Store) -> None:

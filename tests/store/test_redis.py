@@ -15,11 +15,19 @@ import redis
 from redis.crc import key_slot
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
+from app.store.marks import Marks
 from app.store.redis import DEFAULT_TTL_SECONDS, MAX_ATTEMPTS, RedisStore
-from tests.store.helpers import assert_two_stores_lose_no_update, game, now_ms, put
+from tests.store.helpers import (
+    MARKED,
+    MARKED_EXTRA,
+    assert_two_stores_lose_no_update,
+    game,
+    now_ms,
+    put,
+)
 from tests.store.redis_server import start_redis_server, stop_redis_server
 
-DAMAGED = StoredGame("HM-1", {}, "playing", 0, 0, 0, {})
+DAMAGED = StoredGame("HM-1", {}, "playing", 0, 0, 0)
 """How a game key that does not hold a game's JSON loads (as in the SQLite store)."""
 
 
@@ -54,8 +62,8 @@ def test_keys_hold_the_session_the_game_and_the_recent_set(
 ) -> None:
     before = now_ms()
     store.save_session("s1", SessionData("tok", move_errors=True, lang="fr"))
-    put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 500, {"x": [1]}))
-    put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600, {}))
+    put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 500, MARKED))
+    put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600))
     assert sorted(redis_client.keys("*")) == [
         "sol:layout",  # the keys have this layout (app/store/redis/migrate.py)
         "sol:{s1}:a",
@@ -74,7 +82,7 @@ def test_keys_hold_the_session_the_game_and_the_recent_set(
         "state": "playing",
         "score": 3,
         "moves": 4,
-        "extra": {"x": [1]},
+        "extra": MARKED_EXTRA,
         "updated_ms": 500,
     }
     assert redis_client.zrange("sol:{s1}:r", 0, -1, withscores=True) == [("HM-1", 500.0)]
@@ -216,8 +224,8 @@ def test_a_server_without_the_script_is_sent_its_text(
 def test_one_players_keys_share_one_hash_slot(store: RedisStore, redis_client: redis.Redis) -> None:
     """What a cluster needs: every key a change touches is in the slot of ``{sid}``."""
     store.save_session("s1", SessionData("tok"))
-    write_counted = StoredGame("HM1-N-AAAAAAB", {"n": 1}, "won", 10, 48, 500, {})
-    put(store, "s1", StoredGame("HM1-N-AAAAAAB", {"n": 0}, "playing", 0, 1, 400, {}))
+    write_counted = StoredGame("HM1-N-AAAAAAB", {"n": 1}, "won", 10, 48, 500, kind="HM")
+    put(store, "s1", StoredGame("HM1-N-AAAAAAB", {"n": 0}, "playing", 0, 1, 400, kind="HM"))
     put(store, "s1", write_counted)
     store.save_link("s1", "hash-1")
     own = list(redis_client.keys("sol:{s1}:*"))
@@ -426,7 +434,7 @@ def test_damaged_game_fields_load_as_defaults(store: RedisStore, redis_client: r
             }
         ),
     )
-    assert store.load("s1", "HM-1") == (None, StoredGame("HM-1", {"n": 1}, "playing", 0, 0, 0, {}))
+    assert store.load("s1", "HM-1") == (None, StoredGame("HM-1", {"n": 1}, "playing", 0, 0, 0))
     redis_client.set("sol:{s1}:g:HM-1", json.dumps({"record": [1], "state": ["won"], "extra": 5}))
     assert store.load("s1", "HM-1") == (None, DAMAGED)
 
@@ -528,8 +536,8 @@ def test_damaged_recent_and_all_games_sets_list_nothing(
 ) -> None:
     """A key where a sorted set belongs (written by something else) lists no games, for the
     home page's "Continue playing" and "Recently finished" alike, instead of failing."""
-    put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 0, 1, 500, {}))
-    put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600, {}))
+    put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 0, 1, 500))
+    put(store, "s1", StoredGame("SH-2", {"n": 2}, "won", 52, 9, 600))
     assert [g.code for g in store.recent_games("s1")] == ["HM-1"]
     assert [g.code for g in store.finished_games("s1")] == ["SH-2"]
     redis_client.set("sol:{s1}:r", "not a set")
@@ -547,10 +555,10 @@ def test_a_replay_is_its_own_key_listed_under_its_player_by_the_games_script(
     rid = "R" * 21 + "A"
     record = {"moves": "ae.bq", "clock": [9000, None]}
     calls = []
-    for sid, extra in (("s0", {}), ("s1", {}), ("s2", {"replay": {"id": rid}})):
-        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "playing", 0, 1, 400, {}))
+    for sid, marks in (("s0", Marks()), ("s1", Marks()), ("s2", Marks(replay=rid))):
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "playing", 0, 1, 400, kind="HM"))
         redis_client.config_resetstat()
-        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "stuck", 20, 2, 500, extra))
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "stuck", 20, 2, 500, marks, kind="HM"))
         calls.append(command_calls(redis_client))
     assert calls[2] == calls[1]  # the replay's own SET is not counted: scripts run SETs too
     assert redis_client.ttl(f"sol:Y:{{{rid}}}") > 0

@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
+from app.store.marks import Marks
 from app.store.redis import RedisStore
 from app.store.redis.store import _result_id
 from tests.store.helpers import put
@@ -69,10 +70,10 @@ def test_keys_of_the_first_layout_are_moved_at_start_up(redis_url: str, redis_cl
         sid = "p%1:x"
         assert store.load(sid, HM) == (
             SessionData("tok", placement_help=True, lang="tr"),
-            StoredGame(HM, {"n": 200}, "playing", 7, 3, 200, {"counted": "open"}),
+            StoredGame(HM, {"n": 200}, "playing", 7, 3, 200, Marks(counted="open")),
         )
         assert store.recent_games(sid) == [
-            GameSummary(HM, "playing", 7, 3, 200, 0, {"counted": "open"})
+            GameSummary(HM, "playing", 7, 3, 200, 0, Marks(counted="open"))
         ]
         assert [g.code for g in store.finished_games(sid)] == ["SH1-C4-AAAAAAB"]
         assert store.player_stats(sid) == {"k": {"SH-C4": {"played": 1, "won": 1}}}
@@ -115,7 +116,7 @@ def test_a_second_start_up_moves_nothing_and_a_newer_key_is_kept(
     store = RedisStore(redis_url)
     try:
         assert store.load("p", HM)[1] == StoredGame(
-            HM, {"n": 900}, "playing", 7, 3, 900, {"counted": "open"}
+            HM, {"n": 900}, "playing", 7, 3, 900, Marks(counted="open")
         )
         assert not redis_client.exists(old["game"])
         redis_client.set(old["session"], "written by an old instance after the move")
@@ -151,11 +152,11 @@ def store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
 
 
 def _played(code: str = HM, at: int = 1000) -> StoredGame:
-    return StoredGame(code, {"clock": [5000, None]}, "playing", 0, 1, at, {})
+    return StoredGame(code, {"clock": [5000, None]}, "playing", 0, 1, at, kind="HM")
 
 
 def _won(code: str = HM, at: int = 2000) -> StoredGame:
-    return StoredGame(code, {"clock": [7000, None]}, "won", 520, 48, at, {})
+    return StoredGame(code, {"clock": [7000, None]}, "won", 520, 48, at, kind="HM")
 
 
 def test_a_result_folded_twice_counts_once(store: RedisStore, redis_client: Any) -> None:

@@ -9,10 +9,13 @@ import random
 from typing import Any
 
 from app.clock import now_ms
+from app.engine.codes import DealCode
+from app.engine.games import kind_of
 from app.store import Store, StoredGame
 from app.store.counting import DealResult, fold_deal
 from app.store.histogram import MAX_CELLS, add, cell, cells_of, standing
-from app.store.replays import MAX_REPLAYS_PER_SESSION, REPLAY, StoredReplay
+from app.store.marks import Marks
+from app.store.replays import MAX_REPLAYS_PER_SESSION, StoredReplay
 
 HM = "HM1-N-AAAAAAB"
 RID = "R" * 21 + "A"
@@ -32,9 +35,10 @@ def game(
     line: str = "ae",
     code: str = HM,
 ) -> StoredGame:
-    extra: dict[str, Any] = {} if replay is None else {REPLAY: {"id": replay}}
     record = {"code": code, "moves": line, "clock": [ms, None]}
-    return StoredGame(code, record, state, moves * 10, moves, now_ms() if at is None else at, extra)
+    at = now_ms() if at is None else at
+    kind = kind_of(DealCode.parse(code))  # as the web layer names it
+    return StoredGame(code, record, state, moves * 10, moves, at, Marks(replay=replay), kind=kind)
 
 
 def write(store: Store, sid: str, row: StoredGame) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.store import GameSummary, SessionData, StoredGame, StoreError
+from app.store.marks import Marks
 from app.store.sqlite import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
 from app.store.sqlite import schema as sqlite_schema
 from tests.store.helpers import game, put
@@ -103,7 +104,7 @@ def test_a_version_3_file_gains_the_statistics_tables_and_counts(tmp_path: Path)
     store = SQLiteStore(str(path))
     assert version_of(path) == SCHEMA_VERSION
     assert {"player_stats", "deal_stats", "links", "player_stats_by_updated"} <= names_in(path)
-    won = StoredGame("HM1-N-AAAAAAB", {"clock": [9000, None]}, "won", 520, 48, 10)
+    won = StoredGame("HM1-N-AAAAAAB", {"clock": [9000, None]}, "won", 520, 48, 10, kind="HM")
     put(store, "s1", won)
     doc = store.player_stats("s1")
     assert doc is not None
@@ -148,7 +149,7 @@ def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path
             "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                ("s1", "HM-1", '{"n":1}', "playing", 5, 6, '{"x":1}', 700),
+                ("s1", "HM-1", '{"n":1}', "playing", 5, 6, '{"daily":"2026-11-30"}', 700),
                 ("s1", "SH-2", '{"n":2}', "won", 52, 80, "{}", 800),
                 ("s2", "HM-1", '{"n":3}', "playing", 0, 1, "{}", 900),
             ],
@@ -164,11 +165,13 @@ def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path
     s2 = SessionData("t2", move_errors=False, placement_help=True, lang=None)
     assert store.load("s1", "HM-1") == (
         s1,
-        StoredGame("HM-1", {"n": 1}, "playing", 5, 6, 700, {"x": 1}),
+        StoredGame("HM-1", {"n": 1}, "playing", 5, 6, 700, Marks(daily="2026-11-30")),
     )
-    assert store.load("s1", "SH-2") == (s1, StoredGame("SH-2", {"n": 2}, "won", 52, 80, 800, {}))
-    assert store.load("s2", "HM-1") == (s2, StoredGame("HM-1", {"n": 3}, "playing", 0, 1, 900, {}))
-    assert store.recent_games("s1") == [GameSummary("HM-1", "playing", 5, 6, 700, 0, {"x": 1})]
+    assert store.load("s1", "SH-2") == (s1, StoredGame("SH-2", {"n": 2}, "won", 52, 80, 800))
+    assert store.load("s2", "HM-1") == (s2, StoredGame("HM-1", {"n": 3}, "playing", 0, 1, 900))
+    assert store.recent_games("s1") == [
+        GameSummary("HM-1", "playing", 5, 6, 700, 0, Marks(daily="2026-11-30"))
+    ]
     put(store, "s2", game("HM-1", 4, updated_ms=1000))  # and it is writable
     assert store.load("s2", "HM-1")[1] == game("HM-1", 4, updated_ms=1000)
     assert store.sweep(850) == 3  # s1's two games, then s1; s2 lives on through its game

@@ -22,9 +22,18 @@ from app.store import (
     open_store,
 )
 from app.store.base import FINISHED_WINDOW
+from app.store.marks import Marks, Win
 from app.store.redis import RedisStore
 from app.store.sqlite import SCHEMA_VERSION, SQLiteStore
-from tests.store.helpers import assert_two_stores_lose_no_update, game, increment, now_ms, put
+from tests.store.helpers import (
+    MARKED,
+    REPLAY,
+    assert_two_stores_lose_no_update,
+    game,
+    increment,
+    now_ms,
+    put,
+)
 
 # The behaviour every store shares (the ``store`` fixture, tests/store/conftest.py, is each of
 # memory, SQLite and Redis in turn).
@@ -67,9 +76,7 @@ def test_every_session_field_round_trips(store: Store, session: SessionData) -> 
 def test_a_change_creates_the_game_and_returns_the_callbacks_result(store: Store) -> None:
     session = SessionData("tok")
     store.save_session("s1", session)
-    new = StoredGame(
-        "HM-1", {"deal": [1, 2], "moves": ["a"]}, "playing", 12, 3, 1000, {"lost": False}
-    )
+    new = StoredGame("HM-1", {"deal": [1, 2], "moves": ["a"]}, "playing", 12, 3, 1000, MARKED)
     seen = []
 
     def create(s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, str]:
@@ -82,8 +89,9 @@ def test_a_change_creates_the_game_and_returns_the_callbacks_result(store: Store
 
 
 def test_a_change_sees_the_previous_game_exactly_and_replaces_it(store: Store) -> None:
-    first = StoredGame("HM-1", {"n": 1, "list": [1, "x", None]}, "playing", 5, 1, 100, {"k": [1]})
-    second = StoredGame("HM-1", {"n": 2}, "won", 52, 2, 200, {})
+    unproved = Marks(unproved=True)  # the one mark a change sets afresh (never carried)
+    first = StoredGame("HM-1", {"n": 1, "list": [1, "x", None]}, "playing", 5, 1, 100, unproved)
+    second = StoredGame("HM-1", {"n": 2}, "won", 52, 2, 200)
     put(store, "s1", first)
     seen = []
 
@@ -94,6 +102,23 @@ def test_a_change_sees_the_previous_game_exactly_and_replaces_it(store: Store) -
     assert store.change_game("s1", "HM-1", update) == 7
     assert seen == [(None, first)]
     assert store.load("s1", "HM-1") == (None, second)
+
+
+def test_a_change_keeps_the_marks_of_the_game_it_replaces(store: Store) -> None:
+    """One carry for every store (issue 25 item 4): the statistics' mark is the store's own,
+    the daily day and an earlier win stay unless the change sets them, a won game played
+    again keeps its win and that win's replay, and ``unproved`` and ``retry`` are the
+    change's alone."""
+    won = StoredGame("HM-1", {"clock": [90_000, None]}, "won", 520, 48, 100, MARKED)
+    put(store, "s1", won)
+    again = StoredGame("HM-1", {"n": 2}, "playing", 0, 0, 200, Marks(counted="done"))
+    put(store, "s1", again)
+    stored = store.load("s1", "HM-1")[1]
+    assert stored is not None
+    # the win keeps its replay; the game started afresh has none (it gets its own when it ends)
+    assert stored.marks == Marks("open", "2026-12-01", Win(90_000, 48, 520, REPLAY), False)
+    put(store, "s1", StoredGame("HM-1", {"n": 3}, "playing", 0, 1, 300, Marks(daily="2026-12-02")))
+    assert store.load("s1", "HM-1")[1].marks.daily == "2026-12-02"  # type: ignore[union-attr]
 
 
 def test_a_raising_change_writes_nothing(store: Store) -> None:
@@ -161,10 +186,10 @@ def test_a_finished_game_leaves_the_recent_list(store: Store) -> None:
     assert store.recent_games("s1") == []
 
 
-def test_finished_games_lists_ended_games_newest_first_with_their_time_and_extra(
+def test_finished_games_lists_ended_games_newest_first_with_their_time_and_marks(
     store: Store,
 ) -> None:
-    won = StoredGame("W", {"clock": [205000, None]}, "won", 520, 48, 900, {"k": 1})
+    won = StoredGame("W", {"clock": [205000, None]}, "won", 520, 48, 900, MARKED)
     put(store, "s1", won)
     put(store, "s1", game("S", state="stuck", score=30, moves=3, updated_ms=800))
     put(store, "s1", game("L", state="lost", updated_ms=950))
@@ -172,7 +197,7 @@ def test_finished_games_lists_ended_games_newest_first_with_their_time_and_extra
     put(store, "s2", game("X", state="won", updated_ms=1000))
     assert store.finished_games("s1") == [
         GameSummary("L", "lost", 0, 0, 950),
-        GameSummary("W", "won", 520, 48, 900, 205000, {"k": 1}),
+        GameSummary("W", "won", 520, 48, 900, 205000, MARKED),
         GameSummary("S", "stuck", 30, 3, 800),
     ]
     assert [g.code for g in store.finished_games("s1", limit=1)] == ["L"]
@@ -240,7 +265,7 @@ def test_unicode_and_large_values_round_trip(store: Store) -> None:
         -3,
         2**40,
         2**42,
-        {"verdict": "lost", "n": 1.5},
+        MARKED._replace(daily="2026-12-01 ✓ \u0000"),
     )
     put(store, "sid-ü", stored)
     assert store.load("sid-ü", "SH-ü✓") == (None, stored)
@@ -266,14 +291,14 @@ def test_concurrent_changes_of_one_game_lose_no_update(store: Store) -> None:
 def test_sqlite_data_survives_closing_and_reopening(tmp_path: Path) -> None:
     path = str(tmp_path / "deep" / "er" / "games.db")
     session = SessionData("tok", move_errors=True, lang="fr")
-    stored = StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 5, {"x": 1})
+    stored = StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 5, MARKED)
     first = SQLiteStore(path)
     first.save_session("s1", session)
     put(first, "s1", stored)
     first.close()
     second = SQLiteStore(path)
     assert second.load("s1", "HM-1") == (session, stored)
-    assert second.recent_games("s1") == [GameSummary("HM-1", "playing", 3, 4, 5, 0, {"x": 1})]
+    assert second.recent_games("s1") == [GameSummary("HM-1", "playing", 3, 4, 5, 0, MARKED)]
     second.close()
 
 
@@ -367,7 +392,7 @@ def test_a_damaged_game_record_loads_as_an_empty_record(tmp_path: Path, record: 
         raw.execute("UPDATE games SET record = ? WHERE sid = 's1'", (record,))
     assert store.load("s1", "HM-1") == (
         None,
-        StoredGame("HM-1", {}, "playing", 3, 4, 5, {}),
+        StoredGame("HM-1", {}, "playing", 3, 4, 5),
     )
     store.close()
 
@@ -380,7 +405,7 @@ def test_damaged_game_columns_load_as_defaults(tmp_path: Path) -> None:
         raw.execute(
             "UPDATE games SET state = 'odd', score = 'x', moves = 1.5, extra = '[' WHERE sid = 's1'"
         )
-    assert store.load("s1", "HM-1") == (None, StoredGame("HM-1", {"n": 1}, "playing", 0, 0, 0, {}))
+    assert store.load("s1", "HM-1") == (None, StoredGame("HM-1", {"n": 1}, "playing", 0, 0, 0))
     store.close()
 
 

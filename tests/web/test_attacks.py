@@ -30,7 +30,6 @@ from app.engine.seahaven import Move, Seahaven, deal_position
 from app.main import create_app
 from app.services import daily
 from app.store import SessionData, StoredGame
-from app.store.counting import DAILY
 from tests.store.helpers import footprint
 from tests.web.conftest import cookie_for, plant, sid_of, token_of
 from tests.web.html import parse
@@ -313,7 +312,7 @@ def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, stor
     win(player, code)
     doc = store.player_stats(sid_of(client))
     assert doc["daily"]["streak"] == 0 and doc["daily"]["days"] == []
-    assert DAILY not in store.load(sid_of(client), code)[1].extra
+    assert store.load(sid_of(client), code)[1].marks.daily == ""
 
 
 def test_todays_daily_deal_counts_for_today(client, store, player):

@@ -14,7 +14,6 @@ from app.engine.halfmoon import HalfMoon, deal, place_name
 from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store import StoreError
-from app.store.counting import COUNTED
 from tests.web.conftest import HTMX, Player, sid_of
 
 with warnings.catch_warnings():
@@ -77,7 +76,7 @@ def test_a_game_with_moves_counted_by_the_statistics_replays_nothing(player, sto
     for place in first:
         p.tap(place_name(place))
     sid = sid_of(p.client)
-    assert COUNTED in store.load(sid, CODE)[1].extra
+    assert store.load(sid, CODE)[1].marks.counted
     replays.clear()
     for place in second:
         p.tap(place_name(place))

@@ -18,7 +18,7 @@ from app.engine.seahaven import (
     place_name,
 )
 from app.engine.seahaven.solver import solve_code
-from app.web.retries import RETRY
+from app.store.marks import Marks
 from tests import seeds
 from tests.engine.test_seahaven_rules import EXAMPLE
 from tests.web.conftest import HTMX, Player, forget_cached_games, sid_of, varies
@@ -318,11 +318,11 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
         )
     stored = store.load(sid_of(client), "SH1-C1-AAAAAAC")[1]
     assert (stored.state, stored.moves) == ("lost", 1)
-    # the verdict's write keeps the losing move's retry key (app.web.retries.RETRY) and the
-    # ended game's replay (app.store.replays.REPLAY)
-    assert (RETRY in stored.extra) == htmx
-    assert stored.extra.keys() - {RETRY} == {"counted", "replay"}
-    assert stored.extra["counted"] == "done"
+    # the verdict's write keeps the losing move's retry key (app.web.retries) and the ended
+    # game's replay (app.store.replays)
+    assert (stored.marks.retry is not None) == htmx
+    assert stored.marks.replay is not None
+    assert stored.marks._replace(retry=None, replay=None) == Marks(counted="done")
     assert stored.record["clock"] == [0, None]  # stopped with the losing move
 
 

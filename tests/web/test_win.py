@@ -13,6 +13,7 @@ from app.engine.seahaven import Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
+from app.store.marks import Win
 from app.web.board import GameResult, fill
 from app.web.ending import with_result
 from app.web.screen import SCREENS
@@ -128,20 +129,20 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert len(p.board.find_all(data_card=True)) == 20
     assert p.status == "The deal starts again from the beginning."
     _, stored = client.app.state.store.load(sid_of(client), HM)
-    win = {"ms": 309_000, "moves": 48, "score": 520, "replay": replay}
-    assert stored.extra["won"] == win  # with the won game's replay (issue 26)
-    assert "replay" not in stored.extra  # the game played again gets its own when it ends
+    win = Win(309_000, 48, 520, replay)
+    assert stored.marks.won == win  # with the won game's replay (issue 26)
+    assert stored.marks.replay is None  # the game played again gets its own when it ends
     # the earlier win survives the next moves too, and the home page says it
     clock()
     p.tap("pile-1")
     _, stored = client.app.state.store.load(sid_of(client), HM)
-    assert stored.extra["won"] == win
+    assert stored.marks.won == win
     home = parse(client.get("/").text)
     line = home.find(class_="continue").find("li")
     assert f"Half Moon {HM}" in line.text
     meta = line.find(class_="meta")
     assert meta.text.startswith("0 moves, 0 points; won before in 5:09")
-    assert meta.find("a").attrs["href"] == f"/replay/{win['replay']}"  # the win's replay
+    assert meta.find("a").attrs["href"] == f"/replay/{win.replay}"  # the win's replay
 
 
 def test_a_won_game_stays_on_the_home_page_under_recently_finished(player, client, clock):

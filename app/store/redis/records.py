@@ -9,6 +9,7 @@ from typing import Any
 from app.store.base import GAME_STATES, SessionData, StoredGame
 from app.store.counting import DealResult
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_dict, json_or_none
+from app.store.marks import Marks
 
 
 def text(value: object) -> str | None:
@@ -54,7 +55,7 @@ def game_and_writes(code: str, raw: str | None) -> tuple[StoredGame | None, tupl
         score=int_or_zero(data.get("score")),
         moves=int_or_zero(data.get("moves")),
         updated_ms=int_or_zero(data.get("updated_ms")),
-        extra=json_dict(data.get("extra")),
+        marks=Marks.from_data(data.get("extra")),
     )
     writes = data.get("w")
     if not isinstance(writes, list):
@@ -69,7 +70,7 @@ def game_json(game: StoredGame, writes: tuple[str, ...] = ()) -> str:
         "state": game.state,
         "score": game.score,
         "moves": game.moves,
-        "extra": game.extra,
+        "extra": game.marks.to_data(),
         "updated_ms": game.updated_ms,
     }
     if writes:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from app.store.base import GAME_STATES, GameSummary, clock_elapsed
-from app.store.jsondata import dict_from_json, dumps, int_or_zero
+from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
+from app.store.marks import Marks
 from app.store.replays import ReplaySummary, StoredReplay
 
 LOAD = """
@@ -180,5 +181,5 @@ def summary(row: tuple[Any, ...]) -> GameSummary:
         int_or_zero(moves),
         int_or_zero(updated_ms),
         clock_elapsed(dict_from_json(record)),
-        dict_from_json(extra),
+        Marks.from_data(json_or_none(extra)),
     )

@@ -23,6 +23,7 @@ from app.store.base import (
     T,
 )
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
+from app.store.marks import Marks
 from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
 from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
 from app.store.secretfile import kept_secret
@@ -95,7 +96,7 @@ class SQLiteStore(Store):
             score=int_or_zero(score),
             moves=int_or_zero(moves),
             updated_ms=int_or_zero(updated_ms),
-            extra=dict_from_json(extra),
+            marks=Marks.from_data(json_or_none(extra)),
         )
         return session, game
 
@@ -163,7 +164,7 @@ class SQLiteStore(Store):
                 new.state,
                 new.score,
                 new.moves,
-                dumps(new.extra),
+                dumps(new.marks.to_data()),
                 now,
             ),
         )

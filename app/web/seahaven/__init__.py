@@ -5,7 +5,6 @@ and the deals (:mod:`~app.web.seahaven.deals`), the forms and the actions tap / 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Collection
 from typing import Any, ClassVar, Final
@@ -131,7 +130,7 @@ class SeahavenScreen(Screen[Seahaven]):
     def restored(self, game: Seahaven, stored: StoredGame) -> None:
         """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
         ``unproved`` mark: their verdict was always proved before saving)."""
-        if stored.state == "lost" or (stored.state == "playing" and not stored.extra.get(UNPROVED)):
+        if stored.state == "lost" or (stored.state == "playing" and not stored.marks.unproved):
             game.note_verdict(stored.state == "lost")
 
     def prepare(self, game: Seahaven) -> None:
@@ -150,7 +149,7 @@ class SeahavenScreen(Screen[Seahaven]):
         kept = super().stored(game, record, now, state)
         if self.unproved(game) is None:
             return kept
-        return dataclasses.replace(kept, extra={**kept.extra, UNPROVED: True})
+        return kept.with_marks(kept.marks._replace(unproved=True))
 
     async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
@@ -385,9 +384,6 @@ def column_html(
         name, "column", count, f'<div class="fan">{shown}</div>', title, interactive, extra
     )
 
-
-UNPROVED: Final = "unproved"
-"""Key of :attr:`StoredGame.extra`: the verdict on the saved position is not known yet."""
 
 SCREEN = SeahavenScreen()
 router = game_router(SCREEN)
