@@ -218,16 +218,21 @@ def test_the_end_box_of_a_win_and_of_a_dead_end_is_on_a_phones_screen(new_contex
     assert_end_box_on_screen_with_focus(page)
     expect(page.locator("#summary-title")).to_be_focused()
     screenshot(page, f"issue22-hm-won-phone-{lang}")
+    end_stuck_half_moon(page)
+    page.keyboard.press("Tab")
+    expect(page.locator("#ending-undo")).to_be_focused()
+    screenshot(page, f"issue22-hm-stuck-phone-{lang}")
+    assert_accessible(page, f"the end box on a phone in {lang}")
+
+
+def end_stuck_half_moon(page):
+    """Play a Half Moon deal to its dead end; the end box is on screen with the focus in it."""
     code, stuck = hm_stuck_line()
     hm_reach(page, code, stuck[:-1])
     play_last_half_moon_removal(page, stuck)
     expect(board(page)).to_have_attribute("data-state", "stuck")
     assert_end_box_on_screen_with_focus(page)
     expect(page.locator("#ending-text")).to_be_focused()
-    page.keyboard.press("Tab")
-    expect(page.locator("#ending-undo")).to_be_focused()
-    screenshot(page, f"issue22-hm-stuck-phone-{lang}")
-    assert_accessible(page, f"the end box on a phone in {lang}")
 
 
 LOWEST_CARD = """() => Math.max(...[...document.querySelectorAll('#board .card, #board .label')]
@@ -243,12 +248,7 @@ def test_a_phones_end_box_leaves_a_stuck_half_moon_board_in_view(new_context, la
     row of cards and labels at 390 × 844 without scrolling, its buttons in one row, each on
     one line, the focus in it."""
     page = phone(new_context, lang)
-    code, stuck = hm_stuck_line()
-    hm_reach(page, code, stuck[:-1])
-    play_last_half_moon_removal(page, stuck)
-    expect(board(page)).to_have_attribute("data-state", "stuck")
-    assert_end_box_on_screen_with_focus(page)
-    expect(page.locator("#ending-text")).to_be_focused()
+    end_stuck_half_moon(page)
     expect(page.locator("#board .ending #standing")).to_be_visible()
     expect(page.locator("#board .ending #ending-replay")).to_be_visible()
     screenshot(page, f"issue22-hm-stuck-compact-phone-{lang}")
