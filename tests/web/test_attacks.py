@@ -204,6 +204,36 @@ def test_players_from_before_signed_ids_keep_their_games(app, store):
         assert answer.status_code == 303  # the old form token still acts for the id
 
 
+HTTPS = "https://cards.example"
+
+
+@pytest.mark.all_stores
+def test_players_from_before_signed_ids_keep_their_games_under_https(store, proof_pool):
+    """The migration under HTTPS: an unsigned id issued as ``__Host-sid`` is honoured under
+    that name and answered with its signed ``__Host-sid``; the same id in a plain ``sid``
+    (which a sibling or a plain-HTTP hop could plant) is never read."""
+    game = HalfMoon(DealCode.parse(CODE))
+    game.tap("pile-1", game.position.top(0), now=now_ms())
+    saved = StoredGame(CODE, game.to_record(), "playing", 0, 0, now_ms())
+    store.change_game(LEGACY, CODE, lambda s, g: (saved, None))
+    app = create_app(Config(origin=HTTPS), store=store, proof_pool=proof_pool)
+    with browser(app, HTTPS) as player:
+        plant(player, LEGACY, "__Host-sid")
+        page = parse(player.get(URL).text)
+        assert len(page.find_all(aria_pressed="true")) == 1  # their selection
+        assert player.cookies["__Host-sid"] == cookie_for(app, LEGACY, "__Host-sid")
+        card = str(game.position.top(0))
+        deselect = {"place": "pile-1", "card": card, "token": token_of(page)}
+        tap = player.post(f"{URL}/tap", data=deselect, headers={"Origin": HTTPS})
+        assert tap.status_code == 303
+        assert store.load(LEGACY, CODE)[1].record["sel"] == ""  # the legacy game, deselected
+    with browser(app, HTTPS) as planted:
+        plant(planted, LEGACY)  # the plain name
+        page = parse(planted.get(URL).text)
+        assert page.find_all(aria_pressed="true") == []
+        assert sid_of(planted, "__Host-sid") != LEGACY
+
+
 @pytest.mark.parametrize("value", ["U" * 32, "U" * 43])
 def test_an_unsigned_id_the_store_never_held_gets_a_fresh_session(client, value):
     plant(client, value)
@@ -249,7 +279,12 @@ def test_revoking_the_link_cuts_off_the_browsers_that_used_it(app, client, store
     with browser(app) as other:
         use_link(other, secret)
         assert stats_row(other)["won"] == "1"
-        token = token_of(parse(client.get("/stats").text))
+        stats = parse(client.get("/stats").text)
+        assert stats.by_id("revoke-help").text == (  # said before revoking
+            "Revoking the link also ends the access of every browser that used it: they no"
+            " longer see your games and statistics. This browser keeps them."
+        )
+        token = token_of(stats)
         revoked = client.post("/stats/link/revoke", data={"token": token})
         assert revoked.headers["location"].startswith("/stats?n=revoked&t=")
         notice = parse(client.get(revoked.headers["location"]).text).by_id("stats-notice")
@@ -306,6 +341,7 @@ def test_a_true_unreadable_notice_is_still_shown(client, store):
 # --- 6. statistics cannot be inflated: the daily deal ------------------------------------------
 
 
+@pytest.mark.all_stores
 def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, store, player):
     yesterday = daily.yesterday_of(daily.today())
     code = str(run(daily.daily_codes(yesterday))["HM"])
