@@ -253,6 +253,33 @@ def test_using_a_device_link_replaces_this_browsers_id_with_a_signed_one(app, cl
         assert other.cookies["sid"] == cookie_for(app, owner)
 
 
+@pytest.mark.all_stores
+def test_a_browser_that_uses_a_link_leaves_its_own_id_and_its_games_stay_with_that_id(
+    app, client, store
+):
+    """Using a link rotates the browser's id to the link's: it no longer reaches what its own
+    (perhaps planted) id had, and nothing is carried into the link's player (a planted id's
+    games would be pushed into the owner's). The own id's games stay with that id: another
+    browser may share it through the own id's link."""
+    secret = make_link(client)  # the owner, on HM1-N-AAAAAAC
+    owner = sid_of(client)
+    with browser(app) as other, browser(app) as tablet:
+        play_a_move(other)  # its own game, on URL
+        own, own_cookie = sid_of(other), other.cookies["sid"]
+        plant(tablet, own_cookie)  # a second browser of that id (its own link, say)
+        used = use_link(other, secret)
+        assert used.cookies["sid"] == cookie_for(app, owner)  # answered with the owner's id
+        assert sid_of(other) == owner != own
+        home = parse(other.get("/").text)
+        assert home.find_all("a", href=URL) == []  # no longer reaches what its own id had
+        assert len(home.find_all("a", href="/half-moon/HM1-N-AAAAAAC")) >= 1
+        assert store.load(owner, CODE) == (None, None)  # nothing carried
+        assert store.load(own, CODE)[1] is not None  # the own id's game stays with it
+        page = parse(tablet.get(URL).text)
+        assert len(page.find_all(aria_pressed="true")) == 1  # its other browser still sees it
+        assert sid_of(tablet) == own
+
+
 def test_the_secret_comes_from_the_environment_when_set(store):
     one = create_app(Config(secret="s" * 40), store=store)
     two = create_app(Config(secret="s" * 40), store=store)
