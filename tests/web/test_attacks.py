@@ -31,6 +31,7 @@ from app.main import create_app
 from app.services import daily
 from app.store import SessionData, StoredGame
 from tests.store.helpers import footprint
+from tests.web.anonymous import SAMPLES, Made, UncoveredRouteError, anonymous_gets, get_routes
 from tests.web.conftest import cookie_for, plant, sid_of, token_of
 from tests.web.html import parse
 from tests.web.test_stats import stats_row, win
@@ -70,31 +71,37 @@ def use_link(client, secret: str):
 
 # --- 1. a GET without a session writes nothing -------------------------------------------------
 
-ANONYMOUS_GETS = [
-    "/",
-    URL,
-    "/seahaven?cells=4",  # a random deal, proved playable first
-    "/seahaven?cells=1",
-    "/daily/seahaven?cells=1",
-    "/stats",
-    "/link/" + "A" * 32,  # a link nobody made: a guess
+MORE_DEALS = [
     *(f"/seahaven/{DealCode('SH', 1, 'C1', n)}" for n in range(1, 25)),  # 24 verdicts to prove
     "/seahaven/SH1-C1-AAAAAAC",  # lost at the deal
-    "/examples?step=3",
-    "/nowhere",
 ]
 
 
 @pytest.mark.all_stores
-def test_no_get_without_a_cookie_writes_anything_to_the_store(app, store):
-    """Before: every Seahaven deal opened stored its verdict (a row, a key), 90 days."""
-    with browser(app) as client:
+def test_no_get_without_a_cookie_writes_anything_to_the_store(app, client, store, player):
+    """Every GET route (``tests/web/anonymous.py``: from the app's route table), GET and
+    HEAD, without a cookie. Before: every Seahaven deal opened stored its verdict (a row, a
+    key), 90 days."""
+    win(player)  # a replay to open
+    made = Made(store.player_replays(sid_of(client))[0].id, make_link(client))
+    with browser(app) as anonymous:
         before = footprint(store)
-        for path in ANONYMOUS_GETS:
-            client.cookies.clear()
-            response = client.get(path)
-            assert response.status_code in (200, 303, 404), (path, response.status_code)
+        for path in anonymous_gets(app, 0, made) + MORE_DEALS:
+            for method in ("GET", "HEAD"):
+                anonymous.cookies.clear()
+                response = anonymous.request(method, path)
+                assert response.status_code in (200, 303, 308, 404, 405, 422), (method, path)
         assert footprint(store) == before
+
+
+def test_every_get_route_has_sample_paths(app):
+    assert get_routes(app) == sorted(SAMPLES)
+
+
+def test_a_get_route_without_sample_paths_fails_the_anonymous_gets(app):
+    app.add_api_route("/new-page/{thing}", lambda thing: thing, methods=["GET"])
+    with pytest.raises(UncoveredRouteError, match=r"\['/new-page/\{thing\}'\]"):
+        anonymous_gets(app, 0, Made("R" * 22, "L" * 32))
 
 
 def test_verdicts_of_positions_no_saved_game_holds_stay_in_this_workers_memory(app, client):
