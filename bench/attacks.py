@@ -6,6 +6,8 @@ servers (the SQLite store; rate limits as the attack needs them) through HTTP on
 attacker would, and prints one line: ``harm`` or ``no harm``, with what was seen.
 
 1. ``growth`` — 300 cookie-less GETs of Seahaven deals nobody played: rows added to the store.
+   ``full`` — Redis at its ``maxmemory`` (``noeviction``, filled up): a new player's first
+   tap, and what ``/health`` says meanwhile (503 for the tap while ``/health`` says 200?).
 2. ``answers`` — the Redis store (a real ``redis-server`` of the attack's own) stalls while
    taps are under way: players tap on, a thread stops Redis (SIGSTOP) for longer than
    ``SOLITAIRE_STORE_TIMEOUT`` and resumes it (SIGCONT), again and again. Each 503 is checked
@@ -51,7 +53,7 @@ import httpx
 
 from bench import bench_long_game as long_game
 from bench.bench_http import RUN_ARGS, checkout
-from tests.store.redis_server import start_redis_server, stop_redis_server
+from tests.store.redis_server import fill_redis, start_redis_server, stop_redis_server
 from tests.system.servers import Server, start_server
 from tests.web.html import Element, parse
 
@@ -154,6 +156,32 @@ def attack_growth(target: Target) -> Result:
     finally:
         server.stop()
     return added > 0, f"{added} rows added by 300 cookie-less GETs"
+
+
+def attack_full(target: Target) -> Result:
+    import redis
+
+    redis_process, redis_url = start_redis_server(target.work / f"redis-full-{target.name}")
+    try:
+        server = target.server(store=redis_url)  # started: its layout marker and secret kept
+        try:
+            with redis.Redis.from_url(redis_url) as operator:
+                used = int(operator.info("memory")["used_memory"])
+                operator.config_set("maxmemory-policy", "noeviction")
+                operator.config_set("maxmemory", used + 512 * 1024)
+                fill_redis(operator)
+                # over it for sure, not near its edge (used memory moves by a few KiB)
+                used = int(operator.info("memory")["used_memory"])
+                operator.config_set("maxmemory", used - 64 * 1024)
+            with httpx.Client(base_url=server.url, timeout=30) as player:
+                first = tap(player, HM)
+            health = httpx.get(f"{server.url}/health", timeout=30)
+        finally:
+            server.stop()
+    finally:
+        stop_redis_server(redis_process)
+    seen = f"a new player's first tap: {first}; /health: {health.status_code} {health.text!r}"
+    return first == 503 and health.status_code == 200, seen
 
 
 STALL_TIMEOUT = 0.4
@@ -486,6 +514,7 @@ def attack_noise(target: Target) -> Result:
 
 ATTACKS: dict[str, Callable[[Target], Result]] = {
     "growth": attack_growth,
+    "full": attack_full,
     "answers": attack_answers,
     "planting": attack_planting,
     "revoke": attack_revoke,
