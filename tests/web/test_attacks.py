@@ -385,6 +385,7 @@ def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, stor
     assert store.load(sid_of(client), code)[1].marks.daily == ""
 
 
+@pytest.mark.all_stores
 def test_todays_daily_deal_counts_for_today(client, store, player):
     code = str(run(daily.daily_codes(daily.today()))["HM"])
     win(player, code)
@@ -394,6 +395,7 @@ def test_todays_daily_deal_counts_for_today(client, store, player):
 # --- 7. a link guess past the limit: the same answer, right or wrong -----------------------------
 
 
+@pytest.mark.all_stores
 def test_past_the_guess_limit_the_right_secret_is_refused_like_a_wrong_one(app, client):
     secret = make_link(client)
     with browser(app) as guesser:
