@@ -6,6 +6,14 @@ servers (the SQLite store; rate limits as the attack needs them) through HTTP on
 attacker would, and prints one line: ``harm`` or ``no harm``, with what was seen.
 
 1. ``growth`` — 300 cookie-less GETs of Seahaven deals nobody played: rows added to the store.
+   ``full`` — Redis at its ``maxmemory`` (``noeviction``, filled up): a new player's first
+   tap, and what ``/health`` says meanwhile (503 for the tap while ``/health`` says 200?).
+2. ``answers`` — the Redis store (a real ``redis-server`` of the attack's own) stalls while
+   taps are under way: players tap on, a thread stops Redis (SIGSTOP) for longer than
+   ``SOLITAIRE_STORE_TIMEOUT`` and resumes it (SIGCONT), again and again. Each 503 is checked
+   against the game as Redis holds it once resumed: an answer saying "not made" for a move
+   that was made? And a tap sent twice with the same ``X-Board-Version`` (its answer lost):
+   applied twice?
 3. ``planting`` — under HTTPS an attacker plants their own session id as a plain ``sid``
    (a sibling subdomain can): does the victim then play in the attacker's session?
    Also a made-up id: is it adopted?
@@ -18,9 +26,9 @@ attacker would, and prints one line: ``harm`` or ``no harm``, with what was seen
 7. ``limits`` — ``/health`` while the connection cap is held; ``X-Forwarded-For`` text that is
    no address: a new limit per text?; a right link secret after 20 wrong guesses: told apart?
 8. ``noise`` — an aborted POST body: log lines; a 70 KB body sent with its headers: 431?
-
-Item 2 (a stalled Redis) is the ``redis`` teammate's; item 9 (a game at the move cap) is
-``bench/bench_long_game.py``.
+9. ``long`` — a game at the move cap (5,000 moves): one view's time against a fresh deal's,
+   and ``/health`` p50 while 16 clients view it (``bench/bench_long_game.py``'s code, shorter
+   runs; that bench measures it at length).
 
     .venv/bin/python -m bench.attacks [--baseline main] [--only growth,planting]
 """
@@ -28,17 +36,24 @@ Item 2 (a stalled Redis) is the ``redis`` teammate's; item 9 (a game at the move
 from __future__ import annotations
 
 import argparse
+import os
+import random
 import re
+import signal
 import socket
 import sqlite3
+import statistics
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
+from bench import bench_long_game as long_game
 from bench.bench_http import RUN_ARGS, checkout
+from tests.store.redis_server import fill_redis, start_redis_server, stop_redis_server
 from tests.system.servers import Server, start_server
 from tests.web.html import Element, parse
 
@@ -102,12 +117,22 @@ class Target:
         self.db = work / "none.db"
         """The store of the server started last."""
 
-    def server(self, env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> Server:
+    def server(
+        self,
+        env: dict[str, str] | None = None,
+        args: tuple[str, ...] = (),
+        store: str | None = None,
+        prepare: Callable[[Path], None] | None = None,
+    ) -> Server:
+        """A server of this checkout on a new SQLite file (``prepare`` writes to it before the
+        server starts), or on ``store``."""
         self.count += 1
         db = self.db = self.work / f"{self.name}-{self.count}.db"
+        if prepare is not None:
+            prepare(db)
         settings = {"SOLITAIRE_RATE_WRITES": "off", "SOLITAIRE_RATE_NEW": "off", **(env or {})}
         return start_server(
-            str(db),
+            store or str(db),
             self.work,
             name=f"{self.name}-{self.count}",
             env=settings,
@@ -131,6 +156,181 @@ def attack_growth(target: Target) -> Result:
     finally:
         server.stop()
     return added > 0, f"{added} rows added by 300 cookie-less GETs"
+
+
+def attack_full(target: Target) -> Result:
+    import redis
+
+    redis_process, redis_url = start_redis_server(target.work / f"redis-full-{target.name}")
+    try:
+        server = target.server(store=redis_url)  # started: its layout marker and secret kept
+        try:
+            with redis.Redis.from_url(redis_url) as operator:
+                used = int(operator.info("memory")["used_memory"])
+                operator.config_set("maxmemory-policy", "noeviction")
+                operator.config_set("maxmemory", used + 512 * 1024)
+                fill_redis(operator)
+                # over it for sure, not near its edge (used memory moves by a few KiB)
+                used = int(operator.info("memory")["used_memory"])
+                operator.config_set("maxmemory", used - 64 * 1024)
+            with httpx.Client(base_url=server.url, timeout=30) as player:
+                first = tap(player, HM)
+            health = httpx.get(f"{server.url}/health", timeout=30)
+        finally:
+            server.stop()
+    finally:
+        stop_redis_server(redis_process)
+    seen = f"a new player's first tap: {first}; /health: {health.status_code} {health.text!r}"
+    return first == 503 and health.status_code == 200, seen
+
+
+STALL_TIMEOUT = 0.4
+"""``SOLITAIRE_STORE_TIMEOUT`` of the ``answers`` attack's servers: a stall outlasts it."""
+
+
+def pressed(page: Element) -> bool:
+    return (
+        page.by_id("board").find(data_place="pile-1").find("button").attrs["aria-pressed"] == "true"
+    )
+
+
+def _version(page: Element) -> str:
+    return str(page.by_id("board").attrs["hx-headers:inherited"]).split('"')[3]
+
+
+def _page_when_up(client: httpx.Client, code: str, running: threading.Event) -> Element:
+    """The game's page once the store answers again."""
+    while True:
+        running.wait()
+        response = client.get(f"/half-moon/{code}")
+        if response.status_code == 200:
+            return parse(response.text)
+        time.sleep(0.05)
+
+
+def _tapping(
+    url: str, code: str, running: threading.Event, done: threading.Event, seen: list[str]
+) -> None:
+    """One player selecting and deselecting pile 1's card until ``done``; after each 503,
+    once Redis is back, whether the tap was in fact made (the card's state flipped)."""
+    with httpx.Client(base_url=url, timeout=30) as client:
+        while not done.is_set():
+            page = _page_when_up(client, code, running)
+            before = pressed(page)
+            data = {"place": "pile-1", "card": first_card(page), "token": token_of(page)}
+            headers = {"HX-Request": "true", "X-Board-Version": _version(page)}
+            answer = client.post(f"/half-moon/{code}/tap", data=data, headers=headers)
+            if answer.status_code != 503:
+                seen.append(str(answer.status_code))
+                continue
+            said = (
+                "not made"
+                if "was not made" in answer.text
+                else "unconfirmed"
+                if "could not confirm" in answer.text
+                else "503"
+            )
+            time.sleep(0.2)  # a write Redis held runs when it resumes
+            made = pressed(_page_when_up(client, code, running)) != before
+            seen.append(f"{said}, {'made' if made else 'not made'}")
+
+
+def _stalls(pid: int, running: threading.Event, stalls: int) -> None:
+    """Stop Redis ``stalls`` times, each for 1.5-3 store timeouts, at random moments."""
+    chance = random.Random(23)
+    for _ in range(stalls):
+        time.sleep(chance.uniform(0.1, 0.4))
+        os.kill(pid, signal.SIGSTOP)
+        running.clear()
+        time.sleep(chance.uniform(1.5, 3) * STALL_TIMEOUT)
+        os.kill(pid, signal.SIGCONT)
+        running.set()
+
+
+def _sent_twice(url: str, rounds: int) -> int:
+    """Taps sent twice from the same board (the first answer lost): how many were applied
+    twice (the card selected, then deselected again)."""
+    twice = 0
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for n in range(rounds):
+            code = str(_deal_code("HM", "N", 7000 + n))
+            page = parse(client.get(f"/half-moon/{code}").text)
+            data = {"place": "pile-1", "card": first_card(page), "token": token_of(page)}
+            headers = {"HX-Request": "true", "X-Board-Version": _version(page)}
+            for _ in range(2):
+                client.post(f"/half-moon/{code}/tap", data=data, headers=headers)
+            twice += not pressed(parse(client.get(f"/half-moon/{code}").text))
+    return twice
+
+
+def _deal_code(game: str, variant: str, number: int) -> object:
+    from app.engine.codes import DealCode
+
+    return DealCode(game, 1, variant, number)
+
+
+def attack_answers(target: Target, players: int = 6, stalls: int = 40) -> Result:
+    redis_process, redis_url = start_redis_server(target.work / f"redis-{target.name}")
+    try:
+        server = target.server({"SOLITAIRE_STORE_TIMEOUT": str(STALL_TIMEOUT)}, store=redis_url)
+        try:
+            running, done = threading.Event(), threading.Event()
+            running.set()
+            seen: list[str] = []
+            tappers = [
+                threading.Thread(
+                    target=_tapping,
+                    args=(server.url, str(_deal_code("HM", "N", 6000 + n)), running, done, seen),
+                    daemon=True,
+                )
+                for n in range(players)
+            ]
+            for t in tappers:
+                t.start()
+            _stalls(redis_process.pid, running, stalls)
+            done.set()
+            for t in tappers:
+                t.join(60)
+            twice = _sent_twice(server.url, 10)
+        finally:
+            server.stop()
+    finally:
+        os.kill(redis_process.pid, signal.SIGCONT)
+        stop_redis_server(redis_process)
+    counts = {kind: seen.count(kind) for kind in sorted(set(seen))}
+    false = counts.get("not made, made", 0)
+    answered_503 = sum(v for k, v in counts.items() if not k.isdigit())
+    shown = ", ".join(f"{k}: {v}" for k, v in counts.items() if not k.isdigit())
+    seen_text = (
+        f"{len(seen)} taps, {answered_503} answered 503 ({shown}): {false} said 'not made' for"
+        f" a move that was made; a tap sent twice from one board: applied twice {twice} of 10"
+    )
+    return false > 0 or twice > 0, seen_text
+
+
+def attack_long(target: Target, views: int = 40, clients: int = 16, seconds: float = 5) -> Result:
+    sid = long_game.player_of(target.root)
+    server = target.server(prepare=lambda db: long_game.seed(db, sid, target.root))
+    try:
+        value = long_game.cookie(sid, target.db)
+        long_path = f"/seahaven/{long_game.CODE}"
+        fresh, long = (
+            statistics.median(times[1:])  # the first view of each: the worker's first
+            for times in long_game.view_times(server, value, (long_game.FRESH, long_path), views)
+        )
+        health = [
+            long_game.p(long_game.health_under_load(server, value, path, clients, seconds), 0.5)
+            for path in (long_game.FRESH, long_path)
+        ]
+    finally:
+        server.stop()
+    seen = (
+        f"a view of 5,000 moves {long:.1f} ms against {fresh:.1f} ms for a fresh deal"
+        f" ({long / fresh:.1f}x); /health p50 {health[1]:.0f} ms while {clients} clients view"
+        f" it ({health[0]:.0f} ms while they view a fresh deal; load average"
+        f" {os.getloadavg()[0]:.1f})"
+    )
+    return long > 2 * fresh, seen
 
 
 def attack_planting(target: Target) -> Result:
@@ -314,12 +514,15 @@ def attack_noise(target: Target) -> Result:
 
 ATTACKS: dict[str, Callable[[Target], Result]] = {
     "growth": attack_growth,
+    "full": attack_full,
+    "answers": attack_answers,
     "planting": attack_planting,
     "revoke": attack_revoke,
     "notices": attack_notices,
     "inflate": attack_inflate,
     "limits": attack_limits,
     "noise": attack_noise,
+    "long": attack_long,
 }
 
 

@@ -3,9 +3,12 @@
 A real uvicorn (SQLite store, default limits: 240 writes a minute and 60 new games or
 sessions an hour per address) faces one hostile client that
 
-1. sends ``--gets`` GETs without a cookie (home, pages of ever new Half Moon and Seahaven
-   deals, random and daily deals, statistics with crafted notices, device-link guesses, 404s,
-   GETs on POST-only routes; issue 23 wants 0 rows from any number of them),
+1. sends ``--gets`` requests without a cookie, GET and HEAD in turn, to every GET route of the
+   app's route table (``tests/web/anonymous.py``: pages of ever new Half Moon and Seahaven
+   deals, random and daily deals, a replay and a device link a player made beforehand, steps,
+   languages, manifests, the service worker, assets by their hashed names, statistics with
+   crafted notices, device-link guesses, 404s, GETs on POST-only routes; a GET route without
+   sample paths stops the run; issue 23 wants 0 rows from any number of them),
 2. floods one game with ``--taps`` taps,
 3. tries to start ``--games`` new games, each from a fresh cookie (page, then one tap),
 4. tries to make ``--settings`` new sessions by saving a setting from fresh cookies;
@@ -35,6 +38,7 @@ from pathlib import Path
 import httpx
 
 from tests.system.servers import Server, start_server
+from tests.web.anonymous import Made, anonymous_gets
 
 TOKEN = re.compile(r'name="token" value="([^"]+)"')
 CARD = re.compile(r'data-place="pile-1".*?data-card="([^"]+)"', re.DOTALL)
@@ -103,37 +107,40 @@ def deal(i: int) -> str:
     return str(DealCode("HM", 1, "N", i))
 
 
-def anonymous_paths(i: int) -> list[str]:
-    """The pages a cookie-less client may open, ``i`` choosing new deals, links and notices:
-    every game page proves its position when it needs to (issue 23: that stored a verdict)."""
-    from app.engine.codes import DealCode
-
-    seahaven = DealCode("SH", 1, ("C4", "C2", "C1")[i % 3], 10_000 + i)
-    return [
-        "/",
-        f"/half-moon/{deal(1 + i)}",
-        f"/seahaven/{seahaven}",
-        f"/seahaven/{seahaven}?n=unreadable",
-        "/seahaven?cells=1" if i % 10 == 0 else "/seahaven",  # a random deal, proved playable
-        "/daily/seahaven?cells=1",
-        "/stats?n=revoked",
-        f"/link/{'A' * 30}{i % 1000:03d}",  # a guess
-        f"/half-moon/{deal(1)}/tap",  # 405
-        "/nowhere",
-    ]
+def made_by_a_player(server: Server) -> Made:
+    """A replay and a device link, made by a player with a cookie before the anonymous GETs
+    (a game ended once, then a link asked for on ``/stats``)."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        end_a_game(client)
+        stats = client.get("/stats").text
+        replay = re.search(r'href="/replay/([A-Za-z0-9_-]+)"', stats)
+        token = TOKEN.search(stats)
+        assert replay is not None, "no replay on /stats"
+        assert token is not None
+        made = client.post("/stats/link", data={"token": token.group(1)}).text
+        link = re.search(r'id="device-link"[^>]*value="[^"]*/link/([^"]+)"', made)
+        assert link is not None, "no device link on /stats"
+        return Made(replay.group(1), link.group(1))
 
 
-def phase_gets(server: Server, n: int) -> None:
+def phase_gets(server: Server, n: int, made: Made) -> None:
+    """``n`` requests without a cookie, GET and HEAD in turn, round after round of every GET
+    route's sample paths (each round new deals and guesses)."""
+    from app.config import Config
+    from app.main import create_app
+
+    app = create_app(Config(store="memory:"))  # its route table only: nothing is opened
     with httpx.Client(base_url=server.url, timeout=30) as client:
         done = 0
         i = 0
         while done < n:
-            for path in anonymous_paths(i):
-                if done == n:
-                    break
-                client.cookies.clear()
-                client.get(path, follow_redirects=True)
-                done += 1
+            for path in anonymous_gets(app, i, made):
+                for method in ("GET", "HEAD"):
+                    if done == n:
+                        return
+                    client.cookies.clear()
+                    client.request(method, path, follow_redirects=True)
+                    done += 1
             i += 1
 
 
@@ -165,27 +172,34 @@ def phase_settings(server: Server, n: int) -> dict[int, int]:
     return statuses
 
 
-def phase_endings(server: Server, n: int) -> dict[int, int]:
-    """One game ended ``n`` times: a stuck line (found as the browser tests find theirs), then
-    Undo and Redo, each Redo ending it again."""
+def end_a_game(client: httpx.Client) -> str:
+    """Play a Half Moon deal's stuck line (found as the browser tests find theirs) to its end;
+    the game's URL."""
     from app.engine.halfmoon import place_name
     from tests.browser.play import hm_stuck_line
 
     code, line = hm_stuck_line()
+    url = f"/half-moon/{code}"
+    for removal in line:
+        for place in removal:
+            page = client.get(url).text
+            token = TOKEN.search(page)
+            card = re.search(
+                rf'data-place="{place_name(place)}".*?data-card="([^"]+)"', page, re.DOTALL
+            )
+            assert token is not None
+            assert card is not None
+            data = {"place": place_name(place), "card": card.group(1), "token": token.group(1)}
+            client.post(f"{url}/tap", data=data, headers=HTMX)
+    return url
+
+
+def phase_endings(server: Server, n: int) -> dict[int, int]:
+    """One game ended ``n`` times: a stuck line (found as the browser tests find theirs), then
+    Undo and Redo, each Redo ending it again."""
     statuses: dict[int, int] = {}
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        url = f"/half-moon/{code}"
-        for removal in line:
-            for place in removal:
-                page = client.get(url).text
-                token = TOKEN.search(page)
-                card = re.search(
-                    rf'data-place="{place_name(place)}".*?data-card="([^"]+)"', page, re.DOTALL
-                )
-                assert token is not None
-                assert card is not None
-                data = {"place": place_name(place), "card": card.group(1), "token": token.group(1)}
-                client.post(f"{url}/tap", data=data, headers=HTMX)
+        url = end_a_game(client)
         token = TOKEN.search(client.get(url).text)
         assert token
         for i in range(2 * n):
@@ -227,12 +241,14 @@ def main(argv: list[str] | None = None) -> None:
     server = start_server(str(db), work, name="limited", env=limited)
     try:
         print(f"start                                    {footprint(db)}")
+        made = made_by_a_player(server)
+        print(f"a player's replay and device link        {footprint(db)}")
         t = time.monotonic()
         before = footprint(db).total
-        phase_gets(server, args.gets)
+        phase_gets(server, args.gets, made)
         took = time.monotonic() - t
         after = footprint(db)
-        print(f"{args.gets:,} GETs without a cookie ({took:.0f} s)  {after}")
+        print(f"{args.gets:,} GETs and HEADs without a cookie ({took:.0f} s)  {after}")
         print(f"  rows the GETs added: {after.total - before}")
         _, statuses = tap_times(server, args.taps, deal(1))
         print(f"{args.taps:,} taps on one game {statuses}  {footprint(db)}")

@@ -71,15 +71,23 @@ def assert_two_stores_lose_no_update(stores: list[Store]) -> None:
 
 def footprint(store: Store) -> int:
     """Everything the store holds, counted: rows of every table (SQLite), keys (Redis) or
-    entries (memory) — sessions, games, statistics, deals, links, verdicts, rate-limit
-    counters — the server's secret aside. A GET without a cookie must leave it as it was."""
+    entries (memory) — sessions, games, statistics, deals, links, replays, verdicts,
+    rate-limit counters — the server's secret aside. A GET without a cookie must leave it as it was."""
     from app.store import MemoryStore
     from app.store.redis import RedisStore
     from app.store.sqlite import SQLiteStore
 
     if isinstance(store, MemoryStore):
-        held = (store._sessions, store._games, store._verdicts, store._stats, store._deals)
-        return sum(map(len, held)) + len(store._links)
+        held = (
+            store._sessions,
+            store._games,
+            store._verdicts,
+            store._stats,
+            store._deals,
+            store._links,
+            store._replays,
+        )
+        return sum(map(len, held))
     if isinstance(store, SQLiteStore):
         conn = store.connection()
         tables = [

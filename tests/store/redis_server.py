@@ -181,3 +181,14 @@ def _cluster_ok(port: int) -> bool:
     with redis.Redis(port=port, decode_responses=True, socket_timeout=1) as client:
         info: dict[str, object] = client.cluster("INFO")
         return info.get("cluster_state") == "ok"
+
+
+def fill_redis(client: redis.Redis) -> None:
+    """Write 4 KiB values until the server refuses one for want of memory (a ``maxmemory``
+    with ``noeviction``): a Redis as full as a flood of keys would leave it."""
+    for n in range(100_000):
+        try:
+            client.set(f"filler:{n}", "x" * 4096)
+        except redis.exceptions.OutOfMemoryError:  # "used memory > 'maxmemory'"
+            return
+    raise AssertionError("the server never filled up")

@@ -21,6 +21,7 @@ from app.store import SessionData, Store, StoredGame, StoreError, StoreFullError
 from app.store.sqlite import SQLiteStore
 from app.store.sqlite import files as sqlite_files
 from tests.store.helpers import footprint, now_ms
+from tests.store.redis_server import fill_redis
 
 
 def run(coroutine):
@@ -160,18 +161,6 @@ def test_health_says_a_full_sqlite_store_cannot_write(small_sqlite: SQLiteStore)
         assert (answer.status_code, answer.text) == (503, "store cannot write")
 
 
-def _fill_redis(client) -> None:
-    """Write 4 KiB values until the server refuses one for want of memory."""
-    import redis
-
-    for n in range(100_000):
-        try:
-            client.set(f"filler:{n}", "x" * 4096)
-        except redis.exceptions.OutOfMemoryError:  # "used memory > 'maxmemory'"
-            return
-    raise AssertionError("the server never filled up")
-
-
 @pytest.fixture
 def full_redis(redis_url: str, redis_client) -> Iterator[Store]:
     """A store on the test server, which is then given a ``maxmemory`` just above what it
@@ -186,7 +175,7 @@ def full_redis(redis_url: str, redis_client) -> Iterator[Store]:
     redis_client.config_set("maxmemory-policy", "noeviction")
     redis_client.config_set("maxmemory", used + 512 * 1024)
     try:
-        _fill_redis(redis_client)
+        fill_redis(redis_client)
         yield store
     finally:
         redis_client.config_set("maxmemory", saved["maxmemory"])

@@ -15,7 +15,9 @@ from app.store import Store, StoredGame
 from app.store.counting import DealResult, fold_deal
 from app.store.histogram import MAX_CELLS, add, cell, cells_of, standing
 from app.store.marks import Marks
+from app.store.redis import RedisStore
 from app.store.replays import MAX_REPLAYS_PER_SESSION, StoredReplay
+from tests.store.helpers import footprint
 
 HM = "HM1-N-AAAAAAB"
 RID = "R" * 21 + "A"
@@ -43,6 +45,17 @@ def game(
 
 def write(store: Store, sid: str, row: StoredGame) -> None:
     store.change_game(sid, row.code, lambda _s, _g: (row, None))
+
+
+def test_the_footprint_counts_a_replay(store: Store) -> None:
+    """``footprint`` (what tests of GETs compare) sees a replay in every store."""
+    write(store, "p", game("stuck", moves=2, replay=None, line="ae.bq"))
+    before = footprint(store)
+    write(store, "p", game("stuck", moves=2, replay=RID, line="ae.bq"))
+    # the replay (in Redis a key, and the player's list of replays, a key too)
+    assert footprint(store) == before + (2 if isinstance(store, RedisStore) else 1)
+    assert store.delete_replay("p", RID)
+    assert footprint(store) == before
 
 
 def test_a_game_that_ends_writes_its_replay_with_the_game(store: Store) -> None:

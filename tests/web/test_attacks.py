@@ -31,6 +31,7 @@ from app.main import create_app
 from app.services import daily
 from app.store import SessionData, StoredGame
 from tests.store.helpers import footprint
+from tests.web.anonymous import SAMPLES, Made, UncoveredRouteError, anonymous_gets, get_routes
 from tests.web.conftest import cookie_for, plant, sid_of, token_of
 from tests.web.html import parse
 from tests.web.test_stats import stats_row, win
@@ -70,31 +71,37 @@ def use_link(client, secret: str):
 
 # --- 1. a GET without a session writes nothing -------------------------------------------------
 
-ANONYMOUS_GETS = [
-    "/",
-    URL,
-    "/seahaven?cells=4",  # a random deal, proved playable first
-    "/seahaven?cells=1",
-    "/daily/seahaven?cells=1",
-    "/stats",
-    "/link/" + "A" * 32,  # a link nobody made: a guess
+MORE_DEALS = [
     *(f"/seahaven/{DealCode('SH', 1, 'C1', n)}" for n in range(1, 25)),  # 24 verdicts to prove
     "/seahaven/SH1-C1-AAAAAAC",  # lost at the deal
-    "/examples?step=3",
-    "/nowhere",
 ]
 
 
 @pytest.mark.all_stores
-def test_no_get_without_a_cookie_writes_anything_to_the_store(app, store):
-    """Before: every Seahaven deal opened stored its verdict (a row, a key), 90 days."""
-    with browser(app) as client:
+def test_no_get_without_a_cookie_writes_anything_to_the_store(app, client, store, player):
+    """Every GET route (``tests/web/anonymous.py``: from the app's route table), GET and
+    HEAD, without a cookie. Before: every Seahaven deal opened stored its verdict (a row, a
+    key), 90 days."""
+    win(player)  # a replay to open
+    made = Made(store.player_replays(sid_of(client))[0].id, make_link(client))
+    with browser(app) as anonymous:
         before = footprint(store)
-        for path in ANONYMOUS_GETS:
-            client.cookies.clear()
-            response = client.get(path)
-            assert response.status_code in (200, 303, 404), (path, response.status_code)
+        for path in anonymous_gets(app, 0, made) + MORE_DEALS:
+            for method in ("GET", "HEAD"):
+                anonymous.cookies.clear()
+                response = anonymous.request(method, path)
+                assert response.status_code in (200, 303, 308, 404, 405, 422), (method, path)
         assert footprint(store) == before
+
+
+def test_every_get_route_has_sample_paths(app):
+    assert get_routes(app) == sorted(SAMPLES)
+
+
+def test_a_get_route_without_sample_paths_fails_the_anonymous_gets(app):
+    app.add_api_route("/new-page/{thing}", lambda thing: thing, methods=["GET"])
+    with pytest.raises(UncoveredRouteError, match=r"\['/new-page/\{thing\}'\]"):
+        anonymous_gets(app, 0, Made("R" * 22, "L" * 32))
 
 
 def test_verdicts_of_positions_no_saved_game_holds_stay_in_this_workers_memory(app, client):
@@ -204,6 +211,36 @@ def test_players_from_before_signed_ids_keep_their_games(app, store):
         assert answer.status_code == 303  # the old form token still acts for the id
 
 
+HTTPS = "https://cards.example"
+
+
+@pytest.mark.all_stores
+def test_players_from_before_signed_ids_keep_their_games_under_https(store, proof_pool):
+    """The migration under HTTPS: an unsigned id issued as ``__Host-sid`` is honoured under
+    that name and answered with its signed ``__Host-sid``; the same id in a plain ``sid``
+    (which a sibling or a plain-HTTP hop could plant) is never read."""
+    game = HalfMoon(DealCode.parse(CODE))
+    game.tap("pile-1", game.position.top(0), now=now_ms())
+    saved = StoredGame(CODE, game.to_record(), "playing", 0, 0, now_ms())
+    store.change_game(LEGACY, CODE, lambda s, g: (saved, None))
+    app = create_app(Config(origin=HTTPS), store=store, proof_pool=proof_pool)
+    with browser(app, HTTPS) as player:
+        plant(player, LEGACY, "__Host-sid")
+        page = parse(player.get(URL).text)
+        assert len(page.find_all(aria_pressed="true")) == 1  # their selection
+        assert player.cookies["__Host-sid"] == cookie_for(app, LEGACY, "__Host-sid")
+        card = str(game.position.top(0))
+        deselect = {"place": "pile-1", "card": card, "token": token_of(page)}
+        tap = player.post(f"{URL}/tap", data=deselect, headers={"Origin": HTTPS})
+        assert tap.status_code == 303
+        assert store.load(LEGACY, CODE)[1].record["sel"] == ""  # the legacy game, deselected
+    with browser(app, HTTPS) as planted:
+        plant(planted, LEGACY)  # the plain name
+        page = parse(planted.get(URL).text)
+        assert page.find_all(aria_pressed="true") == []
+        assert sid_of(planted, "__Host-sid") != LEGACY
+
+
 @pytest.mark.parametrize("value", ["U" * 32, "U" * 43])
 def test_an_unsigned_id_the_store_never_held_gets_a_fresh_session(client, value):
     plant(client, value)
@@ -221,6 +258,33 @@ def test_using_a_device_link_replaces_this_browsers_id_with_a_signed_one(app, cl
         assert used.status_code == 303
         assert sid_of(other) == owner != before
         assert other.cookies["sid"] == cookie_for(app, owner)
+
+
+@pytest.mark.all_stores
+def test_a_browser_that_uses_a_link_leaves_its_own_id_and_its_games_stay_with_that_id(
+    app, client, store
+):
+    """Using a link rotates the browser's id to the link's: it no longer reaches what its own
+    (perhaps planted) id had, and nothing is carried into the link's player (a planted id's
+    games would be pushed into the owner's). The own id's games stay with that id: another
+    browser may share it through the own id's link."""
+    secret = make_link(client)  # the owner, on HM1-N-AAAAAAC
+    owner = sid_of(client)
+    with browser(app) as other, browser(app) as tablet:
+        play_a_move(other)  # its own game, on URL
+        own, own_cookie = sid_of(other), other.cookies["sid"]
+        plant(tablet, own_cookie)  # a second browser of that id (its own link, say)
+        used = use_link(other, secret)
+        assert used.cookies["sid"] == cookie_for(app, owner)  # answered with the owner's id
+        assert sid_of(other) == owner != own
+        home = parse(other.get("/").text)
+        assert home.find_all("a", href=URL) == []  # no longer reaches what its own id had
+        assert len(home.find_all("a", href="/half-moon/HM1-N-AAAAAAC")) >= 1
+        assert store.load(owner, CODE) == (None, None)  # nothing carried
+        assert store.load(own, CODE)[1] is not None  # the own id's game stays with it
+        page = parse(tablet.get(URL).text)
+        assert len(page.find_all(aria_pressed="true")) == 1  # its other browser still sees it
+        assert sid_of(tablet) == own
 
 
 def test_the_secret_comes_from_the_environment_when_set(store):
@@ -249,7 +313,12 @@ def test_revoking_the_link_cuts_off_the_browsers_that_used_it(app, client, store
     with browser(app) as other:
         use_link(other, secret)
         assert stats_row(other)["won"] == "1"
-        token = token_of(parse(client.get("/stats").text))
+        stats = parse(client.get("/stats").text)
+        assert stats.by_id("revoke-help").text == (  # said before revoking
+            "Revoking the link also ends the access of every browser that used it: they no"
+            " longer see your games and statistics. This browser keeps them."
+        )
+        token = token_of(stats)
         revoked = client.post("/stats/link/revoke", data={"token": token})
         assert revoked.headers["location"].startswith("/stats?n=revoked&t=")
         notice = parse(client.get(revoked.headers["location"]).text).by_id("stats-notice")
@@ -306,6 +375,7 @@ def test_a_true_unreadable_notice_is_still_shown(client, store):
 # --- 6. statistics cannot be inflated: the daily deal ------------------------------------------
 
 
+@pytest.mark.all_stores
 def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, store, player):
     yesterday = daily.yesterday_of(daily.today())
     code = str(run(daily.daily_codes(yesterday))["HM"])
@@ -315,6 +385,7 @@ def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, stor
     assert store.load(sid_of(client), code)[1].marks.daily == ""
 
 
+@pytest.mark.all_stores
 def test_todays_daily_deal_counts_for_today(client, store, player):
     code = str(run(daily.daily_codes(daily.today()))["HM"])
     win(player, code)
@@ -324,6 +395,7 @@ def test_todays_daily_deal_counts_for_today(client, store, player):
 # --- 7. a link guess past the limit: the same answer, right or wrong -----------------------------
 
 
+@pytest.mark.all_stores
 def test_past_the_guess_limit_the_right_secret_is_refused_like_a_wrong_one(app, client):
     secret = make_link(client)
     with browser(app) as guesser:

@@ -24,7 +24,7 @@ from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store.redis import RedisStore
 from tests.store.redis_server import start_redis_server, stop_redis_server
-from tests.web.conftest import HTMX, apply_oob, board_version, sid_of
+from tests.web.conftest import HTMX, Player, apply_oob, board_version, sid_of
 from tests.web.html import parse
 
 pytestmark = pytest.mark.slow  # each test starts a Redis server of its own
@@ -245,3 +245,51 @@ def test_a_removal_sent_again_is_answered_with_the_board_not_refused_as_stale(
     other = {**HTMX, "X-Board-Version": "another board"}
     stale = _replay(client, url, sent, other)
     assert parse(stale.text).by_id("status").text.startswith("That card is no longer there")
+
+
+SH = "SH1-C4-AAAAAJ2"
+"""Column 1's top card is 8D: it cannot go home, so a tap selects it; cell 3 is free."""
+
+
+def _place_of(board: Any, card: str) -> str:
+    """The place ``board`` shows ``card`` at, and whether it is selected."""
+    for place in board.find_all(data_place=True):
+        for button in place.find_all(data_card=card):
+            return f"{place.attrs['data-place']} pressed={button.attrs['aria-pressed']}"
+    raise AssertionError(f"{card} is not on the board")
+
+
+@pytest.mark.all_stores
+@pytest.mark.parametrize(
+    ("verb", "form", "shown"),
+    [
+        # applied twice, a selecting tap would deselect the card
+        ("tap", {"place": "column-1", "card": "8D"}, "column-1 pressed=true"),
+        # applied twice, a move or a double tap would be refused as stale ("no longer there")
+        ("move", {"from": "column-1", "card": "8D", "to": "cell-3"}, "cell-3 pressed=false"),
+        ("auto", {"place": "column-1", "card": "8D"}, "cell-3 pressed=false"),
+    ],
+)
+def test_a_seahaven_action_sent_again_from_the_same_board_is_answered_not_applied_twice(
+    client: Any, store: Any, verb: str, form: dict[str, str], shown: str
+) -> None:
+    """As Half Moon's tap: the answer was lost, the page sends the same action again from the
+    board it still shows; it is answered with the whole board as it is, and nothing is written."""
+    p = Player(client, f"/seahaven/{SH}")
+    p.open()
+    sent = {**form, "token": p.token}
+    headers = {**HTMX, **board_version(p.board)}
+    url = f"/seahaven/{SH}/{verb}"
+    first = _replay(client, url, sent, headers)
+    _, made = store.load(sid_of(client), SH)
+    assert made.moves == (0 if verb == "tap" else 1)
+    apply_oob(p.doc, parse(first.text))  # the changed places
+    assert _place_of(p.board, "8D") == shown
+    again = _replay(client, url, sent, headers)
+    _, held = store.load(sid_of(client), SH)
+    assert held == made  # not written again
+    doc = parse(again.text)
+    assert doc.by_id("board").attrs["hx-swap-oob"] == "true"  # the whole board
+    assert doc.by_id("status").text == ""  # no "no longer there"
+    assert _place_of(doc.by_id("board"), "8D") == shown
+    assert again.headers["x-board-version"] == first.headers["x-board-version"]
