@@ -244,6 +244,26 @@ def test_the_move_is_told_in_words_in_every_language(player, client, tiny):
         assert spades in said[lang].lower() and clubs in said[lang].lower()
 
 
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+def test_the_results_labels_are_distinct_in_every_language(player, client, tiny, lang):
+    """The results line reads as four figures, not "Резултат Спечелена … Резултат 520": each
+    label its own word, in the replay page, the end box and the info bar alike."""
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    headers = {"Accept-Language": lang}
+    page = parse(client.get(url, headers=headers).text)
+    labels = [dt.text for dt in page.by_id("replay-result").find_all("dt")]
+    assert len(labels) == 4 and len(set(labels)) == 4, labels
+    game = parse(client.get(p.url, headers=headers).text)
+    ended = [dt.text for dt in game.by_id("summary").find_all("dt")]
+    bar = [dt.text for dt in game.by_id("stats").find_all("dt")]
+    assert len(ended) == 3 and set(ended) <= set(labels), (ended, labels)
+    assert len(set(bar)) == 4 and set(labels) - set(bar) == {labels[0]}, (bar, labels)
+    if lang == "bg":
+        assert labels == ["Резултат", "Време", "Ходове", "Точки"]
+
+
 def test_a_seahaven_move_is_told_by_its_card_and_where_it_went() -> None:
     from app.i18n import card_name
     from app.web.seahaven import SCREEN
