@@ -30,9 +30,9 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.game import RecordError
+from app.engine.game import MAX_RECORD_MOVES, RecordError
 from app.engine.games import UnknownGameError, format_help, game_for_code
-from app.engine.replay import Line, LineError
+from app.engine.replay import TEXT_MAX, Line, LineError
 from app.i18n import N_
 from app.store import Store
 from app.store.replays import ID_PATTERN, StoredReplay
@@ -58,6 +58,14 @@ router = APIRouter()
 
 TEMPLATE: Final = "pages/replay.html"
 FORM_TEMPLATE: Final = "pages/replay_form.html"
+
+PASTED_MAX_BODY: Final = (TEXT_MAX + 5 * (MAX_RECORD_MOVES + 1) + 1024 + 1023) // 1024 * 1024
+"""``POST /replay``'s body limit (the general one, ``SOLITAIRE_MAX_BODY``, is 16 KiB): the
+longest text the site writes (:data:`~app.engine.replay.TEXT_MAX`) as a browser sends a form —
+each line break as CR LF, percent-encoded: ``%0D%0A``, 5 bytes more than the newline — with
+1 KiB for the token, the step and the fields' names, rounded up to whole KiB: 50 KiB. A
+5,000-move game's own text fits; a body past this is the 413 page. Each step of a pasted
+replay sends its text again (nothing is stored), so a step's request is as large."""
 
 
 class LineCache:

@@ -8,6 +8,7 @@ import base64
 import copy
 import re
 import warnings
+from urllib.parse import urlencode
 
 import pytest
 
@@ -19,18 +20,25 @@ import app.web.actions
 from app.clock import now_ms
 from app.config import Config
 from app.engine.codes import DealCode
+from app.engine.game import MAX_RECORD_MOVES
 from app.engine.halfmoon import HalfMoon, deal, place_name, position_from_data
 from app.engine.halfmoon.solver import solve
 from app.engine.replay import Line
+from app.engine.seahaven import Seahaven
+from app.engine.seahaven.solver import solve_code
 from app.i18n import translations
 from app.main import create_app
 from app.services import daily
+from app.store import StoredGame
+from app.store.marks import Marks
 from app.web.halfmoon.replay import REMOVED
+from app.web.replays import PASTED_MAX_BODY
 from app.web.sessions import form_token
 from tests.web.conftest import forget_cached_games, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
+SH_CODE = "SH1-C4-AAAAAJ2"
 TINY = {"piles": [["6D", "5S"], ["6C"], ["5H"]] + [[]] * 9, "reserve": [None] * 8}
 """A table of four cards: 5♠+6♣ then 6♦+5♥ wins; 5♥+6♣ first leaves 5♠ on 6♦ (stuck)."""
 WIN = (("pile-1", "pile-2"), ("pile-1", "pile-3"))
@@ -409,16 +417,83 @@ def test_the_text_form_is_rate_limited_like_any_post(store):
     assert codes == [200, 200, 429]
 
 
-def test_a_text_over_the_body_limit_gets_a_413_page(store):
-    app = create_app(Config(max_body=1024), store=store)
-    with TestClient(app, follow_redirects=False) as client:
-        token = token_of(parse(client.get("/replay").text))
-        text = "SH1-C4-AAAAAJ2\n" + "km\nmk\n" * 200
-        response = client.post("/replay", data={"text": text, "token": token})
+def test_a_text_over_the_body_limit_gets_a_413_page(client):
+    """A move more than a game may have, each of the notation's longest, is read and refused
+    in words; a text well past the longest a game can have is the 413 page."""
+    token = token_of(parse(client.get("/replay").text))
+    text = "SH1-C4-AAAAAJ2\r\n" + "ab13\r\n" * (MAX_RECORD_MOVES + 1)
+    response = client.post("/replay", data={"text": text, "token": token})
+    assert response.status_code == 422
+    assert parse(response.text).by_id("replay-problem").text == (
+        "A game has at most 5000 moves: line 5002 is one too many."
+    )
+    text += "ab13\r\n" * 200
+    response = client.post("/replay", data={"text": text, "token": token})
     assert response.status_code == 413
     page = parse(response.text)
     assert page.find("h1").text == "Request too large"
-    assert "at most 1024 bytes" in page.text
+    assert f"at most {PASTED_MAX_BODY} bytes" in page.text
+
+
+def _longest_game(store, sid: str) -> str:
+    """A won Seahaven game as long as a record allows (5,000 moves: a card moved round the
+    empty cells, then the solver's line), its replay written by the store's own change; the
+    replay's link."""
+    code = DealCode.parse(SH_CODE)
+    line = list(solve_code(code).line)
+    shuttle = ["km", "mn", "nk"] + ["km", "mk"] * ((MAX_RECORD_MOVES - len(line) - 3) // 2)
+    game = Seahaven(code)
+    for i, move in enumerate([*map(Seahaven.parse_move, shuttle), *line]):
+        game.play(move, now=1_000 + i)
+    assert game.is_won() and game.move_count == MAX_RECORD_MOVES
+    ident = "L" * 22
+    row = StoredGame(
+        SH_CODE, game.to_record(), "won", game.score, game.move_count, now_ms(),
+        Marks(replay=ident),
+    )  # fmt: skip
+    store.change_game(sid, SH_CODE, lambda _s, _g: (row, None))
+    return f"/replay/{ident}"
+
+
+def test_the_text_of_a_game_at_the_move_limit_pastes_back(client, store):
+    """The site's longest text, sent as a browser sends a form (line breaks as CR LF,
+    percent-encoded: about 40 kB), is accepted by POST /replay and replays; its steps carry
+    the same text."""
+    token = token_of(parse(client.get("/replay").text))
+    url = _longest_game(store, sid_of(client))
+    text = client.get(f"{url}.txt").text
+    assert len(text.splitlines()) == MAX_RECORD_MOVES + 1
+    body = urlencode({"text": text.replace("\n", "\r\n"), "step": "4999", "token": token})
+    assert len(body) > 2 * Config().max_body
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    shown = client.post("/replay", content=body, headers=headers)
+    assert shown.status_code == 200, shown.text[:300]
+    page = parse(shown.text)
+    assert page.by_id("step-count").text == f"Step 4999 of {MAX_RECORD_MOVES}"
+    stored = parse(client.get(f"{url}?step=4999").text)
+    assert board_of(page) == board_of(stored)
+    carried = page.by_id("replay").find("form").find("input", name="text").attrs["value"]
+    body = urlencode({"text": carried.replace("\n", "\r\n"), "step": "5000", "token": token})
+    last = parse(client.post("/replay", content=body, headers=headers).text)
+    assert last.by_id("board").attrs["data-state"] == "won"
+    assert last.by_id("replay-outcome").text == "Won"
+
+
+def test_only_the_text_form_takes_bodies_past_the_general_limit(client):
+    token = token_of(parse(client.get("/replay").text))
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    fits = "token=" + token + "&text=" + "x" * (PASTED_MAX_BODY - 12 - len(token))
+    assert len(fits) == PASTED_MAX_BODY
+    response = client.post("/replay", content=fits, headers=headers)
+    assert response.status_code == 422  # read, and not a game's text
+    assert "is not a deal code" in parse(response.text).by_id("replay-problem").text
+    response = client.post("/replay", content=fits + "x", headers=headers)
+    assert response.status_code == 413
+    assert f"at most {PASTED_MAX_BODY} bytes" in parse(response.text).text
+    over = "token=" + token + "&x=" + "y" * Config().max_body
+    response = client.post(f"/replay/{'A' * 22}/delete", content=over, headers=headers)
+    assert response.status_code == 413
+    assert f"at most {Config().max_body} bytes" in response.text
 
 
 def test_the_text_form_checks_its_token(client):
