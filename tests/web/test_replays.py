@@ -24,6 +24,7 @@ from app.engine.game import MAX_RECORD_MOVES
 from app.engine.halfmoon import HalfMoon, deal, place_name, position_from_data
 from app.engine.halfmoon.solver import solve
 from app.engine.replay import Line
+from app.engine.seahaven import Position as SeahavenPosition
 from app.engine.seahaven import Seahaven
 from app.engine.seahaven.solver import solve_code
 from app.i18n import translations
@@ -566,6 +567,58 @@ def test_a_win_says_how_many_players_it_beat_on_this_deal(app, tiny, clock):
     assert "75\u00a0%" in "".join(standing.parts)  # the number and its sign never part
     assert last.board.by_id("deal-figures").text.startswith(
         "This deal for everyone: 5 players finished it, 5 won"
+    )
+
+
+SH_TINY = SH_CODE.replace("AAAAAJ2", "AAAAAAB")
+SH_LEFT = {
+    "columns": [["KC", "QC"], ["KS"]] + [[]] * 8,
+    "cells": [None] * 4,
+    "foundations": {"S": 12, "H": 13, "D": 13, "C": 11},
+}
+"""Three cards left: ♣Q on ♣K in column 1, ♠K in column 2; won in 3 moves (each home), or in
+more by a detour of the ♣Q through the cells."""
+SH_WINS = {
+    3: (("column-1", "QC", "foundation-C"),),
+    4: (("column-1", "QC", "cell-1"), ("cell-1", "QC", "foundation-C")),
+    5: (
+        ("column-1", "QC", "cell-1"),
+        ("cell-1", "QC", "cell-2"),
+        ("cell-2", "QC", "foundation-C"),
+    ),
+}
+SH_HOME = (("column-1", "KC", "foundation-C"), ("column-2", "KS", "foundation-S"))
+
+
+def test_seahaven_ranks_wins_by_fewer_moves_then_less_time(app, monkeypatch, clock):
+    """Four players won the deal: in 3 moves and 1:30, 5 moves and 0:03, 5 and 0:04, 4 and
+    1:30. A fifth, in 4 moves and 1:00, beats the two of 5 moves though they were faster, and
+    the one of 4 moves that took longer, not the one of 3 moves that took longer still: 3 of
+    4, 75 % (by time alone it would be 2 of 4, 50 %)."""
+    from tests.web.conftest import Player
+
+    position = SeahavenPosition.from_dict(SH_LEFT)
+    original = Seahaven.deal.__func__
+    monkeypatch.setattr(
+        Seahaven,
+        "deal",
+        classmethod(lambda cls, code: position if str(code) == SH_TINY else original(cls, code)),
+    )
+    forget_cached_games(app)
+    games = ((3, 45_000), (5, 750), (5, 1_000), (4, 30_000), (4, 20_000))  # moves, ms between
+    for moves, step_ms in games:
+        with TestClient(app, follow_redirects=False) as client:
+            p = Player(client, f"/seahaven/{SH_TINY}")
+            p.open()
+            for index, (source, card, target) in enumerate(SH_WINS[moves] + SH_HOME):
+                if index:
+                    clock(step_ms)
+                p.post("move", **{"from": source, "card": card, "to": target})
+            assert p.board.attrs["data-state"] == "won"
+            assert p.board.attrs["data-moves"] == str(moves)
+    assert p.board.by_id("standing").text == (
+        "Won in 4 moves and 1:00 — better than 75 % of the 4 other players who won this deal"
+        " (fewer moves first, then less time)."
     )
 
 
