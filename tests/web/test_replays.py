@@ -35,6 +35,7 @@ from app.store.marks import Marks
 from app.web.halfmoon.replay import REMOVED
 from app.web.replays import PASTED_MAX_BODY
 from app.web.sessions import form_token
+from tests.store.test_replays import housekeep
 from tests.web.conftest import forget_cached_games, sid_of, token_of
 from tests.web.html import parse
 
@@ -685,6 +686,34 @@ def test_a_daily_deals_page_shows_the_days_figures_once_the_game_has_ended(app, 
     assert loser.board.by_id("deal-figures").text.startswith(
         "This deal for everyone: 2 players finished it, 1 won"
     )
+
+
+@pytest.mark.all_stores
+def test_a_replay_past_the_games_expiry_answers_404_and_leaves_the_lists(
+    player, client, tiny, store
+):
+    """The player's game of the deal, won again more than 90 days ago (the games' expiry; the
+    store's own change writes its replay as it ended): once the hourly sweep ran (Redis:
+    at once, by its age), that replay's link answers 404 and /stats and the home page name only
+    the recent one."""
+    p = player(CODE)
+    play(p, WIN)
+    recent = replay_url(p)
+    sid = sid_of(client)
+    _, row = store.load(sid, CODE)
+    assert row is not None and row.state == "won"
+    ago = now_ms() - int(Config().expire_days * 24 * 3600 * 1000) - 60_000
+    aged = StoredGame(CODE, row.record, "won", row.score, row.moves, ago, Marks(replay="O" * 22))
+    store.change_game(sid, CODE, lambda _s, _g: (aged, None))
+    written = store.replay("O" * 22)  # Redis reads it as gone at once
+    assert written is None or (written.line, written.ended_ms) == (row.record["moves"], ago)
+    housekeep(store)
+    assert client.get("/replay/" + "O" * 22).status_code == 404
+    assert client.get(f"/replay/{'O' * 22}.txt").status_code == 404
+    assert client.get(recent).status_code == 200
+    listed = parse(client.get("/stats").text).by_id("replay-list")
+    assert [a.attrs["href"] for a in listed.find_all("a")] == [recent]
+    assert "O" * 22 not in client.get("/").text
 
 
 def test_a_replay_deleted_from_stats_answers_404_and_leaves_the_lists(player, client, tiny, app):
