@@ -52,6 +52,24 @@ def test_the_text_of_a_game_replays_through_the_engine_to_its_final_position(mak
     assert replayed.is_won()
 
 
+def test_a_step_is_a_move_of_the_games_counter_send_all_home_one_a_card() -> None:
+    """A record keeps *Send all home* as one action (its moves joined by ``+``); its line has
+    a step for each card sent home, as the game's Moves count them, and a run moved as one
+    (``ge2``) is one step."""
+    code = DealCode.parse("SH1-C4-AAAAAAB")
+    game = Seahaven(code)
+    game.replay(solve_code(code).line[:68], now=0)
+    game.send_home(now=0)
+    assert game.is_won()
+    record = game.to_record()["moves"]
+    assert record.count("+") == 13 and ".ge2." in record
+    line = Line.from_moves_text(Seahaven, code, record)
+    assert len(line) == game.move_count == 82
+    assert line.moves == tuple(game.moves)
+    assert str(line.move(20)) == "ge2" and line.move(20).count == 2
+    assert line.position(82) == game.position
+
+
 def test_every_step_is_the_position_the_moves_before_it_reach() -> None:
     game = won_seahaven()
     line = Line(Seahaven, SH, game.moves)

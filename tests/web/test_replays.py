@@ -25,7 +25,7 @@ from app.engine.halfmoon import HalfMoon, deal, place_name, position_from_data
 from app.engine.halfmoon.solver import solve
 from app.engine.replay import Line
 from app.engine.seahaven import Position as SeahavenPosition
-from app.engine.seahaven import Seahaven
+from app.engine.seahaven import Seahaven, home_line
 from app.engine.seahaven.solver import solve_code
 from app.i18n import translations
 from app.main import create_app
@@ -34,9 +34,10 @@ from app.store import StoredGame
 from app.store.marks import Marks
 from app.web.halfmoon.replay import REMOVED
 from app.web.replays import PASTED_MAX_BODY
+from app.web.seahaven import SCREEN
 from app.web.sessions import form_token
 from tests.store.test_replays import housekeep
-from tests.web.conftest import forget_cached_games, sid_of, token_of
+from tests.web.conftest import Player, forget_cached_games, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -284,6 +285,59 @@ def test_a_seahaven_move_is_told_by_its_card_and_where_it_went() -> None:
     name = card_name(card, translations("en"))
     said = SCREEN.describe_move(line.position(0), line.move(1), "en")
     assert said == f"{name[0].upper()}{name[1:]} to cell 3."
+
+
+def test_a_seahaven_replay_steps_through_send_all_home_card_by_card_and_a_run_at_once(
+    client, store
+):
+    """SH1-C4-AAAAAAB by its solver's line up to where only foundation moves are left, then
+    *Send all home* (one action of 14 moves): a step is a move of the game's Moves counter —
+    each card sent home its own step, named; a run moved as one (the line's ``ge2``, the
+    king of diamonds with the queen on it) one step. The steps, the .txt and the pasted .txt
+    all reach the game's final board."""
+    from tests.web.test_send_home import CODE as HOME
+    from tests.web.test_send_home import FIRST, LINE
+    from tests.web.test_send_home import play as sh_play
+
+    p = Player(client, f"/seahaven/{HOME}")
+    p.open()
+    mirror = sh_play(p, LINE[:FIRST])
+    home = home_line(mirror.position)
+    assert home is not None and len(home) == 14
+    p.post("home")
+    assert p.board.attrs["data-state"] == "won"
+    moves = FIRST + len(home)
+    assert p.board.attrs["data-moves"] == str(moves)
+    record = store.load(sid_of(client), str(HOME))[1].record
+    assert record["moves"].endswith("+".join(map(str, home)))  # one action in the record
+    url = replay_url(p)
+    last = parse(client.get(f"{url}?step={moves}").text)
+    assert last.by_id("step-count").text == f"Step {moves} of {moves}"
+    assert board_of(last) == board_of(parse(client.get(p.url).text))
+    names = []
+    for step, move in enumerate(home, FIRST + 1):
+        names.append(SCREEN.describe_move(mirror.position, move, "en"))
+        mirror.play(move, now=0)
+        said = parse(client.get(f"{url}?step={step}").text).by_id("narration").text
+        assert said.startswith(f"Move {step}: {names[-1]}")
+    assert names[:3] == [
+        "Ten of clubs to foundation ♣.",
+        "Five of spades to foundation ♠.",
+        "Six of spades to foundation ♠.",
+    ]
+    assert len(set(names)) == 14  # each card named once
+    run = parse(client.get(f"{url}?step=20").text)
+    assert str(LINE[19]) == "ge2"
+    assert run.by_id("narration").text == "Move 20: King of diamonds and 1 card on it to column 5."
+    text = client.get(f"{url}.txt").text
+    assert text.splitlines()[1:] == [str(m) for m in [*LINE[:FIRST], *home]]
+    assert Line.from_text(text).position(moves) == mirror.position
+    token = token_of(p.doc)
+    pasted = parse(
+        client.post("/replay", data={"text": text, "step": str(moves), "token": token}).text
+    )
+    assert board_of(pasted) == board_of(last)
+    assert pasted.by_id("replay-outcome").text == "Won"
 
 
 @pytest.mark.parametrize("step", ["-1", "49", "abc", "1e3", "٣", "0x1", "+1", " 1"])
@@ -554,8 +608,6 @@ def test_a_win_says_how_many_players_it_beat_on_this_deal(app, tiny, clock):
     last = None
     for ms in times:
         with TestClient(app, follow_redirects=False) as client:
-            from tests.web.conftest import Player
-
             p = Player(client, f"/half-moon/{CODE}")
             p.open()
             play(p, WIN, clock, step_ms=ms)
@@ -596,7 +648,6 @@ def test_seahaven_ranks_wins_by_fewer_moves_then_less_time(app, monkeypatch, clo
     1:30. A fifth, in 4 moves and 1:00, beats the two of 5 moves though they were faster, and
     the one of 4 moves that took longer, not the one of 3 moves that took longer still: 3 of
     4, 75 % (by time alone it would be 2 of 4, 50 %)."""
-    from tests.web.conftest import Player
 
     position = SeahavenPosition.from_dict(SH_LEFT)
     original = Seahaven.deal.__func__
@@ -625,8 +676,6 @@ def test_seahaven_ranks_wins_by_fewer_moves_then_less_time(app, monkeypatch, clo
 
 def test_a_loss_says_how_many_players_won_the_deal(app, player, tiny):
     with TestClient(app, follow_redirects=False) as winner:
-        from tests.web.conftest import Player
-
         w = Player(winner, f"/half-moon/{CODE}")
         w.open()
         play(w, WIN)
@@ -657,7 +706,6 @@ def test_a_daily_deals_page_shows_the_days_figures_once_the_game_has_ended(app, 
     """Today's Half Moon deal (reached by /daily/half-moon) deals the four-card table: one
     player wins it, and another's page of it says nothing while the game goes on, then, once
     it is lost, how many players won the day's deal; the winner's says where the win stands."""
-    from tests.web.conftest import Player
 
     today = str(daily.codes_of(daily.today())["HM"])
     original = HalfMoon.deal.__func__
