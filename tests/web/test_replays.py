@@ -37,7 +37,7 @@ from app.web.replays import PASTED_MAX_BODY
 from app.web.seahaven import SCREEN
 from app.web.sessions import form_token
 from tests.store.test_replays import housekeep
-from tests.web.conftest import Player, forget_cached_games, sid_of, token_of
+from tests.web.conftest import HTMX, Player, forget_cached_games, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -550,6 +550,43 @@ def test_only_the_text_form_takes_bodies_past_the_general_limit(client):
     response = client.post(f"/replay/{'A' * 22}/delete", content=over, headers=headers)
     assert response.status_code == 413
     assert f"at most {Config().max_body} bytes" in response.text
+
+
+def test_starting_a_finished_deal_again_counts_as_a_new_game(store, monkeypatch):
+    """Each replay is a game's: a new game, or the deal started again after its game ended
+    (Restart, Play this deal again), and both count against the new-games limit — else one
+    client made a new replay every two POSTs (a move that ends, then Restart) for ever more
+    sessions. A restart of a game that never ended is no new game."""
+    position = position_from_data(TINY)
+    original = HalfMoon.deal.__func__
+    monkeypatch.setattr(
+        HalfMoon,
+        "deal",
+        classmethod(lambda cls, c: position if str(c) == CODE else original(cls, c)),
+    )
+    app = create_app(Config(rate_new="3/hour", rate_writes="off"), store=store)
+    with TestClient(app, follow_redirects=False) as client:
+        p = Player(client, f"/half-moon/{CODE}")
+        p.open()
+        p.tap("pile-1")  # a new game: 1
+        p.post("restart", confirm="yes")  # it never ended: no new game
+        replays = []
+        for _ in range(3):
+            play(p, LOSE)
+            assert p.board.attrs["data-state"] == "stuck"
+            replays.append(replay_url(p))
+            if len(replays) < 3:
+                p.post("restart", confirm="yes")  # 2, 3
+        refused = client.post(
+            f"/half-moon/{CODE}/restart", data={"token": p.token, "confirm": "yes"}, headers=HTMX
+        )
+        assert refused.status_code == 429
+        assert int(refused.headers["retry-after"]) > 60
+        assert len(set(replays)) == 3 and len(store.player_replays(sid_of(client))) == 3
+        _, row = store.load(sid_of(client), CODE)
+        assert row is not None and row.state == "stuck"  # nothing was written
+        p.post("undo")  # the game goes on
+        assert p.board.attrs["data-moves"] == "0"
 
 
 def test_the_text_form_checks_its_token(client):
