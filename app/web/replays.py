@@ -20,10 +20,10 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 from babel.support import NullTranslations
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import Field
@@ -49,7 +49,7 @@ from app.web.dependencies import (
 from app.web.errors import PlayerError
 from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
-from app.web.pages import Pager, parse_step
+from app.web.pages import Pager, StepQuery, parse_step
 from app.web.render import Renderer
 from app.web.screen import AnyScreen, screen_for
 from app.web.views import clock_text
@@ -238,9 +238,6 @@ def _zen(page: PageBase) -> bool:
     return page.session is not None and page.session.zen
 
 
-StepQuery = Annotated[str, Query(max_length=16)]
-
-
 @router.get("/replay", name="replay-form")
 async def replay_form(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
@@ -288,7 +285,8 @@ class PastedForm(ActionForm):
     """``POST /replay``: a game's text (:meth:`Line.text`) and the step to show."""
 
     text: str = Field(default="", max_length=100_000)
-    step: str = Field(default="0", max_length=16)
+    step: str = "0"
+    """Any text: :func:`~app.web.pages.parse_step` says what is accepted."""
 
 
 def problem_text(error: LineError, t: NullTranslations) -> str:

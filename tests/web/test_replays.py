@@ -340,12 +340,27 @@ def test_a_seahaven_replay_steps_through_send_all_home_card_by_card_and_a_run_at
     assert pasted.by_id("replay-outcome").text == "Won"
 
 
-@pytest.mark.parametrize("step", ["-1", "49", "abc", "1e3", "٣", "0x1", "+1", " 1"])
+BAD_STEPS = ["-1", "49", "abc", "1e3", "٣", "0x1", "+1", " 1", "1" * 17, "9" * 5000]
+"""Steps that are not 0 … 48, those past 16 characters too (a generic message before)."""
+
+
+@pytest.mark.parametrize("step", BAD_STEPS, ids=lambda s: s[:20])
 def test_a_bad_step_is_a_page_that_says_what_is_accepted(player, client, step):
     url = replay_url(win_half_moon(player))
-    response = client.get(f"{url}?step={step}")
+    response = client.get(url, params={"step": step})
     assert response.status_code == 422
-    assert "accepted are the whole numbers 0 to 48" in parse(response.text).text
+    said = parse(response.text).text
+    assert f"“{step[:8]}” is not a step: accepted are the whole numbers 0 to 48." in said
+
+
+@pytest.mark.parametrize("step", ["49", "1" * 17, "9" * 5000], ids=lambda s: s[:20])
+def test_a_bad_step_of_a_pasted_game_says_what_is_accepted(player, client, step):
+    text = client.get(replay_url(win_half_moon(player)) + ".txt").text
+    token = token_of(parse(client.get("/replay").text))
+    response = client.post("/replay", data={"text": text, "step": step, "token": token})
+    assert response.status_code == 422
+    said = parse(response.text).text
+    assert f"“{step[:8]}” is not a step: accepted are the whole numbers 0 to 48." in said
 
 
 @pytest.mark.parametrize("ident", ["A" * 22, "short", "A" * 23, "%2E%2E", "AAAAAAAAAAAAAAAAAAAAA!"])
