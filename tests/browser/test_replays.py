@@ -299,3 +299,17 @@ def test_play_again_then_a_loss_lists_the_win_and_the_loss_on_the_home_page(page
     listed.nth(1).locator(".replay-link").click()
     expect(page).to_have_url(re.compile(re.escape(won) + "$"))
     expect(page.locator("#replay-outcome")).to_have_text("Won")
+
+
+def test_the_keys_hint_is_hidden_on_a_touch_only_phone(new_context: Callable[..., BrowserContext]):
+    """A phone has no arrow keys: at 390 x 844 with touch only, the hint is not shown (it is
+    with a mouse: test_the_keyboard_steps_through_a_replay_and_the_cards_move_as_in_the_game)."""
+    player = new_context().new_page()
+    url = won_replay(player)
+    phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{url}?step=1")
+    touch_only = "() => matchMedia('(hover: none) and (pointer: coarse)').matches"
+    assert phone.evaluate(touch_only) is True
+    assert phone.evaluate("() => document.getElementById('replay-keys').hidden") is False
+    expect(phone.locator("#replay-keys")).to_be_hidden()
+    expect(phone.locator("#step-count")).to_have_text("Step 1 of 48")
