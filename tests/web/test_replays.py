@@ -340,6 +340,24 @@ def test_a_seahaven_replay_steps_through_send_all_home_card_by_card_and_a_run_at
     assert pasted.by_id("replay-outcome").text == "Won"
 
 
+def test_a_run_moved_as_one_is_told_in_every_language_whatever_the_cards_gender() -> None:
+    """Bulgarian said "върху нея" (on her) of any card, a king (поп, masculine) too: the run
+    is now "with N cards on top", which fits every card."""
+    from tests.web.test_send_home import CODE as HOME
+    from tests.web.test_send_home import LINE
+
+    line = Line(Seahaven, HOME, LINE[:20])
+    said = {
+        lang: SCREEN.describe_move(line.position(19), line.move(20), lang)
+        for lang in ("en", "tr", "bg")
+    }
+    assert said == {
+        "en": "King of diamonds and 1 card on it to column 5.",
+        "tr": "Karo papaz ve üstündeki 1 kart, sütun 5 üzerine.",
+        "bg": "Поп каро с 1 карта отгоре към колона 5.",
+    }
+
+
 BAD_STEPS = ["-1", "49", "abc", "1e3", "٣", "0x1", "+1", " 1", "1" * 17, "9" * 5000]
 """Steps that are not 0 … 48, those past 16 characters too (a generic message before)."""
 
