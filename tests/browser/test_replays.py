@@ -162,6 +162,18 @@ def test_a_replay_on_a_phone_in_every_language(new_context, lang):
     for control in ("#step-first", "#step-prev", "#step-next", "#step-last"):
         target = page.locator(control).bounding_box()
         assert target is not None and target["height"] >= 24 and target["width"] >= 24
+    # the step count wrapped to a row of its own starts where the buttons do (it was 6 px in)
+    lefts = page.evaluate(
+        """() => { const e = document.getElementById('step-count');
+          const c = e.getBoundingClientRect();
+          const row = [...e.parentElement.children].filter((e) =>
+            Math.abs(e.getBoundingClientRect().top - c.top) < c.height);
+          return [c.left, Math.min(...row.map((e) => e.getBoundingClientRect().left)),
+                  document.getElementById('step-first').getBoundingClientRect().left]; }"""
+    )
+    count, row, first = lefts
+    if count == row:  # first on its row
+        assert abs(count - first) < 0.5, f"the step count starts {count - first:.1f} px in"
     screenshot(page, f"replay-phone-{lang}")
     assert_accessible(page, f"a replay on a phone ({lang})")
 
