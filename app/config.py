@@ -2,7 +2,8 @@
 
 - ``SOLITAIRE_STORE`` (default ``var/solitaire.db``): ``memory:``, a SQLite file path or
   ``sqlite:///PATH``.
-- ``SOLITAIRE_MAX_BODY`` (default ``16384``): the largest request body accepted, in bytes.
+- ``SOLITAIRE_MAX_BODY`` (default ``16384``): the largest request body accepted, in bytes
+  (``POST /replay`` takes at least :data:`app.web.replays.PASTED_MAX_BODY`).
 - ``SOLITAIRE_EXPIRE_DAYS`` (default ``90``): games untouched this long are deleted.
 - ``SOLITAIRE_SWEEP_SECONDS`` (default ``3600``): how often the expiry sweep runs.
 - ``SOLITAIRE_ORIGIN`` (default: none): the public origin players use, ``https://host[:port]``.

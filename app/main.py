@@ -117,7 +117,8 @@ def create_app(
     app.state.renderer = Renderer(app.state.assets)
     # Outermost last: security headers on everything, the 500 page inside them.
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
-    app.add_middleware(BodyLimit, limit=config.max_body)
+    pasted = max(config.max_body, replays.PASTED_MAX_BODY)  # a 5,000-move game's text
+    app.add_middleware(BodyLimit, limit=config.max_body, wider={("POST", "/replay"): pasted})
     app.add_middleware(SessionCookie)
     app.add_middleware(HeadAsGet)
     app.add_middleware(CrashGuard)

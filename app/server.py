@@ -33,12 +33,13 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from app.config import env_number
 
 REQUEST_TIMEOUT: Final = env_number("SOLITAIRE_REQUEST_TIMEOUT", 10.0)
-"""Seconds a request may take to arrive whole (headers and body; 16 KiB at most)."""
+"""Seconds a request may take to arrive whole (headers and body: 16 KiB at most, 50 KiB for
+``POST /replay``)."""
 
 MAX_HEAD_BYTES: Final = 64 * 1024
 """Bytes received before a request's headers are complete: the request line and headers
-(browsers send well under 8 KiB) and whatever part of the body (16 KiB at most) came in the
-same packets. httptools itself sets no limit."""
+(browsers send well under 8 KiB) and whatever part of the body (16 KiB at most, 50 KiB for
+``POST /replay``) came in the same packets. httptools itself sets no limit."""
 
 
 def _answer(status: str, text: str) -> bytes:

@@ -6,7 +6,8 @@ Run: ``.venv/bin/python -m scripts.screens [--out DIR] [--sizes phone,landscape,
 A real uvicorn (its own SQLite file) and Debian's Chromium: at 390 × 844 (touch, device scale
 2), 844 × 390 (touch, scale 2) and 1440 × 900, in English, Turkish and Bulgarian, one player
 per size and language who plays a few games first (a Half Moon win and a dead end, a Seahaven
-win and a deal lost at the start), so ``/stats`` has figures and charts. Each shot is what the
+win and a deal lost at the start), so ``/stats`` has figures and charts and the wins have
+replays (shot at step 20, and the form that opens a game's text). Each shot is what the
 screen shows (not the whole page); a long page gets one shot per screen, up to ``--screens``.
 The files are ``DIR/<size>-<lang>-<page>-<n>.png``; open them and look as a player would.
 """
@@ -87,6 +88,21 @@ def goto(path: str) -> Callable[[Page], None]:
     return visit
 
 
+def replay_of(code: str, step: int) -> Callable[[Page], None]:
+    """The replay of the player's finished game of ``code`` (from the home page's list), at
+    ``step``."""
+
+    def visit(page: Page) -> None:
+        page.goto("/")
+        href = page.locator(f".finished li[data-code={code}] .replay-link").first.get_attribute(
+            "href"
+        )
+        assert href is not None, f"no replay of {code} on the home page"
+        page.goto(f"{href}?step={step}")
+
+    return visit
+
+
 PAGES: dict[str, Callable[[Page], None]] = {
     "half-moon": goto(f"/half-moon/{HM}"),
     "seahaven": goto(f"/seahaven/{SH}"),
@@ -95,6 +111,9 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "sh-won": sh_won,
     "sh-lost": sh_lost,
     "stats": goto("/stats"),
+    "replay-half-moon": replay_of(HM, 20),
+    "replay-seahaven": replay_of(SH, 20),
+    "replay-form": goto("/replay"),
     "examples-half-moon": goto("/examples/half-moon?step=3#replay"),
     "examples-seahaven": goto("/examples/seahaven?step=3#replay"),
     "rules-half-moon": goto("/rules/half-moon"),

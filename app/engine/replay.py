@@ -31,6 +31,18 @@ M = TypeVar("M")
 SNAPSHOT_EVERY: Final = 32
 """A position is kept every this many moves: a step replays fewer moves than this."""
 
+MOVE_TEXT_MAX: Final = 4
+"""The longest move in either game's notation: Seahaven's thirteen cards, ``ab13`` (Half
+Moon's triple, ``bcl``, is 3)."""
+
+CODE_TEXT_MAX: Final = 64
+"""The longest deal code :meth:`DealCode.parse <app.engine.codes.DealCode.parse>` reads (the
+site writes 13 or 14 characters)."""
+
+TEXT_MAX: Final = CODE_TEXT_MAX + 1 + MAX_RECORD_MOVES * (MOVE_TEXT_MAX + 1)
+"""The longest text :meth:`Line.text` writes: the code's line and :data:`MAX_RECORD_MOVES`
+moves of :data:`MOVE_TEXT_MAX` characters, each line ending in a newline (25,065)."""
+
 
 @dataclass(frozen=True, slots=True)
 class LineError(ValueError):
@@ -56,7 +68,7 @@ class LineError(ValueError):
 class Line(Generic[P, M]):
     """The moves of one game from its deal, each checked by the rules, with snapshots."""
 
-    __slots__ = ("_moves", "_snapshots", "code", "game")
+    __slots__ = ("_moves", "_snapshots", "_text", "code", "game")
 
     def __init__(self, game: type[Game[P, M]], code: DealCode, moves: Sequence[M]) -> None:
         """Replay ``moves`` from ``code``'s deal through the rules.
@@ -80,6 +92,7 @@ class Line(Generic[P, M]):
             if index % SNAPSHOT_EVERY == 0:
                 snapshots.append(position)
         self._snapshots = tuple(snapshots)
+        self._text: str | None = None
 
     def __len__(self) -> int:
         return len(self._moves)
@@ -105,8 +118,11 @@ class Line(Generic[P, M]):
         return position
 
     def text(self) -> str:
-        """The text form: the deal code, then one move a line (each line ends in a newline)."""
-        return "".join(f"{item}\n" for item in (self.code, *self._moves))
+        """The text form: the deal code, then one move a line (each line ends in a newline).
+        Made once (a pasted game's every step carries it: 5,000 moves take milliseconds)."""
+        if self._text is None:
+            self._text = "".join(f"{item}\n" for item in (self.code, *self._moves))
+        return self._text
 
     @classmethod
     def from_moves_text(cls, game: type[Game[P, M]], code: DealCode, text: str) -> Line[P, M]:

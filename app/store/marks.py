@@ -1,9 +1,9 @@
 """What a stored game carries besides its record (issue 25 item 4): its marks, typed.
 
 Each mark is owned by one concern — the statistics (:mod:`app.store.counting`), the daily
-deals, replays (:mod:`app.store.replays`, :mod:`app.web.replay`), a retried action
-(:mod:`app.web.retries`), a game's screen — and :class:`Marks` is the one place that says
-what a row may carry. Nothing outside the store reads the stored form.
+deals, replays (:mod:`app.store.replays`; the id drawn by :func:`app.store.base.carry`), a
+retried action (:mod:`app.web.retries`), a game's screen — and :class:`Marks` is the one place
+that says what a row may carry. Nothing outside the store reads the stored form.
 
 **Stored form** (``docs/decisions.md``): a JSON object of the marks that are set, the row's
 ``extra`` column in SQLite and the ``"extra"`` member of a game's Redis value — the same

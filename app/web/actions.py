@@ -28,7 +28,7 @@ from app.i18n import translations
 from app.services import daily
 from app.store import SessionData, Store, StoredGame
 from app.store.base import carry
-from app.store.replays import new_replay_id
+from app.store.replays import new_replay_id, replay_id
 from app.web.board import (
     BOARD_VERSION_HEADER,
     CODE,
@@ -73,7 +73,8 @@ class Acted:
     ended: bool
     """The action ended the game (announced; the board shows the ending)."""
     created: bool = False
-    """The action wrote a game the session had not played yet (counts as a new game)."""
+    """The action wrote a game the session had not played yet, or started a deal again after
+    its game ended (Restart, *Play this deal again*: the next replay's game): a new game."""
     row: StoredGame | None = None
     """The game's row after the action: the one written, or the one read when nothing was."""
     mark: tuple[Any, ...] | None = None
@@ -127,14 +128,19 @@ async def act(
             said = Said(UNREADABLE, "unreadable")
         if changed and game.move_count > MAX_RECORD_MOVES:
             raise PlayerError.game_too_long(MAX_RECORD_MOVES, page_url)
-        created = changed and stored is None
-        if created and not creating.allowed:
-            raise PlayerError.rate_limited(creating.retry_after, page_url)
         was_over = before is not None and before.state != "playing"
         ended = changed and state != "playing" and not was_over
         saved = None
         if changed:
             saved = carry(stored, screen.stored(game, game.to_record(), now, state), new_replay_id)
+        # a new game, or the game that ended (it has a replay) begun again: its ending makes a
+        # new replay, so it counts against the new-games limit (issue 26: docs/security.md)
+        created = changed and (
+            stored is None
+            or (replay_id(stored) is not None and saved is not None and saved.marks.replay is None)
+        )
+        if created and not creating.allowed:
+            raise PlayerError.rate_limited(creating.retry_after, page_url)
         if saved is not None and stored is None and daily_day is not None:  # the streak's day
             saved = saved.with_marks(saved.marks._replace(daily=daily_day))
         if saved is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Mapping
 from typing import Final
 
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
@@ -130,16 +131,21 @@ class BodyTooLarge(Exception):  # noqa: N818
 
 class BodyLimit(_HttpMiddleware):
     """Refuse bodies over ``limit`` bytes with 413, by header or while streaming (a chunked
-    body has no length: it is counted as it arrives)."""
+    body has no length: it is counted as it arrives). ``wider`` names the few routes (method,
+    exact path) that take more: ``POST /replay``, a pasted game's text."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int, wider: Mapping[tuple[str, str], int] | None = None
+    ) -> None:
         super().__init__(app)
         self.limit = limit
+        self.wider = dict(wider or {})
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limit = self.wider.get((scope["method"], scope["path"]), self.limit)
         length = Request(scope).headers.get("content-length", "0")
-        if not (length.isascii() and length.isdigit()) or int(length) > self.limit:
-            await self._refuse(scope, receive, send)
+        if not (length.isascii() and length.isdigit()) or int(length) > limit:
+            await self._refuse(scope, receive, send, limit)
             return
         seen = 0
         over = False
@@ -148,7 +154,7 @@ class BodyLimit(_HttpMiddleware):
             nonlocal seen, over
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > limit:
                 over = True
                 raise BodyTooLarge
             return message
@@ -167,14 +173,14 @@ class BodyLimit(_HttpMiddleware):
         with contextlib.suppress(BodyTooLarge):
             await self.app(scope, counted, watch)
         if over and not started:
-            await self._refuse(scope, receive, send)
+            await self._refuse(scope, receive, send, limit)
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         from app.web.error_pages import render_error
         from app.web.errors import PlayerError
 
         request = Request(scope, receive)
-        response = await render_error(request, PlayerError.too_large(self.limit))
+        response = await render_error(request, PlayerError.too_large(limit))
         response.headers["Connection"] = "close"
         await response(scope, receive, send)
 

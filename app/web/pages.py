@@ -151,11 +151,18 @@ async def examples_index(page: ReadingDep) -> Response:
 
 
 StepQuery = Annotated[str, Query()]
+"""``?step=``: any text; :func:`parse_step` says what is accepted (a length limit here would
+answer the generic message instead)."""
+
+STEP_DIGITS: Final = 16
+"""The longest step text read as a number (a step is at most 5,000: a record's moves)."""
 
 
 def parse_step(text: str, last: int) -> int:
-    """``?step=N``: a whole number from 0 to ``last``, or a page that says what is accepted."""
-    if text.isascii() and text.isdigit() and int(text) <= last:
+    """``?step=N``: a whole number from 0 to ``last``, or a page that says what is accepted
+    (whatever the text's length: past :data:`STEP_DIGITS` characters it is no step, and never
+    reaches ``int``, which refuses more than 4,300 digits)."""
+    if len(text) <= STEP_DIGITS and text.isascii() and text.isdigit() and int(text) <= last:
         return int(text)
 
     def problem(t: NullTranslations) -> str:

@@ -20,19 +20,19 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 from babel.support import NullTranslations
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from app.engine.codes import DealCode, DealCodeError
-from app.engine.game import RecordError
+from app.engine.game import MAX_RECORD_MOVES, RecordError
 from app.engine.games import UnknownGameError, format_help, game_for_code
-from app.engine.replay import Line, LineError
+from app.engine.replay import TEXT_MAX, Line, LineError
 from app.i18n import N_
 from app.store import Store
 from app.store.replays import ID_PATTERN, StoredReplay
@@ -49,7 +49,7 @@ from app.web.dependencies import (
 from app.web.errors import PlayerError
 from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
-from app.web.pages import Pager, parse_step
+from app.web.pages import Pager, StepQuery, parse_step
 from app.web.render import Renderer
 from app.web.screen import AnyScreen, screen_for
 from app.web.views import clock_text
@@ -58,6 +58,14 @@ router = APIRouter()
 
 TEMPLATE: Final = "pages/replay.html"
 FORM_TEMPLATE: Final = "pages/replay_form.html"
+
+PASTED_MAX_BODY: Final = (TEXT_MAX + 5 * (MAX_RECORD_MOVES + 1) + 1024 + 1023) // 1024 * 1024
+"""``POST /replay``'s body limit (the general one, ``SOLITAIRE_MAX_BODY``, is 16 KiB): the
+longest text the site writes (:data:`~app.engine.replay.TEXT_MAX`) as a browser sends a form —
+each line break as CR LF, percent-encoded: ``%0D%0A``, 5 bytes more than the newline — with
+1 KiB for the token, the step and the fields' names, rounded up to whole KiB: 50 KiB. A
+5,000-move game's own text fits; a body past this is the 413 page. Each step of a pasted
+replay sends its text again (nothing is stored), so a step's request is as large."""
 
 
 class LineCache:
@@ -230,9 +238,6 @@ def _zen(page: PageBase) -> bool:
     return page.session is not None and page.session.zen
 
 
-StepQuery = Annotated[str, Query(max_length=16)]
-
-
 @router.get("/replay", name="replay-form")
 async def replay_form(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
@@ -280,7 +285,8 @@ class PastedForm(ActionForm):
     """``POST /replay``: a game's text (:meth:`Line.text`) and the step to show."""
 
     text: str = Field(default="", max_length=100_000)
-    step: str = Field(default="0", max_length=16)
+    step: str = "0"
+    """Any text: :func:`~app.web.pages.parse_step` says what is accepted."""
 
 
 def problem_text(error: LineError, t: NullTranslations) -> str:

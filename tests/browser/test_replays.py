@@ -4,6 +4,7 @@ layout in three languages, and axe on every replay screen."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 
@@ -11,11 +12,21 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from app.engine.codes import DealCode
-from app.engine.halfmoon import apply_move, deal
+from app.engine.halfmoon import Removal, apply_move, deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
 from tests.browser import test_motion
 from tests.browser.conftest import PHONE, assert_accessible, screenshot
-from tests.browser.play import HM, SH_LOST, board, hm_line, hm_reach, sh_reach
+from tests.browser.play import (
+    HM,
+    SH,
+    SH_LOST,
+    board,
+    hm_line,
+    hm_reach,
+    moving_card,
+    sh_line,
+    sh_reach,
+)
 from tests.browser.test_motion import motion, reset, settled
 
 LINE = hm_line(HM)
@@ -151,6 +162,18 @@ def test_a_replay_on_a_phone_in_every_language(new_context, lang):
     for control in ("#step-first", "#step-prev", "#step-next", "#step-last"):
         target = page.locator(control).bounding_box()
         assert target is not None and target["height"] >= 24 and target["width"] >= 24
+    # the step count wrapped to a row of its own starts where the buttons do (it was 6 px in)
+    lefts = page.evaluate(
+        """() => { const e = document.getElementById('step-count');
+          const c = e.getBoundingClientRect();
+          const row = [...e.parentElement.children].filter((e) =>
+            Math.abs(e.getBoundingClientRect().top - c.top) < c.height);
+          return [c.left, Math.min(...row.map((e) => e.getBoundingClientRect().left)),
+                  document.getElementById('step-first').getBoundingClientRect().left]; }"""
+    )
+    count, row, first = lefts
+    if count == row:  # first on its row
+        assert abs(count - first) < 0.5, f"the step count starts {count - first:.1f} px in"
     screenshot(page, f"replay-phone-{lang}")
     assert_accessible(page, f"a replay on a phone ({lang})")
 
@@ -184,3 +207,121 @@ def test_a_replay_is_deleted_from_stats(new_context: Callable[..., BrowserContex
     other = new_context().new_page()
     response = other.goto(url)
     assert response is not None and response.status == 404
+
+
+# --- a Seahaven replay moves its cards; where you stand; both results listed --------------------
+
+
+def test_a_seahaven_replay_step_slides_the_card_it_moves(watched):
+    """The same FLIP motion as the game screen: the card a step moves slides from where it
+    was (its run with it), backwards too."""
+    page = watched()
+    line = sh_line(SH)
+    game = sh_reach(page, SH, line)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    url = page.locator("#ending-replay").get_attribute("href")
+    assert url is not None
+    page.goto(f"{url}?step=19")
+    expect(page.locator("#replay-keys")).to_be_visible()
+    game = type(game)(DealCode.parse(SH))
+    for move in line[:19]:
+        game.play(move, now=0)
+    run = line[19]
+    assert run.count == 2  # the king of diamonds with the queen on it (tests/web/test_replays.py)
+    cards = game.position.columns[run.source][-run.count :]
+    assert moving_card(game, run) == cards[0]
+    settled(page)
+    reset(page)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-count")).to_have_text(f"Step 20 of {len(line)}")
+    expect(page.locator("#narration")).to_have_text(
+        "Move 20: King of diamonds and 1 card on it to column 5."
+    )
+    settled(page)
+    assert sorted(motion(page)["seen"]) == sorted(f"slide card-{card}" for card in cards)
+    reset(page)
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#step-count")).to_have_text(f"Step 19 of {len(line)}")
+    settled(page)
+    assert sorted(motion(page)["seen"]) == sorted(f"slide card-{card}" for card in cards)
+
+
+STANDING_DEAL = "HM1-N-AAAABAA"
+AGAIN_DEAL = "HM1-N-AAAABDA"
+"""Deals no other browser test plays (their figures start empty): each has a 48-removal solver
+line and random removals that leave it stuck."""
+
+
+def stuck_line(code: str) -> list[Removal]:
+    """Random legal removals (fixed seeds) that leave ``code`` stuck."""
+    for seed in range(50):
+        rng = random.Random(seed)
+        position, line = deal(DealCode.parse(code)), []
+        while not position.is_won() and not position.is_stuck():
+            removal = rng.choice(sorted(legal_moves(position)))
+            line.append(removal)
+            position = apply_move(position, removal)
+        if position.is_stuck():
+            return line
+    raise AssertionError(f"no stuck line for {code}")
+
+
+def test_the_end_box_says_where_a_win_and_a_loss_stand_on_the_deal(
+    new_context: Callable[..., BrowserContext],
+):
+    winner = new_context().new_page()
+    hm_reach(winner, STANDING_DEAL, hm_line(STANDING_DEAL))
+    expect(board(winner)).to_have_attribute("data-state", "won")
+    standing = winner.locator("#summary #standing")
+    expect(standing).to_be_visible()
+    expect(standing).to_have_text(
+        re.compile(r"^Won in 0:\d\d: nobody else has won this deal yet\.$")
+    )
+    loser = new_context().new_page()
+    line = stuck_line(STANDING_DEAL)
+    hm_reach(loser, STANDING_DEAL, line)
+    expect(board(loser)).to_have_attribute("data-state", "stuck")
+    standing = loser.locator("#ending #standing")
+    expect(standing).to_be_visible()
+    expect(standing).to_have_text("1 player has won this deal.")
+    assert_accessible(loser, "a stuck game's end box with where it stands")
+
+
+def test_play_again_then_a_loss_lists_the_win_and_the_loss_on_the_home_page(page: Page):
+    hm_reach(page, AGAIN_DEAL, hm_line(AGAIN_DEAL))
+    expect(board(page)).to_have_attribute("data-state", "won")
+    won = page.locator("#ending-replay").get_attribute("href")
+    page.locator("#ending-again").click()  # Play this deal again
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    line = stuck_line(AGAIN_DEAL)
+    hm_reach(page, AGAIN_DEAL, line)
+    expect(board(page)).to_have_attribute("data-state", "stuck")
+    lost = page.locator("#ending-replay").get_attribute("href")
+    assert won is not None and lost is not None and won != lost
+    page.goto("/")
+    listed = page.locator(f".finished li[data-code={AGAIN_DEAL}]")
+    expect(listed).to_have_count(2)
+    shown = [
+        (item.get_attribute("data-result"), item.locator(".replay-link").get_attribute("href"))
+        for item in listed.all()
+    ]
+    assert shown == [("stuck", lost), ("won", won)]
+    expect(listed.nth(0).locator("span").first).to_have_text("Lost")
+    expect(listed.nth(1).locator("span").first).to_have_text("Won")
+    listed.nth(1).locator(".replay-link").click()
+    expect(page).to_have_url(re.compile(re.escape(won) + "$"))
+    expect(page.locator("#replay-outcome")).to_have_text("Won")
+
+
+def test_the_keys_hint_is_hidden_on_a_touch_only_phone(new_context: Callable[..., BrowserContext]):
+    """A phone has no arrow keys: at 390 x 844 with touch only, the hint is not shown (it is
+    with a mouse: test_the_keyboard_steps_through_a_replay_and_the_cards_move_as_in_the_game)."""
+    player = new_context().new_page()
+    url = won_replay(player)
+    phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{url}?step=1")
+    touch_only = "() => matchMedia('(hover: none) and (pointer: coarse)').matches"
+    assert phone.evaluate(touch_only) is True
+    assert phone.evaluate("() => document.getElementById('replay-keys').hidden") is False
+    expect(phone.locator("#replay-keys")).to_be_hidden()
+    expect(phone.locator("#step-count")).to_have_text("Step 1 of 48")

@@ -6,11 +6,19 @@ from __future__ import annotations
 import pytest
 
 from app.engine.codes import DealCode
-from app.engine.game import RecordError
+from app.engine.game import MAX_RECORD_MOVES, MoveParseError, RecordError
 from app.engine.halfmoon import HalfMoon, deal
 from app.engine.halfmoon.solver import solve
-from app.engine.replay import SNAPSHOT_EVERY, Line, LineError
+from app.engine.replay import (
+    CODE_TEXT_MAX,
+    MOVE_TEXT_MAX,
+    SNAPSHOT_EVERY,
+    TEXT_MAX,
+    Line,
+    LineError,
+)
 from app.engine.seahaven import Seahaven
+from app.engine.seahaven.rules import Move
 from app.engine.seahaven.solver import solve_code
 
 HM = DealCode.parse("HM1-N-AAAAAAB")
@@ -44,6 +52,24 @@ def test_the_text_of_a_game_replays_through_the_engine_to_its_final_position(mak
     assert replayed.is_won()
 
 
+def test_a_step_is_a_move_of_the_games_counter_send_all_home_one_a_card() -> None:
+    """A record keeps *Send all home* as one action (its moves joined by ``+``); its line has
+    a step for each card sent home, as the game's Moves count them, and a run moved as one
+    (``ge2``) is one step."""
+    code = DealCode.parse("SH1-C4-AAAAAAB")
+    game = Seahaven(code)
+    game.replay(solve_code(code).line[:68], now=0)
+    game.send_home(now=0)
+    assert game.is_won()
+    record = game.to_record()["moves"]
+    assert record.count("+") == 13 and ".ge2." in record
+    line = Line.from_moves_text(Seahaven, code, record)
+    assert len(line) == game.move_count == 82
+    assert line.moves == tuple(game.moves)
+    assert str(line.move(20)) == "ge2" and line.move(20).count == 2
+    assert line.position(82) == game.position
+
+
 def test_every_step_is_the_position_the_moves_before_it_reach() -> None:
     game = won_seahaven()
     line = Line(Seahaven, SH, game.moves)
@@ -73,6 +99,25 @@ def test_a_step_replays_fewer_moves_than_a_snapshot_apart(monkeypatch) -> None:
     monkeypatch.setattr(Seahaven, "result", classmethod(counted))
     assert line.position(4999) == line.position(1)  # km then mk, 2499 times over
     assert len(played) < 2 * SNAPSHOT_EVERY
+
+
+def test_a_lines_text_is_written_once(monkeypatch) -> None:
+    """A pasted game's every step carries its text: the second call writes nothing."""
+    line = Line(Seahaven, SH, [Seahaven.parse_move(text) for text in ("km", "mk") * 2500])
+    first = line.text()
+    monkeypatch.setattr(Move, "__str__", lambda move: pytest.fail("the text was written again"))
+    assert line.text() is first and len(first.splitlines()) == 5001
+
+
+def test_the_longest_text_bound_holds_the_longest_move_of_each_game() -> None:
+    """TEXT_MAX (the POST /replay body limit is made from it) names the notation's longest
+    move: Seahaven's thirteen cards, Half Moon's triple."""
+    longest = (str(Move(0, 13, 1)), str(HalfMoon.parse_move("bcl")))
+    assert longest == ("ab13", "bcl")
+    assert max(map(len, longest)) == MOVE_TEXT_MAX
+    with pytest.raises(MoveParseError):
+        Seahaven.parse_move("ab14")
+    assert TEXT_MAX == CODE_TEXT_MAX + 1 + MAX_RECORD_MOVES * (MOVE_TEXT_MAX + 1) == 25_065
 
 
 def test_a_line_with_a_move_the_rules_refuse_names_its_line() -> None:

@@ -555,10 +555,11 @@ def test_a_replay_is_its_own_key_listed_under_its_player_by_the_games_script(
     rid = "R" * 21 + "A"
     record = {"moves": "ae.bq", "clock": [9000, None]}
     calls = []
+    at = now_ms()  # a replay that ended longer ago than the time to live is gone
     for sid, marks in (("s0", Marks()), ("s1", Marks()), ("s2", Marks(replay=rid))):
-        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "playing", 0, 1, 400, kind="HM"))
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "playing", 0, 1, at - 100, kind="HM"))
         redis_client.config_resetstat()
-        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "stuck", 20, 2, 500, marks, kind="HM"))
+        put(store, sid, StoredGame("HM1-N-AAAAAAB", record, "stuck", 20, 2, at, marks, kind="HM"))
         calls.append(command_calls(redis_client))
     assert calls[2] == calls[1]  # the replay's own SET is not counted: scripts run SETs too
     assert redis_client.ttl(f"sol:Y:{{{rid}}}") > 0

@@ -15,7 +15,7 @@ from app.store import Store, StoredGame
 from app.store.counting import DealResult, fold_deal
 from app.store.histogram import MAX_CELLS, add, cell, cells_of, standing
 from app.store.marks import Marks
-from app.store.redis import RedisStore
+from app.store.redis import DEFAULT_TTL_SECONDS, RedisStore
 from app.store.replays import MAX_REPLAYS_PER_SESSION, StoredReplay
 from tests.store.helpers import footprint
 
@@ -137,6 +137,32 @@ def test_the_sweep_deletes_replays_that_ended_before_the_cutoff(sweeping_store: 
     sweeping_store.sweep(5_000)
     assert sweeping_store.replay(RID) is None
     assert sweeping_store.replay(rid(7)) is not None
+
+
+EXPIRY_MS = DEFAULT_TTL_SECONDS * 1000
+"""The games' expiry (90 days): the Redis store's time to live, the sweep's age for the others."""
+
+
+def housekeep(store: Store) -> None:
+    """What the application does every hour (app.services.housekeeping): sweep what is older
+    than the expiry; Redis deletes by itself (its sweep deletes nothing)."""
+    store.sweep(now_ms() - EXPIRY_MS)
+
+
+def test_a_replay_older_than_the_expiry_is_gone_and_leaves_its_players_list(
+    store: Store,
+) -> None:
+    """On every store: a replay that ended more than the expiry ago reads as None and is not
+    listed, once the housekeeping ran (Redis: at once, by the age it reads — its key's time to
+    live started when it was written), while a replay a minute younger than the expiry stays."""
+    old, young = now_ms() - EXPIRY_MS - 60_000, now_ms() - EXPIRY_MS + 60_000
+    write(store, "p", game("won", replay=RID, at=old))
+    write(store, "p", game("stuck", replay=rid(7), at=young, code="HM1-N-AAAAAAC"))
+    housekeep(store)
+    assert store.replay(RID) is None
+    assert [r.id for r in store.player_replays("p")] == [rid(7)]
+    assert store.replay(rid(7)) is not None
+    assert store.delete_replay("p", RID) is False
 
 
 # --- the deals' figures: a bounded histogram of moves and time -------------------------------

@@ -10,16 +10,20 @@ short request deadline and a small concurrency limit so the tests run in seconds
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import httpx
 import pytest
 
+from app.config import DEFAULT_MAX_BODY
+from app.engine.game import MAX_RECORD_MOVES
 from tests.system.servers import ROOT, free_port
 
 DEADLINE = 1.5
@@ -176,6 +180,25 @@ def test_a_large_body_sent_with_its_headers_gets_413_not_431(server):
         data, _ = _read_until_closed(sock)
     assert data.startswith(b"HTTP/1.1 413 ")
     assert b"The request is too large" in data or b"too large" in data.lower()
+
+
+def test_a_long_games_text_is_taken_by_post_replay_only(server):
+    """A 5,000-move game's text as a browser sends it (CR LF line breaks: 40 kB) is read by the
+    real server's POST /replay (its own body limit, app.web.replays.PASTED_MAX_BODY); the same
+    body elsewhere is the general limit's 413."""
+    text = "SH1-C4-AAAAAJ2\r\n" + "km\r\nmk\r\n" * (MAX_RECORD_MOVES // 2)
+    with httpx.Client(base_url=f"http://{server[0]}:{server[1]}", timeout=30) as client:
+        form = client.get("/replay").text
+        token = re.search(r'name="token" value="([^"]+)"', form)
+        assert token is not None
+        fields = {"text": text, "step": "4999", "token": token.group(1)}
+        assert len(urlencode(fields)) > 2 * DEFAULT_MAX_BODY
+        shown = client.post("/replay", data=fields)
+        assert shown.status_code == 200, shown.text[-500:]
+        assert "Step 4999 of 5000" in shown.text
+        refused = client.post("/settings", data=fields)
+        assert refused.status_code == 413
+        assert f"at most {DEFAULT_MAX_BODY} bytes" in refused.text
 
 
 def test_headers_that_end_past_the_cap_in_one_packet_still_get_431(server):

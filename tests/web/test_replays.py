@@ -8,6 +8,7 @@ import base64
 import copy
 import re
 import warnings
+from urllib.parse import urlencode
 
 import pytest
 
@@ -19,18 +20,28 @@ import app.web.actions
 from app.clock import now_ms
 from app.config import Config
 from app.engine.codes import DealCode
+from app.engine.game import MAX_RECORD_MOVES
 from app.engine.halfmoon import HalfMoon, deal, place_name, position_from_data
 from app.engine.halfmoon.solver import solve
 from app.engine.replay import Line
+from app.engine.seahaven import Position as SeahavenPosition
+from app.engine.seahaven import Seahaven, home_line
+from app.engine.seahaven.solver import solve_code
 from app.i18n import translations
 from app.main import create_app
 from app.services import daily
+from app.store import StoredGame
+from app.store.marks import Marks
 from app.web.halfmoon.replay import REMOVED
+from app.web.replays import PASTED_MAX_BODY
+from app.web.seahaven import SCREEN
 from app.web.sessions import form_token
-from tests.web.conftest import forget_cached_games, sid_of, token_of
+from tests.store.test_replays import housekeep
+from tests.web.conftest import HTMX, Player, forget_cached_games, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
+SH_CODE = "SH1-C4-AAAAAJ2"
 TINY = {"piles": [["6D", "5S"], ["6C"], ["5H"]] + [[]] * 9, "reserve": [None] * 8}
 """A table of four cards: 5♠+6♣ then 6♦+5♥ wins; 5♥+6♣ first leaves 5♠ on 6♦ (stuck)."""
 WIN = (("pile-1", "pile-2"), ("pile-1", "pile-3"))
@@ -244,6 +255,26 @@ def test_the_move_is_told_in_words_in_every_language(player, client, tiny):
         assert spades in said[lang].lower() and clubs in said[lang].lower()
 
 
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+def test_the_results_labels_are_distinct_in_every_language(player, client, tiny, lang):
+    """The results line reads as four figures, not "Резултат Спечелена … Резултат 520": each
+    label its own word, in the replay page, the end box and the info bar alike."""
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    headers = {"Accept-Language": lang}
+    page = parse(client.get(url, headers=headers).text)
+    labels = [dt.text for dt in page.by_id("replay-result").find_all("dt")]
+    assert len(labels) == 4 and len(set(labels)) == 4, labels
+    game = parse(client.get(p.url, headers=headers).text)
+    ended = [dt.text for dt in game.by_id("summary").find_all("dt")]
+    bar = [dt.text for dt in game.by_id("stats").find_all("dt")]
+    assert len(ended) == 3 and set(ended) <= set(labels), (ended, labels)
+    assert len(set(bar)) == 4 and set(labels) - set(bar) == {labels[0]}, (bar, labels)
+    if lang == "bg":
+        assert labels == ["Резултат", "Време", "Ходове", "Точки"]
+
+
 def test_a_seahaven_move_is_told_by_its_card_and_where_it_went() -> None:
     from app.i18n import card_name
     from app.web.seahaven import SCREEN
@@ -256,12 +287,98 @@ def test_a_seahaven_move_is_told_by_its_card_and_where_it_went() -> None:
     assert said == f"{name[0].upper()}{name[1:]} to cell 3."
 
 
-@pytest.mark.parametrize("step", ["-1", "49", "abc", "1e3", "٣", "0x1", "+1", " 1"])
+def test_a_seahaven_replay_steps_through_send_all_home_card_by_card_and_a_run_at_once(
+    client, store
+):
+    """SH1-C4-AAAAAAB by its solver's line up to where only foundation moves are left, then
+    *Send all home* (one action of 14 moves): a step is a move of the game's Moves counter —
+    each card sent home its own step, named; a run moved as one (the line's ``ge2``, the
+    king of diamonds with the queen on it) one step. The steps, the .txt and the pasted .txt
+    all reach the game's final board."""
+    from tests.web.test_send_home import CODE as HOME
+    from tests.web.test_send_home import FIRST, LINE
+    from tests.web.test_send_home import play as sh_play
+
+    p = Player(client, f"/seahaven/{HOME}")
+    p.open()
+    mirror = sh_play(p, LINE[:FIRST])
+    home = home_line(mirror.position)
+    assert home is not None and len(home) == 14
+    p.post("home")
+    assert p.board.attrs["data-state"] == "won"
+    moves = FIRST + len(home)
+    assert p.board.attrs["data-moves"] == str(moves)
+    record = store.load(sid_of(client), str(HOME))[1].record
+    assert record["moves"].endswith("+".join(map(str, home)))  # one action in the record
+    url = replay_url(p)
+    last = parse(client.get(f"{url}?step={moves}").text)
+    assert last.by_id("step-count").text == f"Step {moves} of {moves}"
+    assert board_of(last) == board_of(parse(client.get(p.url).text))
+    names = []
+    for step, move in enumerate(home, FIRST + 1):
+        names.append(SCREEN.describe_move(mirror.position, move, "en"))
+        mirror.play(move, now=0)
+        said = parse(client.get(f"{url}?step={step}").text).by_id("narration").text
+        assert said.startswith(f"Move {step}: {names[-1]}")
+    assert names[:3] == [
+        "Ten of clubs to foundation ♣.",
+        "Five of spades to foundation ♠.",
+        "Six of spades to foundation ♠.",
+    ]
+    assert len(set(names)) == 14  # each card named once
+    run = parse(client.get(f"{url}?step=20").text)
+    assert str(LINE[19]) == "ge2"
+    assert run.by_id("narration").text == "Move 20: King of diamonds and 1 card on it to column 5."
+    text = client.get(f"{url}.txt").text
+    assert text.splitlines()[1:] == [str(m) for m in [*LINE[:FIRST], *home]]
+    assert Line.from_text(text).position(moves) == mirror.position
+    token = token_of(p.doc)
+    pasted = parse(
+        client.post("/replay", data={"text": text, "step": str(moves), "token": token}).text
+    )
+    assert board_of(pasted) == board_of(last)
+    assert pasted.by_id("replay-outcome").text == "Won"
+
+
+def test_a_run_moved_as_one_is_told_in_every_language_whatever_the_cards_gender() -> None:
+    """Bulgarian said "върху нея" (on her) of any card, a king (поп, masculine) too: the run
+    is now "with N cards on top", which fits every card."""
+    from tests.web.test_send_home import CODE as HOME
+    from tests.web.test_send_home import LINE
+
+    line = Line(Seahaven, HOME, LINE[:20])
+    said = {
+        lang: SCREEN.describe_move(line.position(19), line.move(20), lang)
+        for lang in ("en", "tr", "bg")
+    }
+    assert said == {
+        "en": "King of diamonds and 1 card on it to column 5.",
+        "tr": "Karo papaz ve üstündeki 1 kart, sütun 5 üzerine.",
+        "bg": "Поп каро с 1 карта отгоре към колона 5.",
+    }
+
+
+BAD_STEPS = ["-1", "49", "abc", "1e3", "٣", "0x1", "+1", " 1", "1" * 17, "9" * 5000]
+"""Steps that are not 0 … 48, those past 16 characters too (a generic message before)."""
+
+
+@pytest.mark.parametrize("step", BAD_STEPS, ids=lambda s: s[:20])
 def test_a_bad_step_is_a_page_that_says_what_is_accepted(player, client, step):
     url = replay_url(win_half_moon(player))
-    response = client.get(f"{url}?step={step}")
+    response = client.get(url, params={"step": step})
     assert response.status_code == 422
-    assert "accepted are the whole numbers 0 to 48" in parse(response.text).text
+    said = parse(response.text).text
+    assert f"“{step[:8]}” is not a step: accepted are the whole numbers 0 to 48." in said
+
+
+@pytest.mark.parametrize("step", ["49", "1" * 17, "9" * 5000], ids=lambda s: s[:20])
+def test_a_bad_step_of_a_pasted_game_says_what_is_accepted(player, client, step):
+    text = client.get(replay_url(win_half_moon(player)) + ".txt").text
+    token = token_of(parse(client.get("/replay").text))
+    response = client.post("/replay", data={"text": text, "step": step, "token": token})
+    assert response.status_code == 422
+    said = parse(response.text).text
+    assert f"“{step[:8]}” is not a step: accepted are the whole numbers 0 to 48." in said
 
 
 @pytest.mark.parametrize("ident", ["A" * 22, "short", "A" * 23, "%2E%2E", "AAAAAAAAAAAAAAAAAAAAA!"])
@@ -389,16 +506,120 @@ def test_the_text_form_is_rate_limited_like_any_post(store):
     assert codes == [200, 200, 429]
 
 
-def test_a_text_over_the_body_limit_gets_a_413_page(store):
-    app = create_app(Config(max_body=1024), store=store)
-    with TestClient(app, follow_redirects=False) as client:
-        token = token_of(parse(client.get("/replay").text))
-        text = "SH1-C4-AAAAAJ2\n" + "km\nmk\n" * 200
-        response = client.post("/replay", data={"text": text, "token": token})
+def test_a_text_over_the_body_limit_gets_a_413_page(client):
+    """A move more than a game may have, each of the notation's longest, is read and refused
+    in words; a text well past the longest a game can have is the 413 page."""
+    token = token_of(parse(client.get("/replay").text))
+    text = "SH1-C4-AAAAAJ2\r\n" + "ab13\r\n" * (MAX_RECORD_MOVES + 1)
+    response = client.post("/replay", data={"text": text, "token": token})
+    assert response.status_code == 422
+    assert parse(response.text).by_id("replay-problem").text == (
+        "A game has at most 5000 moves: line 5002 is one too many."
+    )
+    text += "ab13\r\n" * 200
+    response = client.post("/replay", data={"text": text, "token": token})
     assert response.status_code == 413
     page = parse(response.text)
     assert page.find("h1").text == "Request too large"
-    assert "at most 1024 bytes" in page.text
+    assert f"at most {PASTED_MAX_BODY} bytes" in page.text
+
+
+def _longest_game(store, sid: str) -> str:
+    """A won Seahaven game as long as a record allows (5,000 moves: a card moved round the
+    empty cells, then the solver's line), its replay written by the store's own change; the
+    replay's link."""
+    code = DealCode.parse(SH_CODE)
+    line = list(solve_code(code).line)
+    shuttle = ["km", "mn", "nk"] + ["km", "mk"] * ((MAX_RECORD_MOVES - len(line) - 3) // 2)
+    game = Seahaven(code)
+    for i, move in enumerate([*map(Seahaven.parse_move, shuttle), *line]):
+        game.play(move, now=1_000 + i)
+    assert game.is_won() and game.move_count == MAX_RECORD_MOVES
+    ident = "L" * 22
+    row = StoredGame(
+        SH_CODE, game.to_record(), "won", game.score, game.move_count, now_ms(),
+        Marks(replay=ident),
+    )  # fmt: skip
+    store.change_game(sid, SH_CODE, lambda _s, _g: (row, None))
+    return f"/replay/{ident}"
+
+
+def test_the_text_of_a_game_at_the_move_limit_pastes_back(client, store):
+    """The site's longest text, sent as a browser sends a form (line breaks as CR LF,
+    percent-encoded: about 40 kB), is accepted by POST /replay and replays; its steps carry
+    the same text."""
+    token = token_of(parse(client.get("/replay").text))
+    url = _longest_game(store, sid_of(client))
+    text = client.get(f"{url}.txt").text
+    assert len(text.splitlines()) == MAX_RECORD_MOVES + 1
+    body = urlencode({"text": text.replace("\n", "\r\n"), "step": "4999", "token": token})
+    assert len(body) > 2 * Config().max_body
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    shown = client.post("/replay", content=body, headers=headers)
+    assert shown.status_code == 200, shown.text[:300]
+    page = parse(shown.text)
+    assert page.by_id("step-count").text == f"Step 4999 of {MAX_RECORD_MOVES}"
+    stored = parse(client.get(f"{url}?step=4999").text)
+    assert board_of(page) == board_of(stored)
+    carried = page.by_id("replay").find("form").find("input", name="text").attrs["value"]
+    body = urlencode({"text": carried.replace("\n", "\r\n"), "step": "5000", "token": token})
+    last = parse(client.post("/replay", content=body, headers=headers).text)
+    assert last.by_id("board").attrs["data-state"] == "won"
+    assert last.by_id("replay-outcome").text == "Won"
+
+
+def test_only_the_text_form_takes_bodies_past_the_general_limit(client):
+    token = token_of(parse(client.get("/replay").text))
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    fits = "token=" + token + "&text=" + "x" * (PASTED_MAX_BODY - 12 - len(token))
+    assert len(fits) == PASTED_MAX_BODY
+    response = client.post("/replay", content=fits, headers=headers)
+    assert response.status_code == 422  # read, and not a game's text
+    assert "is not a deal code" in parse(response.text).by_id("replay-problem").text
+    response = client.post("/replay", content=fits + "x", headers=headers)
+    assert response.status_code == 413
+    assert f"at most {PASTED_MAX_BODY} bytes" in parse(response.text).text
+    over = "token=" + token + "&x=" + "y" * Config().max_body
+    response = client.post(f"/replay/{'A' * 22}/delete", content=over, headers=headers)
+    assert response.status_code == 413
+    assert f"at most {Config().max_body} bytes" in response.text
+
+
+def test_starting_a_finished_deal_again_counts_as_a_new_game(store, monkeypatch):
+    """Each replay is a game's: a new game, or the deal started again after its game ended
+    (Restart, Play this deal again), and both count against the new-games limit — else one
+    client made a new replay every two POSTs (a move that ends, then Restart) for ever more
+    sessions. A restart of a game that never ended is no new game."""
+    position = position_from_data(TINY)
+    original = HalfMoon.deal.__func__
+    monkeypatch.setattr(
+        HalfMoon,
+        "deal",
+        classmethod(lambda cls, c: position if str(c) == CODE else original(cls, c)),
+    )
+    app = create_app(Config(rate_new="3/hour", rate_writes="off"), store=store)
+    with TestClient(app, follow_redirects=False) as client:
+        p = Player(client, f"/half-moon/{CODE}")
+        p.open()
+        p.tap("pile-1")  # a new game: 1
+        p.post("restart", confirm="yes")  # it never ended: no new game
+        replays = []
+        for _ in range(3):
+            play(p, LOSE)
+            assert p.board.attrs["data-state"] == "stuck"
+            replays.append(replay_url(p))
+            if len(replays) < 3:
+                p.post("restart", confirm="yes")  # 2, 3
+        refused = client.post(
+            f"/half-moon/{CODE}/restart", data={"token": p.token, "confirm": "yes"}, headers=HTMX
+        )
+        assert refused.status_code == 429
+        assert int(refused.headers["retry-after"]) > 60
+        assert len(set(replays)) == 3 and len(store.player_replays(sid_of(client))) == 3
+        _, row = store.load(sid_of(client), CODE)
+        assert row is not None and row.state == "stuck"  # nothing was written
+        p.post("undo")  # the game goes on
+        assert p.board.attrs["data-moves"] == "0"
 
 
 def test_the_text_form_checks_its_token(client):
@@ -457,8 +678,6 @@ def test_a_win_says_how_many_players_it_beat_on_this_deal(app, tiny, clock):
     last = None
     for ms in times:
         with TestClient(app, follow_redirects=False) as client:
-            from tests.web.conftest import Player
-
             p = Player(client, f"/half-moon/{CODE}")
             p.open()
             play(p, WIN, clock, step_ms=ms)
@@ -474,10 +693,59 @@ def test_a_win_says_how_many_players_it_beat_on_this_deal(app, tiny, clock):
     )
 
 
+SH_TINY = SH_CODE.replace("AAAAAJ2", "AAAAAAB")
+SH_LEFT = {
+    "columns": [["KC", "QC"], ["KS"]] + [[]] * 8,
+    "cells": [None] * 4,
+    "foundations": {"S": 12, "H": 13, "D": 13, "C": 11},
+}
+"""Three cards left: ♣Q on ♣K in column 1, ♠K in column 2; won in 3 moves (each home), or in
+more by a detour of the ♣Q through the cells."""
+SH_WINS = {
+    3: (("column-1", "QC", "foundation-C"),),
+    4: (("column-1", "QC", "cell-1"), ("cell-1", "QC", "foundation-C")),
+    5: (
+        ("column-1", "QC", "cell-1"),
+        ("cell-1", "QC", "cell-2"),
+        ("cell-2", "QC", "foundation-C"),
+    ),
+}
+SH_HOME = (("column-1", "KC", "foundation-C"), ("column-2", "KS", "foundation-S"))
+
+
+def test_seahaven_ranks_wins_by_fewer_moves_then_less_time(app, monkeypatch, clock):
+    """Four players won the deal: in 3 moves and 1:30, 5 moves and 0:03, 5 and 0:04, 4 and
+    1:30. A fifth, in 4 moves and 1:00, beats the two of 5 moves though they were faster, and
+    the one of 4 moves that took longer, not the one of 3 moves that took longer still: 3 of
+    4, 75 % (by time alone it would be 2 of 4, 50 %)."""
+
+    position = SeahavenPosition.from_dict(SH_LEFT)
+    original = Seahaven.deal.__func__
+    monkeypatch.setattr(
+        Seahaven,
+        "deal",
+        classmethod(lambda cls, code: position if str(code) == SH_TINY else original(cls, code)),
+    )
+    forget_cached_games(app)
+    games = ((3, 45_000), (5, 750), (5, 1_000), (4, 30_000), (4, 20_000))  # moves, ms between
+    for moves, step_ms in games:
+        with TestClient(app, follow_redirects=False) as client:
+            p = Player(client, f"/seahaven/{SH_TINY}")
+            p.open()
+            for index, (source, card, target) in enumerate(SH_WINS[moves] + SH_HOME):
+                if index:
+                    clock(step_ms)
+                p.post("move", **{"from": source, "card": card, "to": target})
+            assert p.board.attrs["data-state"] == "won"
+            assert p.board.attrs["data-moves"] == str(moves)
+    assert p.board.by_id("standing").text == (
+        "Won in 4 moves and 1:00 — better than 75 % of the 4 other players who won this deal"
+        " (fewer moves first, then less time)."
+    )
+
+
 def test_a_loss_says_how_many_players_won_the_deal(app, player, tiny):
     with TestClient(app, follow_redirects=False) as winner:
-        from tests.web.conftest import Player
-
         w = Player(winner, f"/half-moon/{CODE}")
         w.open()
         play(w, WIN)
@@ -508,7 +776,6 @@ def test_a_daily_deals_page_shows_the_days_figures_once_the_game_has_ended(app, 
     """Today's Half Moon deal (reached by /daily/half-moon) deals the four-card table: one
     player wins it, and another's page of it says nothing while the game goes on, then, once
     it is lost, how many players won the day's deal; the winner's says where the win stands."""
-    from tests.web.conftest import Player
 
     today = str(daily.codes_of(daily.today())["HM"])
     original = HalfMoon.deal.__func__
@@ -537,6 +804,34 @@ def test_a_daily_deals_page_shows_the_days_figures_once_the_game_has_ended(app, 
     assert loser.board.by_id("deal-figures").text.startswith(
         "This deal for everyone: 2 players finished it, 1 won"
     )
+
+
+@pytest.mark.all_stores
+def test_a_replay_past_the_games_expiry_answers_404_and_leaves_the_lists(
+    player, client, tiny, store
+):
+    """The player's game of the deal, won again more than 90 days ago (the games' expiry; the
+    store's own change writes its replay as it ended): once the hourly sweep ran (Redis:
+    at once, by its age), that replay's link answers 404 and /stats and the home page name only
+    the recent one."""
+    p = player(CODE)
+    play(p, WIN)
+    recent = replay_url(p)
+    sid = sid_of(client)
+    _, row = store.load(sid, CODE)
+    assert row is not None and row.state == "won"
+    ago = now_ms() - int(Config().expire_days * 24 * 3600 * 1000) - 60_000
+    aged = StoredGame(CODE, row.record, "won", row.score, row.moves, ago, Marks(replay="O" * 22))
+    store.change_game(sid, CODE, lambda _s, _g: (aged, None))
+    written = store.replay("O" * 22)  # Redis reads it as gone at once
+    assert written is None or (written.line, written.ended_ms) == (row.record["moves"], ago)
+    housekeep(store)
+    assert client.get("/replay/" + "O" * 22).status_code == 404
+    assert client.get(f"/replay/{'O' * 22}.txt").status_code == 404
+    assert client.get(recent).status_code == 200
+    listed = parse(client.get("/stats").text).by_id("replay-list")
+    assert [a.attrs["href"] for a in listed.find_all("a")] == [recent]
+    assert "O" * 22 not in client.get("/").text
 
 
 def test_a_replay_deleted_from_stats_answers_404_and_leaves_the_lists(player, client, tiny, app):

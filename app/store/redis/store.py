@@ -428,15 +428,19 @@ class RedisStore(Connection):
         return fresh
 
     async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
-        """The player's list names its replays: only a replay listed there is deleted."""
+        """The player's list names its replays: only a replay listed there is deleted. One
+        past the time to live is deleted too but answers ``False``, as on the stores whose
+        sweep deleted it already: it was gone."""
         key = self.layout.player(sid).replays
         with self._errors():
             if _kind(await self._client().execute_command("TYPE", key)) != "hash":
                 return False
+            entry = await self._client().execute_command("HGET", key, replay_id)
             if not await self._client().execute_command("HDEL", key, replay_id):
                 return False
             await self._client().execute_command("DEL", self.layout.replay(replay_id))
-        return True
+        listed = _listed_replays([replay_id, entry])
+        return bool(listed) and self._fresh(listed[0]) is not None
 
     # --- statistics ----------------------------------------------------------------------------
 
