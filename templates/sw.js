@@ -11,6 +11,8 @@ var VERSION = {{ version|tojson }};
 var ASSETS = {{ assets|tojson }};
 var OFFLINE = {{ offline|tojson }};
 var LANGUAGES = {{ languages|tojson }};
+// every page's security headers (the CSP first): the offline page made here gets them too
+var HEADERS = {{ headers|tojson }};
 var PREFIX = "patience-";
 var CACHE = PREFIX + VERSION;
 var LOOK_CACHE = PREFIX + "look";
@@ -97,10 +99,13 @@ function offline() {
         .then(function (page) {
           if (!page) return Response.error();
           return page.text().then(function (html) {
+            var headers = new Headers(HEADERS);
+            headers.set("Content-Type", "text/html; charset=utf-8");
+            headers.set("Cache-Control", "no-store");
             return new Response(dressed(html, look), {
               status: 503,
               statusText: "Offline",
-              headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+              headers: headers,
             });
           });
         });

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from app.web.middleware import SECURITY_HEADERS
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.play import HM, board, hm_line, hm_remove, token
 from tests.system.servers import Server
@@ -40,12 +41,20 @@ def test_offline_a_navigation_shows_the_offline_page_in_the_players_language_and
     page.reload()
     controlled(page)
     hm_remove(page, hm_line()[0], 1)  # a move the server keeps
-    page.goto("/")  # a page of the new look tells the worker (lang, theme)
+    live = page.goto("/")  # a page of the new look tells the worker (lang, theme)
+    assert live is not None
     controlled(page)
     page.wait_for_timeout(300)  # the worker writes what the page told it
     context.set_offline(True)
     response = page.goto(f"/half-moon/{HM}")
     assert response is not None and response.status == 503 and response.from_service_worker
+    # as strict as every page: the same security headers as the live page's, CSP first
+    headers, online = response.all_headers(), live.all_headers()
+    assert headers["content-security-policy"] == online["content-security-policy"]
+    assert "script-src 'self'" in headers["content-security-policy"]
+    for name in (name.decode() for name, _ in SECURITY_HEADERS):
+        assert headers.get(name) == online[name], name
+    assert headers["cache-control"] == "no-store"
     expect(page.locator("h1")).to_have_text("Çevrimdışısınız")
     expect(page.locator("#offline")).to_contain_text("Oyununuz kaydedildi ve sizi bekliyor")
     root = page.locator("html")
