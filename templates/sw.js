@@ -54,7 +54,9 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-// A page tells its language and look (its <html>): the offline page shows them.
+// A page tells its language and look (its <html>): the offline page shows them. A page that
+// says so may not be controlled yet (it loaded past the worker: a hard reload, or its
+// navigation was under way while activation claimed the pages): it is claimed now.
 self.addEventListener("message", function (event) {
   var data = event.data && event.data.look;
   if (!data || typeof data !== "object") return;
@@ -62,9 +64,12 @@ self.addEventListener("message", function (event) {
   Object.keys(LOOK).forEach(function (name) {
     look[name] = LOOK[name].indexOf(data[name]) >= 0 ? data[name] : LOOK[name][0];
   });
-  event.waitUntil(caches.open(LOOK_CACHE).then(function (cache) {
-    return cache.put(LOOK_URL, new Response(JSON.stringify(look)));
-  }));
+  event.waitUntil(Promise.all([
+    caches.open(LOOK_CACHE).then(function (cache) {
+      return cache.put(LOOK_URL, new Response(JSON.stringify(look)));
+    }),
+    self.clients.claim().catch(function () {}),
+  ]));
 });
 
 self.addEventListener("fetch", function (event) {
