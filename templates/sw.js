@@ -137,6 +137,13 @@ function dressed(html, look) {
   if (look.theme === "light" || look.theme === "dark") {
     html = html.replace('name="color-scheme" content="light dark"',
       'name="color-scheme" content="' + look.theme + '"');
+    // the browser's bar: the chosen theme's colour alone, not one per system scheme
+    html = html.replace(
+      /<meta name="theme-color" media="\(prefers-color-scheme: (light|dark)\)" content="([^"]*)">\n?/g,
+      function (tag, scheme, colour) {
+        return scheme === look.theme ? '<meta name="theme-color" content="' + colour + '">\n' : "";
+      }
+    );
   }
   return html;
 }

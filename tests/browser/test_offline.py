@@ -5,6 +5,7 @@ network is back."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -75,6 +76,10 @@ def test_offline_a_navigation_shows_the_offline_page_in_the_players_language_and
     root = page.locator("html")
     expect(root).to_have_attribute("lang", "tr")
     expect(root).to_have_attribute("data-theme", "dark")
+    theme_colours = page.locator('meta[name="theme-color"]')  # the chosen theme's, alone
+    expect(theme_colours).to_have_count(1)
+    expect(theme_colours).to_have_attribute("content", "#0b3b27")
+    expect(theme_colours).not_to_have_attribute("media", re.compile(".*"))
     assert page.locator("#board").count() == 0  # never a game from a cache
     background = page.evaluate("() => getComputedStyle(document.body).backgroundImage")
     assert "rgb(11, 59, 39)" in background  # the dark felt

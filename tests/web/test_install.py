@@ -26,16 +26,36 @@ def manifest_of(client, lang: str = "en") -> dict:
     return json.loads(response.text)
 
 
+def theme_colours(page) -> list[tuple[str | None, str]]:
+    """The page's ``<meta name="theme-color">`` tags: (media, colour)."""
+    return [
+        (m.attrs.get("media"), m.attrs["content"])
+        for m in page.find_all("meta", name="theme-color")
+    ]
+
+
 def test_every_page_links_the_manifest_of_its_language_and_the_theme_colour(client, player):
     p = player()
     assert p.doc.find("link", rel="manifest").attrs["href"] == "/manifest.en.webmanifest"
-    assert p.doc.find("meta", name="theme-color").attrs["content"] == THEME_COLOUR
     apple = p.doc.find("link", rel="apple-touch-icon").attrs["href"]
     assert read_png(client.get(apple).content).width == 180
     client.post("/settings", data={"lang": "bg", "theme": "dark", "token": p.token})
     page = parse(client.get("/stats").text)
     assert page.find("link", rel="manifest").attrs["href"] == "/manifest.bg.webmanifest"
-    assert page.find("meta", name="theme-color").attrs["content"] == "#0b3b27"
+    assert theme_colours(page) == [(None, "#0b3b27")]
+
+
+def test_the_theme_colour_follows_the_system_under_auto_and_the_choice_otherwise(client, player):
+    """Under ``auto`` the browser's bar takes the felt of the system's scheme (a tag per
+    scheme); a chosen theme has the one colour of its felt, whatever the system says."""
+    p = player()
+    assert theme_colours(p.doc) == [
+        ("(prefers-color-scheme: light)", THEME_COLOUR),
+        ("(prefers-color-scheme: dark)", "#0b3b27"),
+    ]
+    for theme, colour in (("light", THEME_COLOUR), ("dark", "#0b3b27")):
+        client.post("/settings", data={"theme": theme, "token": p.token})
+        assert theme_colours(parse(client.get(p.url).text)) == [(None, colour)]
 
 
 def test_the_manifest_makes_an_installable_standalone_app(client):
