@@ -97,6 +97,62 @@ def test_four_colour_suits_each_readable_on_the_face_in_both_themes(
         assert seen["D"]["size"] > classic["D"]["size"] * 1.1, (seen["D"], classic["D"])
 
 
+GLYPHS = """() => [...document.querySelectorAll('#board .card[data-card]')].map((card) => {
+  const box = card.getBoundingClientRect();
+  const face = {left: box.left + card.clientLeft, right: box.right - card.clientLeft,
+                top: box.top + card.clientTop, bottom: box.bottom - card.clientTop};
+  const next = card.nextElementSibling;  // a fanned Seahaven card's strip ends at the next card
+  const strip = next && next.matches('.card') ? next.getBoundingClientRect().top : face.bottom;
+  let out = -Infinity;
+  for (const glyph of card.querySelectorAll('.rank, .suit')) {
+    const g = glyph.getBoundingClientRect();
+    out = Math.max(out, face.left - g.left, g.right - face.right, face.top - g.top,
+                   g.bottom - Math.min(face.bottom, strip));
+  }
+  return {card: card.dataset.card, out,
+          size: parseFloat(getComputedStyle(card.querySelector('.rank')).fontSize)};
+})"""
+"""Every card's rank and suit against its face (inside its border) and, for a covered card of
+a Seahaven fan, against the strip the next card leaves: how far the worst glyph sticks out
+(negative: inside, by that much)."""
+
+GLYPH_SIZES = {
+    "360x780": {"width": 360, "height": 780},
+    "390x844": PHONE,
+    "844x390": {"width": 844, "height": 390},
+}
+TENS = "HM1-N-AAAAAV4"
+"""A Half Moon deal with a ten of every suit on top (Seahaven's SH shows all four too)."""
+
+
+@pytest.mark.parametrize("size", sorted(GLYPH_SIZES))
+def test_every_rank_and_suit_stays_on_its_card_in_both_decks_and_four_colours_are_larger(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    """The larger four-colour glyphs ran off the tens (10♣ into the next column, 10♠ under its
+    neighbour: 4 px at 390 px, 7 px at 360); a classic ten at 360 px by 1 px."""
+    page = new_context(viewport=GLYPH_SIZES[size], has_touch=True).new_page()
+    page.goto(f"/half-moon/{TENS}")
+    sizes: dict[tuple[str, str], float] = {}
+    for deck in ("classic", "four-colour"):
+        choose(page, deck=deck)
+        for game, code in (("half-moon", TENS), ("seahaven", SH)):
+            page.goto(f"/{game}/{code}")
+            page.evaluate("() => document.fonts.ready")
+            faces = page.evaluate(GLYPHS)
+            tens = {face["card"] for face in faces if face["card"].startswith("10")}
+            assert tens == {"10S", "10H", "10D", "10C"}, (game, tens)
+            assert [(f["card"], round(f["out"], 1)) for f in faces if f["out"] > 0] == [], (
+                game,
+                deck,
+            )
+            sizes[game, deck] = max(face["size"] for face in faces)
+            if deck == "four-colour":
+                screenshot(page, f"prefs-four-colour-glyphs-{game}-{size}")
+    for game in ("half-moon", "seahaven"):  # larger on every phone, either way up
+        assert sizes[game, "four-colour"] > sizes[game, "classic"], (game, sizes)
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_left_hand_moves_the_controls_and_swaps_cells_and_foundations(
     new_context: Callable[..., BrowserContext], size: str
