@@ -153,47 +153,78 @@ def test_every_rank_and_suit_stays_on_its_card_in_both_decks_and_four_colours_ar
         assert sizes[game, "four-colour"] > sizes[game, "classic"], (game, sizes)
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-def test_left_hand_moves_the_controls_and_swaps_cells_and_foundations(
+HANDS = {
+    **SIZES,
+    "landscape": {"viewport": {"width": 844, "height": 390}, "has_touch": True},
+}
+
+HAND_BOXES = """() => {
+  const box = (e) => e.getBoundingClientRect().toJSON();
+  const controls = [...document.querySelectorAll('#info .controls > *')].map(box);
+  return {
+    controls,
+    left: Math.min(...controls.map((c) => c.left)),
+    right: Math.max(...controls.map((c) => c.right)),
+    top: Math.min(...controls.map((c) => c.top)),
+    board: box(document.querySelector('#board')),
+    places: [...document.querySelectorAll('#board .place')].map(box),
+    cells: document.querySelector('.cells') && box(document.querySelector('.cells')),
+    foundations: document.querySelector('.foundations') && box(document.querySelector('.foundations')),
+    width: document.documentElement.clientWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", sorted(HANDS))
+def test_left_hand_mirrors_the_controls_to_the_left_edge_and_swaps_cells_and_foundations(
     new_context: Callable[..., BrowserContext], size: str
 ):
-    page = new_context(**SIZES[size]).new_page()
-    page.goto(f"/seahaven/{SH}")
-
-    def boxes() -> dict[str, dict[str, float]]:
-        found: dict[str, dict[str, float]] = page.evaluate(
-            """() => Object.fromEntries(['.cells', '.foundations', '.controls', '#stats', 'main']
-              .map((s) => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))"""
+    """Right hand: the controls at the right edge, under the right thumb; left hand: at the
+    left edge, the same height, in both games, upright, on its side and on a desktop. The
+    board keeps its size and stays on screen; Seahaven's cells and foundations change sides;
+    Half Moon's arc stays the arc (the documents fix it), only moved along with its board."""
+    page = new_context(**HANDS[size]).new_page()
+    for game, code in (("seahaven", SH), ("half-moon", HM)):
+        page.goto(f"/{game}/{code}")
+        choose(page, hand="right")
+        right: dict[str, Any] = page.evaluate(HAND_BOXES)
+        choose(page, hand="left")
+        expect(page.locator("html")).to_have_attribute("data-hand", "left")
+        left: dict[str, Any] = page.evaluate(HAND_BOXES)
+        width = right["width"]
+        assert right["right"] >= width - 16, (game, right["left"], right["right"])  # right edge
+        assert left["left"] <= 16, (game, left["left"], left["right"])  # left edge
+        # a mirror: as far from the left edge as they were from the right, at the same height
+        assert abs(left["left"] - (width - right["right"])) <= 1, (game, left, right)
+        assert abs(left["top"] - right["top"]) <= 1, (game, left["top"], right["top"])
+        # the board keeps its size, on screen, clear of the controls, nothing scrolls sideways
+        for hand in (right, left):
+            board = hand["board"]
+            assert board["left"] >= 0 and board["right"] <= width, (game, board)
+            assert hand["scrollWidth"] == width
+            assert all(
+                c["right"] <= board["left"]
+                or c["left"] >= board["right"]
+                or c["bottom"] <= board["top"]
+                or c["top"] >= board["bottom"]
+                for c in hand["controls"]
+            ), (game, hand["controls"], board)
+        assert (left["board"]["width"], left["board"]["height"]) == (
+            right["board"]["width"],
+            right["board"]["height"],
         )
-        return found
+        if game == "seahaven":
+            assert right["cells"]["x"] < right["foundations"]["x"]
+            assert left["foundations"]["x"] < left["cells"]["x"]  # they changed sides
+        else:  # the arc: every place where it was on its board
 
-    right = boxes()
-    assert right[".cells"]["x"] < right[".foundations"]["x"]
-    choose(page, hand="left")
-    expect(page.locator("html")).to_have_attribute("data-hand", "left")
-    left = boxes()
-    assert left[".foundations"]["x"] < left[".cells"]["x"]  # they changed sides
-    assert left[".controls"]["x"] <= left["main"]["x"] + 16  # the controls at the left edge
-    if size == "desktop":
-        assert left[".controls"]["x"] < left["#stats"]["x"]
-    else:
-        assert left[".controls"]["y"] < left["#stats"]["y"]  # on top, under the thumb
-    screenshot(page, f"prefs-left-hand-seahaven-{size}")
-    # Half Moon keeps its arc (the documents fix it); only its controls move
-    page.goto(f"/half-moon/{HM}")
-    arc = page.evaluate(
-        "() => [...document.querySelectorAll('.place')].map((p) =>"
-        " Math.round(p.getBoundingClientRect().x))"
-    )
-    controls, main = page.locator(".controls").bounding_box(), page.locator("main").bounding_box()
-    assert controls is not None and main is not None and controls["x"] <= main["x"] + 16
-    choose(page, hand="right")
-    assert arc == page.evaluate(
-        "() => [...document.querySelectorAll('.place')].map((p) =>"
-        " Math.round(p.getBoundingClientRect().x))"
-    )
-    choose(page, hand="left")
-    screenshot(page, f"prefs-left-hand-half-moon-{size}")
+            def on_board(hand: dict[str, Any]) -> list[tuple[int, int]]:
+                b = hand["board"]
+                return [(round(p["x"] - b["x"]), round(p["y"] - b["y"])) for p in hand["places"]]
+
+            assert on_board(left) == on_board(right)
+        screenshot(page, f"prefs-left-hand-{game}-{size}")
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
