@@ -11,6 +11,8 @@ var VERSION = {{ version|tojson }};
 var ASSETS = {{ assets|tojson }};
 var OFFLINE = {{ offline|tojson }};
 var LANGUAGES = {{ languages|tojson }};
+// every page's security headers (the CSP first): the offline page made here gets them too
+var HEADERS = {{ headers|tojson }};
 var PREFIX = "patience-";
 var CACHE = PREFIX + VERSION;
 var LOOK_CACHE = PREFIX + "look";
@@ -52,7 +54,9 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-// A page tells its language and look (its <html>): the offline page shows them.
+// A page tells its language and look (its <html>): the offline page shows them. A page that
+// says so may not be controlled yet (it loaded past the worker: a hard reload, or its
+// navigation was under way while activation claimed the pages): it is claimed now.
 self.addEventListener("message", function (event) {
   var data = event.data && event.data.look;
   if (!data || typeof data !== "object") return;
@@ -60,9 +64,12 @@ self.addEventListener("message", function (event) {
   Object.keys(LOOK).forEach(function (name) {
     look[name] = LOOK[name].indexOf(data[name]) >= 0 ? data[name] : LOOK[name][0];
   });
-  event.waitUntil(caches.open(LOOK_CACHE).then(function (cache) {
-    return cache.put(LOOK_URL, new Response(JSON.stringify(look)));
-  }));
+  event.waitUntil(Promise.all([
+    caches.open(LOOK_CACHE).then(function (cache) {
+      return cache.put(LOOK_URL, new Response(JSON.stringify(look)));
+    }),
+    self.clients.claim().catch(function () {}),
+  ]));
 });
 
 self.addEventListener("fetch", function (event) {
@@ -97,10 +104,13 @@ function offline() {
         .then(function (page) {
           if (!page) return Response.error();
           return page.text().then(function (html) {
+            var headers = new Headers(HEADERS);
+            headers.set("Content-Type", "text/html; charset=utf-8");
+            headers.set("Cache-Control", "no-store");
             return new Response(dressed(html, look), {
               status: 503,
               statusText: "Offline",
-              headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+              headers: headers,
             });
           });
         });
@@ -127,6 +137,13 @@ function dressed(html, look) {
   if (look.theme === "light" || look.theme === "dark") {
     html = html.replace('name="color-scheme" content="light dark"',
       'name="color-scheme" content="' + look.theme + '"');
+    // the browser's bar: the chosen theme's colour alone, not one per system scheme
+    html = html.replace(
+      /<meta name="theme-color" media="\(prefers-color-scheme: (light|dark)\)" content="([^"]*)">\n?/g,
+      function (tag, scheme, colour) {
+        return scheme === look.theme ? '<meta name="theme-color" content="' + colour + '">\n' : "";
+      }
+    );
   }
   return html;
 }

@@ -24,6 +24,7 @@ from app.web.assets import Assets
 from app.web.context import PageBase
 from app.web.errors import PlayerError
 from app.web.games import SITE_DESCRIPTION, SITE_NAME
+from app.web.middleware import SECURITY_HEADERS
 from app.web.render import TEMPLATES_DIR, Renderer
 
 router = APIRouter()
@@ -102,19 +103,35 @@ async def offline_page(lang: str, request: Request) -> Response:
     return Response(html, media_type="text/html; charset=utf-8", headers=NO_CACHE)
 
 
+def page_headers() -> dict[str, str]:
+    """The security headers every page gets (the CSP first): the worker gives them to the
+    offline page it makes, whose answer never passes through the server's middleware."""
+    return {name.decode(): value.decode() for name, value in SECURITY_HEADERS}
+
+
 @functools.cache
 def _worker(assets: Assets, renderer: Renderer) -> str:
-    """The worker's script: its cache list and a version naming everything it caches."""
+    """The worker's script: its cache list, the offline page's headers and a version naming
+    everything it caches or answers with."""
     files = assets.hashed_urls()
     offline = {lang: offline_url(lang) for lang in LANGUAGES}
+    headers = page_headers()
     digest = hashlib.sha256()
-    for part in (*files, *(offline_html(renderer, lang) for lang in LANGUAGES)):
+    for part in (
+        *files,
+        *(offline_html(renderer, lang) for lang in LANGUAGES),
+        json.dumps(headers, sort_keys=True),
+    ):
         digest.update(part.encode())
         digest.update(b"\0")
     template = renderer.env.get_template("sw.js")
     digest.update((TEMPLATES_DIR / "sw.js").read_bytes())
     return template.render(
-        version=digest.hexdigest()[:12], assets=files, offline=offline, languages=list(LANGUAGES)
+        version=digest.hexdigest()[:12],
+        assets=files,
+        offline=offline,
+        languages=list(LANGUAGES),
+        headers=headers,
     )
 
 

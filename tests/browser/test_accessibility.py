@@ -26,6 +26,7 @@ from tests.browser.play import (
     open_settings,
     sh_line,
     sh_reach,
+    token,
 )
 
 SUITS = "♠♥♦♣"
@@ -200,6 +201,41 @@ def test_the_dark_scheme_darkens_the_felt(page: Page):
     assert light.startswith("radial-gradient(") and dark.startswith("radial-gradient(")
     assert light != dark
     assert "rgb(15, 92, 58)" in light and "rgb(11, 59, 39)" in dark
+
+
+@pytest.mark.parametrize("deck", ["classic", "four-colour"])
+def test_axe_finds_nothing_under_the_auto_theme_with_a_dark_system(
+    new_context: Callable[..., BrowserContext], deck: str
+):
+    """Theme ``auto`` (the default) follows a dark system: the dark felt and face, the dark
+    theme colour, and nothing axe finds (tests/browser/test_preferences.py covers the themes
+    the player forces)."""
+    page = new_context(color_scheme="dark").new_page()
+    page.goto(f"/half-moon/{HM}")
+    response = page.request.post(
+        "/settings",
+        form={"deck": deck, "placement_help": "on", "token": token(page), "next": "/"},
+        max_redirects=0,
+    )
+    assert response.status == 303
+    page.reload()
+    root = page.locator("html")
+    expect(root).to_have_attribute("data-theme", "auto")
+    expect(root).to_have_attribute("data-deck", deck)
+    assert "rgb(11, 59, 39)" in page.evaluate(
+        "() => getComputedStyle(document.body).backgroundImage"
+    )
+    dark = page.locator('meta[name="theme-color"][media="(prefers-color-scheme: dark)"]')
+    expect(dark).to_have_attribute("content", "#0b3b27")
+    first = hm_line(HM)[0][0]
+    hm_card(page, first).click()
+    expect(page.locator("#board .place.dimmed").first).to_be_visible()
+    assert_accessible(page, f"Half Moon, auto theme on a dark system, {deck}, dimmed cards")
+    sh_reach(page, SH, sh_line(SH)[:4])
+    assert_accessible(page, f"Seahaven, auto theme on a dark system, {deck}")
+    page.goto("/")
+    page.locator("details.settings summary").click()
+    assert_accessible(page, f"home with the settings open, auto theme on a dark system, {deck}")
 
 
 # --- contrast where axe cannot look ----------------------------------------------------------------

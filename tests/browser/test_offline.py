@@ -5,10 +5,12 @@ network is back."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from app.web.middleware import SECURITY_HEADERS
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.play import HM, board, hm_line, hm_remove, token
 from tests.system.servers import Server
@@ -21,6 +23,21 @@ def controlled(page: Page) -> None:
         timeout=15_000,
     )
     page.evaluate("() => navigator.serviceWorker.ready")
+
+
+def told(page: Page, **look: str) -> None:
+    """Wait until the worker has kept the look a page told it (its ``patience-look`` cache,
+    which the offline page reads): a page's message is handled when the worker gets to it,
+    later on a loaded machine."""
+    page.wait_for_function(
+        """async (want) => {
+          const hit = await caches.match('/__look__', {cacheName: 'patience-look'});
+          const look = hit ? await hit.json() : {};
+          return Object.entries(want).every(([name, value]) => look[name] === value);
+        }""",
+        arg=look,
+        timeout=15_000,
+    )
 
 
 def settings(page: Page, **fields: str) -> None:
@@ -40,17 +57,29 @@ def test_offline_a_navigation_shows_the_offline_page_in_the_players_language_and
     page.reload()
     controlled(page)
     hm_remove(page, hm_line()[0], 1)  # a move the server keeps
-    page.goto("/")  # a page of the new look tells the worker (lang, theme)
+    live = page.goto("/")  # a page of the new look tells the worker (lang, theme)
+    assert live is not None
     controlled(page)
-    page.wait_for_timeout(300)  # the worker writes what the page told it
+    told(page, lang="tr", theme="dark")
     context.set_offline(True)
     response = page.goto(f"/half-moon/{HM}")
     assert response is not None and response.status == 503 and response.from_service_worker
+    # as strict as every page: the same security headers as the live page's, CSP first
+    headers, online = response.all_headers(), live.all_headers()
+    assert headers["content-security-policy"] == online["content-security-policy"]
+    assert "script-src 'self'" in headers["content-security-policy"]
+    for name in (name.decode() for name, _ in SECURITY_HEADERS):
+        assert headers.get(name) == online[name], name
+    assert headers["cache-control"] == "no-store"
     expect(page.locator("h1")).to_have_text("Çevrimdışısınız")
     expect(page.locator("#offline")).to_contain_text("Oyununuz kaydedildi ve sizi bekliyor")
     root = page.locator("html")
     expect(root).to_have_attribute("lang", "tr")
     expect(root).to_have_attribute("data-theme", "dark")
+    theme_colours = page.locator('meta[name="theme-color"]')  # the chosen theme's, alone
+    expect(theme_colours).to_have_count(1)
+    expect(theme_colours).to_have_attribute("content", "#0b3b27")
+    expect(theme_colours).not_to_have_attribute("media", re.compile(".*"))
     assert page.locator("#board").count() == 0  # never a game from a cache
     background = page.evaluate("() => getComputedStyle(document.body).backgroundImage")
     assert "rgb(11, 59, 39)" in background  # the dark felt
@@ -71,12 +100,31 @@ def test_offline_in_english_for_a_player_who_never_chose_a_language(
     page = context.new_page()
     page.goto("/")
     controlled(page)
-    page.wait_for_timeout(300)
+    told(page, lang="en")
     context.set_offline(True)
     page.goto("/stats")
     expect(page.locator("h1")).to_have_text("You are offline")
     expect(page.locator("#offline")).to_contain_text("Your game is saved and waits for you")
     screenshot(page, "offline-desktop-en")
+
+
+def test_a_page_the_worker_does_not_control_is_taken_over_once_it_tells_its_look(
+    new_context: Callable[..., BrowserContext],
+):
+    """A page can load past an active worker: after a hard reload (which bypasses it), or when
+    its navigation was under way while the worker activated, so ``clients.claim()`` came too
+    early for it (this made the offline test fail on a loaded machine: the page was never
+    controlled). The page tells the worker its look once the worker is ready; the worker
+    claims it then, so its static files come from the cache from that moment on."""
+    context = new_context(service_workers="allow")
+    page = context.new_page()
+    page.goto(f"/half-moon/{HM}")
+    controlled(page)
+    with page.expect_navigation():
+        context.new_cdp_session(page).send("Page.reload", {"ignoreCache": True})
+    page.wait_for_load_state()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
+    expect(board(page)).to_be_visible()
 
 
 def test_a_game_action_while_offline_is_not_answered_and_changes_nothing(

@@ -31,6 +31,7 @@ from tests.browser.play import (
     sh_line,
     sh_reach,
     strip_position,
+    token,
 )
 
 PHONE_TOUCH = {
@@ -605,6 +606,47 @@ def test_the_shortcuts_panel_closes_on_escape_lines_up_and_leaves_the_arc_clear(
     page.keyboard.press("Escape")
     expect(help_.locator(".shortcuts")).to_be_hidden()
     expect(help_.locator("summary")).to_be_focused()
+
+
+@pytest.mark.parametrize("hand", ["right", "left"])
+@pytest.mark.parametrize("size", ["upright", "landscape"])
+def test_the_shortcuts_panel_fits_the_phone_and_moves_nothing_sideways(new_context, size, hand):
+    """Its rows are one grid of max-content keys: open on a phone it was 433 px wide, so the
+    info bar ran 43 px off a 390 px screen (and off the landscape sidebar, shrinking the
+    board). It wraps its words to the screen instead, at the edge of the player's hand."""
+    page = phone(new_context, **(LANDSCAPE_TOUCH if size == "landscape" else {}))
+    page.goto(GAMES["seahaven"])
+    response = page.request.post(
+        "/settings", form={"hand": hand, "token": token(page), "next": "/"}, max_redirects=0
+    )
+    assert response.status == 303
+    page.reload()
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    board = page.locator("#board").bounding_box()
+    page.locator(".shortcuts-help summary").click()
+    expect(page.locator(".shortcuts")).to_be_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth") == width
+    parts = "#info, #info .controls button, #info .controls .button, #info summary, .shortcuts"
+    assert [b for b in boxes(page, parts) if b["x"] < 0 or b["right"] > width] == []
+    after = page.locator("#board").bounding_box()
+    assert board is not None and after is not None
+    assert (after["x"], after["width"]) == (board["x"], board["width"])  # nor shrank sideways
+    panel = boxes(page, ".shortcuts")[0]
+    controls = boxes(page, "#info .controls button, #info .controls .button, #info summary")
+    if hand == "right":
+        assert panel["right"] == max(c["right"] for c in controls)
+    else:
+        assert panel["x"] == min(c["x"] for c in controls)
+    clashes = [
+        b["name"]
+        for b in boxes(page, "#board .card")
+        if b["x"] < panel["right"]
+        and panel["x"] < b["right"]
+        and b["y"] < panel["bottom"]
+        and panel["y"] < b["bottom"]
+    ]
+    assert clashes == []  # it covers no card
+    screenshot(page, f"shortcuts-{size}-{hand}")
 
 
 def test_the_end_boxs_paragraphs_are_all_centred(new_context):

@@ -97,47 +97,134 @@ def test_four_colour_suits_each_readable_on_the_face_in_both_themes(
         assert seen["D"]["size"] > classic["D"]["size"] * 1.1, (seen["D"], classic["D"])
 
 
-@pytest.mark.parametrize("size", sorted(SIZES))
-def test_left_hand_moves_the_controls_and_swaps_cells_and_foundations(
+GLYPHS = """() => [...document.querySelectorAll('#board .card[data-card]')].map((card) => {
+  const box = card.getBoundingClientRect();
+  const face = {left: box.left + card.clientLeft, right: box.right - card.clientLeft,
+                top: box.top + card.clientTop, bottom: box.bottom - card.clientTop};
+  const next = card.nextElementSibling;  // a fanned Seahaven card's strip ends at the next card
+  const strip = next && next.matches('.card') ? next.getBoundingClientRect().top : face.bottom;
+  let out = -Infinity;
+  for (const glyph of card.querySelectorAll('.rank, .suit')) {
+    const g = glyph.getBoundingClientRect();
+    out = Math.max(out, face.left - g.left, g.right - face.right, face.top - g.top,
+                   g.bottom - Math.min(face.bottom, strip));
+  }
+  return {card: card.dataset.card, out,
+          size: parseFloat(getComputedStyle(card.querySelector('.rank')).fontSize)};
+})"""
+"""Every card's rank and suit against its face (inside its border) and, for a covered card of
+a Seahaven fan, against the strip the next card leaves: how far the worst glyph sticks out
+(negative: inside, by that much)."""
+
+GLYPH_SIZES = {
+    "360x780": {"width": 360, "height": 780},
+    "390x844": PHONE,
+    "844x390": {"width": 844, "height": 390},
+}
+TENS = "HM1-N-AAAAAV4"
+"""A Half Moon deal with a ten of every suit on top (Seahaven's SH shows all four too)."""
+
+
+@pytest.mark.parametrize("size", sorted(GLYPH_SIZES))
+def test_every_rank_and_suit_stays_on_its_card_in_both_decks_and_four_colours_are_larger(
     new_context: Callable[..., BrowserContext], size: str
 ):
-    page = new_context(**SIZES[size]).new_page()
-    page.goto(f"/seahaven/{SH}")
+    """The larger four-colour glyphs ran off the tens (10♣ into the next column, 10♠ under its
+    neighbour: 4 px at 390 px, 7 px at 360); a classic ten at 360 px by 1 px."""
+    page = new_context(viewport=GLYPH_SIZES[size], has_touch=True).new_page()
+    page.goto(f"/half-moon/{TENS}")
+    sizes: dict[tuple[str, str], float] = {}
+    for deck in ("classic", "four-colour"):
+        choose(page, deck=deck)
+        for game, code in (("half-moon", TENS), ("seahaven", SH)):
+            page.goto(f"/{game}/{code}")
+            page.evaluate("() => document.fonts.ready")
+            faces = page.evaluate(GLYPHS)
+            tens = {face["card"] for face in faces if face["card"].startswith("10")}
+            assert tens == {"10S", "10H", "10D", "10C"}, (game, tens)
+            assert [(f["card"], round(f["out"], 1)) for f in faces if f["out"] > 0] == [], (
+                game,
+                deck,
+            )
+            sizes[game, deck] = max(face["size"] for face in faces)
+            if deck == "four-colour":
+                screenshot(page, f"prefs-four-colour-glyphs-{game}-{size}")
+    for game in ("half-moon", "seahaven"):  # larger on every phone, either way up
+        assert sizes[game, "four-colour"] > sizes[game, "classic"], (game, sizes)
 
-    def boxes() -> dict[str, dict[str, float]]:
-        found: dict[str, dict[str, float]] = page.evaluate(
-            """() => Object.fromEntries(['.cells', '.foundations', '.controls', '#stats', 'main']
-              .map((s) => [s, document.querySelector(s).getBoundingClientRect().toJSON()]))"""
+
+HANDS = {
+    **SIZES,
+    "landscape": {"viewport": {"width": 844, "height": 390}, "has_touch": True},
+}
+
+HAND_BOXES = """() => {
+  const box = (e) => e.getBoundingClientRect().toJSON();
+  const controls = [...document.querySelectorAll('#info .controls > *')].map(box);
+  return {
+    controls,
+    left: Math.min(...controls.map((c) => c.left)),
+    right: Math.max(...controls.map((c) => c.right)),
+    top: Math.min(...controls.map((c) => c.top)),
+    board: box(document.querySelector('#board')),
+    places: [...document.querySelectorAll('#board .place')].map(box),
+    cells: document.querySelector('.cells') && box(document.querySelector('.cells')),
+    foundations: document.querySelector('.foundations') && box(document.querySelector('.foundations')),
+    width: document.documentElement.clientWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", sorted(HANDS))
+def test_left_hand_mirrors_the_controls_to_the_left_edge_and_swaps_cells_and_foundations(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    """Right hand: the controls at the right edge, under the right thumb; left hand: at the
+    left edge, the same height, in both games, upright, on its side and on a desktop. The
+    board keeps its size and stays on screen; Seahaven's cells and foundations change sides;
+    Half Moon's arc stays the arc (the documents fix it), only moved along with its board."""
+    page = new_context(**HANDS[size]).new_page()
+    for game, code in (("seahaven", SH), ("half-moon", HM)):
+        page.goto(f"/{game}/{code}")
+        choose(page, hand="right")
+        right: dict[str, Any] = page.evaluate(HAND_BOXES)
+        choose(page, hand="left")
+        expect(page.locator("html")).to_have_attribute("data-hand", "left")
+        left: dict[str, Any] = page.evaluate(HAND_BOXES)
+        width = right["width"]
+        assert right["right"] >= width - 16, (game, right["left"], right["right"])  # right edge
+        assert left["left"] <= 16, (game, left["left"], left["right"])  # left edge
+        # a mirror: as far from the left edge as they were from the right, at the same height
+        assert abs(left["left"] - (width - right["right"])) <= 1, (game, left, right)
+        assert abs(left["top"] - right["top"]) <= 1, (game, left["top"], right["top"])
+        # the board keeps its size, on screen, clear of the controls, nothing scrolls sideways
+        for hand in (right, left):
+            board = hand["board"]
+            assert board["left"] >= 0 and board["right"] <= width, (game, board)
+            assert hand["scrollWidth"] == width
+            assert all(
+                c["right"] <= board["left"]
+                or c["left"] >= board["right"]
+                or c["bottom"] <= board["top"]
+                or c["top"] >= board["bottom"]
+                for c in hand["controls"]
+            ), (game, hand["controls"], board)
+        assert (left["board"]["width"], left["board"]["height"]) == (
+            right["board"]["width"],
+            right["board"]["height"],
         )
-        return found
+        if game == "seahaven":
+            assert right["cells"]["x"] < right["foundations"]["x"]
+            assert left["foundations"]["x"] < left["cells"]["x"]  # they changed sides
+        else:  # the arc: every place where it was on its board
 
-    right = boxes()
-    assert right[".cells"]["x"] < right[".foundations"]["x"]
-    choose(page, hand="left")
-    expect(page.locator("html")).to_have_attribute("data-hand", "left")
-    left = boxes()
-    assert left[".foundations"]["x"] < left[".cells"]["x"]  # they changed sides
-    assert left[".controls"]["x"] <= left["main"]["x"] + 16  # the controls at the left edge
-    if size == "desktop":
-        assert left[".controls"]["x"] < left["#stats"]["x"]
-    else:
-        assert left[".controls"]["y"] < left["#stats"]["y"]  # on top, under the thumb
-    screenshot(page, f"prefs-left-hand-seahaven-{size}")
-    # Half Moon keeps its arc (the documents fix it); only its controls move
-    page.goto(f"/half-moon/{HM}")
-    arc = page.evaluate(
-        "() => [...document.querySelectorAll('.place')].map((p) =>"
-        " Math.round(p.getBoundingClientRect().x))"
-    )
-    controls, main = page.locator(".controls").bounding_box(), page.locator("main").bounding_box()
-    assert controls is not None and main is not None and controls["x"] <= main["x"] + 16
-    choose(page, hand="right")
-    assert arc == page.evaluate(
-        "() => [...document.querySelectorAll('.place')].map((p) =>"
-        " Math.round(p.getBoundingClientRect().x))"
-    )
-    choose(page, hand="left")
-    screenshot(page, f"prefs-left-hand-half-moon-{size}")
+            def on_board(hand: dict[str, Any]) -> list[tuple[int, int]]:
+                b = hand["board"]
+                return [(round(p["x"] - b["x"]), round(p["y"] - b["y"])) for p in hand["places"]]
+
+            assert on_board(left) == on_board(right)
+        screenshot(page, f"prefs-left-hand-{game}-{size}")
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))

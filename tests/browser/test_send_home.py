@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import PHONE, assert_accessible, screenshot
-from tests.browser.play import SH, SeahavenPlayer, board, sh_line, sh_reach
+from tests.browser.play import SH, SeahavenPlayer, board, sh_line, sh_reach, token
 
 FIRST = 68
 """SH's solver line leaves only foundation moves after its 68th move (tests/engine)."""
@@ -93,6 +94,68 @@ def test_send_all_home_on_a_phone_by_touch(new_context: Callable[..., BrowserCon
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     screenshot(page, "send-home-offered-phone")
     button.tap()
+    expect(board(page)).to_have_attribute("data-state", "won")
+
+
+OFFER_BOXES = """() => {
+  const box = (e) => e.getBoundingClientRect().toJSON();
+  return {
+    offer: box(document.querySelector('#send-home')),
+    button: box(document.querySelector('#control-home')),
+    cards: [...document.querySelectorAll('#board .card')].map(box),
+    info: [...document.querySelectorAll('#info, #status')].map(box),
+    width: document.documentElement.clientWidth,
+    height: innerHeight,
+  };
+}"""
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["right"] <= b["left"]
+        or b["right"] <= a["left"]
+        or a["bottom"] <= b["top"]
+        or b["bottom"] <= a["top"]
+    )
+
+
+@pytest.mark.parametrize("hand", ["right", "left"])
+@pytest.mark.parametrize(
+    "size",
+    [{"width": 390, "height": 844}, {"width": 844, "height": 390}],
+    ids=["upright", "landscape"],
+)
+def test_on_a_phone_the_offer_is_on_screen_at_the_hands_edge(
+    new_context: Callable[..., BrowserContext], size: dict[str, int], hand: str
+):
+    """On a landscape phone the offer sat under the board, below the fold (its button at
+    y = 420 of 390). On a phone it stands at the foot of the screen, as the end box does, at
+    the edge of the player's hand; on its side it sits in the info bar's column, on no card."""
+    page = new_context(viewport=size, has_touch=True).new_page()
+    page.goto(f"/seahaven/{SH}")
+    response = page.request.post(
+        "/settings", form={"hand": hand, "token": token(page), "next": "/"}, max_redirects=0
+    )
+    assert response.status == 303
+    sh_reach(page, SH, sh_line(SH)[:FIRST])
+    page.evaluate("() => scrollTo(0, 0)")
+    seen = page.evaluate(OFFER_BOXES)
+    button, offer = seen["button"], seen["offer"]
+    assert button["top"] >= 0 and button["bottom"] <= seen["height"], button  # no scrolling
+    assert offer["left"] >= 0 and offer["right"] <= seen["width"], offer
+    if hand == "right":
+        assert offer["right"] >= seen["width"] - 16, offer
+    else:
+        assert offer["left"] <= 16, offer
+    if size["width"] > size["height"]:  # beside the board: on no card, over no info
+        assert all(apart(offer, card) for card in seen["cards"]), offer
+        assert all(apart(offer, part) for part in seen["info"]), (offer, seen["info"])
+    screenshot(page, f"send-home-offered-{'landscape' if size['width'] > 390 else 'phone'}-{hand}")
+    # the page scrolls every card out from under it
+    page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
+    seen = page.evaluate(OFFER_BOXES)
+    assert all(apart(seen["offer"], card) for card in seen["cards"])
+    page.locator("#control-home").tap()
     expect(board(page)).to_have_attribute("data-state", "won")
 
 

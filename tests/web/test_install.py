@@ -12,7 +12,7 @@ import pytest
 
 from app.web.assets import Assets
 from app.web.install import THEME_COLOUR
-from app.web.middleware import CSP
+from app.web.middleware import CSP, SECURITY_HEADERS
 from tests.web.html import parse
 from tests.web.png import read_png
 
@@ -26,16 +26,36 @@ def manifest_of(client, lang: str = "en") -> dict:
     return json.loads(response.text)
 
 
+def theme_colours(page) -> list[tuple[str | None, str]]:
+    """The page's ``<meta name="theme-color">`` tags: (media, colour)."""
+    return [
+        (m.attrs.get("media"), m.attrs["content"])
+        for m in page.find_all("meta", name="theme-color")
+    ]
+
+
 def test_every_page_links_the_manifest_of_its_language_and_the_theme_colour(client, player):
     p = player()
     assert p.doc.find("link", rel="manifest").attrs["href"] == "/manifest.en.webmanifest"
-    assert p.doc.find("meta", name="theme-color").attrs["content"] == THEME_COLOUR
     apple = p.doc.find("link", rel="apple-touch-icon").attrs["href"]
     assert read_png(client.get(apple).content).width == 180
     client.post("/settings", data={"lang": "bg", "theme": "dark", "token": p.token})
     page = parse(client.get("/stats").text)
     assert page.find("link", rel="manifest").attrs["href"] == "/manifest.bg.webmanifest"
-    assert page.find("meta", name="theme-color").attrs["content"] == "#0b3b27"
+    assert theme_colours(page) == [(None, "#0b3b27")]
+
+
+def test_the_theme_colour_follows_the_system_under_auto_and_the_choice_otherwise(client, player):
+    """Under ``auto`` the browser's bar takes the felt of the system's scheme (a tag per
+    scheme); a chosen theme has the one colour of its felt, whatever the system says."""
+    p = player()
+    assert theme_colours(p.doc) == [
+        ("(prefers-color-scheme: light)", THEME_COLOUR),
+        ("(prefers-color-scheme: dark)", "#0b3b27"),
+    ]
+    for theme, colour in (("light", THEME_COLOUR), ("dark", "#0b3b27")):
+        client.post("/settings", data={"theme": theme, "token": p.token})
+        assert theme_colours(parse(client.get(p.url).text)) == [(None, colour)]
 
 
 def test_the_manifest_makes_an_installable_standalone_app(client):
@@ -125,6 +145,29 @@ def test_the_service_worker_never_answers_a_post_or_a_game_page_from_a_cache(cli
     assert 'if (request.method !== "GET") return;' in fetch  # POSTs: never respondWith
     assert "cache.put" not in script.replace("cache.put(LOOK_URL", "")  # nothing else is put
     assert 'requestMethod: "POST" }, source: "network"' in script
+
+
+def test_the_offline_page_the_worker_makes_carries_every_security_header_of_a_page(client):
+    """The worker builds the offline page's answer itself: it gives it the headers the app
+    gives every page (the CSP above all), which the server writes into the worker."""
+    script = client.get("/sw.js").text
+    headers = json.loads(re.search(r"var HEADERS = (.+);", script).group(1))
+    page = client.get("/offline/en").headers
+    assert headers == {name.decode(): page[name.decode()] for name, _ in SECURITY_HEADERS}
+    assert headers["content-security-policy"] == CSP
+
+
+def test_the_service_worker_version_follows_the_security_headers(app, monkeypatch):
+    """A deployment that changes the CSP installs a new worker, whose offline page has it."""
+    from app.web import install
+
+    before = install._worker.__wrapped__(Assets(), app.state.renderer)
+    stricter = [(b"content-security-policy", CSP.encode() + b"; upgrade-insecure-requests")]
+    monkeypatch.setattr(install, "SECURITY_HEADERS", stricter)
+    after = install._worker.__wrapped__(Assets(), app.state.renderer)
+    version = re.compile(r"var VERSION = (.+);")
+    assert version.search(before).group(1) != version.search(after).group(1)
+    assert "upgrade-insecure-requests" in re.search(r"var HEADERS = (.+);", after).group(1)
 
 
 def test_the_service_worker_version_follows_the_static_files(app, tmp_path):

@@ -854,6 +854,25 @@ def test_a_replay_deleted_from_stats_answers_404_and_leaves_the_lists(player, cl
     assert ident not in client.get("/stats").text and ident not in client.get("/").text
 
 
+@pytest.mark.parametrize(
+    ("lang", "described"),
+    [
+        ("tr", "Bir Half Moon oyununun hamle hamle tekrarı: 2 hamle."),
+        ("bg", "Запис на игра „Half Moon“ ход по ход: 2 хода."),
+    ],
+)
+def test_a_zen_replays_description_leaves_out_the_points_in_every_language(
+    player, client, tiny, lang, described
+):
+    p = player(CODE)
+    play(p, WIN)
+    url = replay_url(p)
+    client.post("/settings", data={"zen": "on", "lang": lang, "token": p.token, "next": url})
+    page = parse(client.get(url).text)
+    assert page.find("meta", property="og:description").attrs["content"] == described
+    assert page.find("meta", name="description").attrs["content"] == described
+
+
 def test_a_viewer_in_zen_sees_no_clock_and_no_score_on_a_replay(player, client, tiny):
     p = player(CODE)
     play(p, WIN)
@@ -865,5 +884,9 @@ def test_a_viewer_in_zen_sees_no_clock_and_no_score_on_a_replay(player, client, 
     assert page.by_id("replay-moves").text == "2"
     assert "data-score" not in page.by_id("board").attrs
     assert page.find("title").text == f"Half Moon {CODE} — won · Patience"
+    meta = {m.attrs["property"]: m.attrs["content"] for m in page.find_all("meta", property=True)}
+    described = "A replay of a Half Moon game, move by move: 2 moves."
+    assert page.find("meta", name="description").attrs["content"] == described
+    assert meta["og:description"] == described
     ended = parse(client.get(p.url).text)
     assert ended.by_id("standing").text == "Nobody else has won this deal yet."
