@@ -63,19 +63,25 @@ def hm_line(code: str = HM) -> list[Removal]:
     return list(line)
 
 
+def hm_random_line(code: str, seed: int) -> tuple[list[Removal], bool]:
+    """Random legal removals of ``code`` (seeded) until it is won or stuck; True when stuck."""
+    rng = random.Random(seed)
+    position, line = deal(DealCode.parse(code)), []
+    while not position.is_won() and not position.is_stuck():
+        removal = rng.choice(sorted(legal_moves(position)))
+        line.append(removal)
+        position = apply_move(position, removal)
+    return line, position.is_stuck()
+
+
 def hm_stuck_line() -> tuple[str, list[Removal]]:
     """A deal and random legal removals (fixed seeds) that leave it stuck after two or more."""
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
     for number in range(1, 32):
         code = f"HM1-N-AAAAAA{alphabet[number]}"
         for seed in range(20):
-            rng = random.Random(seed)
-            position, line = deal(DealCode.parse(code)), []
-            while not position.is_won() and not position.is_stuck():
-                removal = rng.choice(sorted(legal_moves(position)))
-                line.append(removal)
-                position = apply_move(position, removal)
-            if position.is_stuck() and 2 <= len(line) <= 6:
+            line, stuck = hm_random_line(code, seed)
+            if stuck and 2 <= len(line) <= 6:
                 return code, line
     raise AssertionError("no short stuck line found")
 

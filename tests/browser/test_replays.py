@@ -4,7 +4,6 @@ layout in three languages, and axe on every replay screen."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable
 
@@ -12,7 +11,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from app.engine.codes import DealCode
-from app.engine.halfmoon import Removal, apply_move, deal, legal_moves
+from app.engine.halfmoon import Removal, apply_move, deal
 from app.engine.halfmoon import place_name as hm_place
 from tests.browser import test_motion
 from tests.browser.conftest import PHONE, assert_accessible, screenshot
@@ -22,6 +21,7 @@ from tests.browser.play import (
     SH_LOST,
     board,
     hm_line,
+    hm_random_line,
     hm_reach,
     moving_card,
     sh_line,
@@ -255,13 +255,8 @@ line and random removals that leave it stuck."""
 def stuck_line(code: str) -> list[Removal]:
     """Random legal removals (fixed seeds) that leave ``code`` stuck."""
     for seed in range(50):
-        rng = random.Random(seed)
-        position, line = deal(DealCode.parse(code)), []
-        while not position.is_won() and not position.is_stuck():
-            removal = rng.choice(sorted(legal_moves(position)))
-            line.append(removal)
-            position = apply_move(position, removal)
-        if position.is_stuck():
+        line, stuck = hm_random_line(code, seed)
+        if stuck:
             return line
     raise AssertionError(f"no stuck line for {code}")
 
