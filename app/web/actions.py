@@ -93,8 +93,10 @@ async def act(
     board the action started from: the form's card was gone, or the page's board version
     (``X-Board-Version``, sent by ``#board``'s inherited ``hx-headers``) is not the server's.
 
-    A game the session has not played yet counts against the client's limit of new games:
-    when it is spent the action is refused (429) and nothing is written. A move past
+    A game the session has not played yet counts against the client's limit of new games,
+    and so does a deal started again after its game ended (Restart, *Play this deal again*:
+    its ending makes a new replay): when the limit is spent the action is refused (429) and
+    nothing is written. A move past
     :data:`MAX_RECORD_MOVES` is refused too, so every record written can be read back.
     """
     store: Store = request.app.state.store
