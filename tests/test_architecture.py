@@ -32,7 +32,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 """What each layer may import (the browser's layer, templates and scripts, is not Python)."""
 
-BASE = frozenset({"app", "app.clock", "app.config", "app.server"})
+BASE = frozenset({"app", "app.clock", "app.config", "app.server", "app.status"})
 
 
 def layer(module: str) -> str:

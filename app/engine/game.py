@@ -25,6 +25,7 @@ from app.engine.cards import Card
 from app.engine.codes import DealCode, DealCodeError, GameId, Variant
 from app.engine.solving import Solution
 from app.engine.texts import ENGLISH, Translator
+from app.status import Status as Status  # re-exported: the engine's word for a game's state
 
 UNDO_LIMIT: Final = 100
 """Undo reaches back over the last 100 actions (SPEC §4)."""
@@ -42,17 +43,6 @@ class Outcome(Enum):
     these names where they apply — ``SELECTED``, ``DESELECTED``, ``REFUSED`` (the rules refused;
     the selection was cleared and a reason is given), ``IGNORED`` (nothing to act on: nothing
     changed), ``STALE`` (the card is not where the player saw it: nothing changed)."""
-
-
-class Status(Enum):
-    """Where a game stands, in both games (python-chess's ``outcome()``): the board's state."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-    """Seahaven: proved that no card can reach a foundation any more."""
-    STUCK = "stuck"
-    """Half Moon: cards remain but no pair and no triple can be removed."""
 
 
 class Reason(Enum):
