@@ -12,7 +12,6 @@ produce a board the rules would not reach.
 
 from __future__ import annotations
 
-import copy as _copy
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -264,17 +263,36 @@ class Clock:
         return cls(data[0], data[1])
 
 
-def _actions_text(moves: Sequence[Any], sizes: Sequence[int]) -> str:
-    """Moves as a record writes them: actions joined by ``.``, an action's moves by ``+``.
+@dataclass(frozen=True, slots=True)
+class Step(Generic[P, M]):
+    """One action in a game's history: its moves (one; several for an action that plays them
+    as one, Seahaven's *Send all home*) and the position after each. Undo takes a step back
+    whole, Redo puts it back as it was: moves and positions can never fall out of step."""
 
-    >>> _actions_text(["aS", "bH", "cD", "dC"], [1, 2, 1])
-    'aS.bH+cD.dC'
+    moves: tuple[M, ...]
+    positions: tuple[P, ...]
+    """The position after each of :attr:`moves`."""
+    total: int
+    """Moves from the deal through this step."""
+
+    @property
+    def after(self) -> P:
+        """The position the action reached."""
+        return self.positions[-1]
+
+    @property
+    def first(self) -> int:
+        """Moves from the deal before this step."""
+        return self.total - len(self.moves)
+
+
+def _actions_text(steps: Iterable[Step[Any, Any]]) -> str:
+    """Actions as a record writes them: joined by ``.``, an action's moves by ``+``.
+
+    >>> _actions_text([Step(("aS",), (1,), 1), Step(("bH", "cD"), (2, 3), 3)])
+    'aS.bH+cD'
     """
-    out, at = [], 0
-    for size in sizes:
-        out.append("+".join(map(str, moves[at : at + size])))
-        at += size
-    return ".".join(out)
+    return ".".join("+".join(map(str, step.moves)) for step in steps)
 
 
 def _played(since: int, now: int) -> int:
@@ -324,18 +342,17 @@ class Game(ABC, Generic[P, M]):
         if code.game != self.game_id:
             raise DealCodeError(f"{code} is not a {self.title} deal")
         self.code = code
-        self._positions: list[P] = [self.deal(code)]
-        self.moves: list[M] = []
-        self.redo_stack: list[M] = []  # the next move to redo is the last element
-        self.undo_floor = 0  # moves before this index can no longer be undone
+        self.custom_start = False
+        """Started from a given position (:meth:`starting_from`): it has no record."""
+        self._start: P = self.deal(code)
+        self.steps: list[Step[P, M]] = []
+        """The actions played, in order, each with its moves and the positions they reached."""
+        self.undone: list[Step[P, M]] = []
+        """The actions Undo took back, the next to redo last (a new action drops them)."""
+        self.undo_floor = 0
+        """Moves before this one can no longer be undone (Undo reaches back
+        :data:`UNDO_LIMIT`)."""
         self.clock = Clock()
-        self.action_sizes: list[int] = []
-        """How many of :attr:`moves` each action played, in order (sum: ``len(moves)``): 1,
-        except for an action of several moves (:meth:`_push_joined`), which one Undo takes
-        back whole."""
-        self.redo_sizes: list[int] = []
-        """The same for :attr:`redo_stack` (the next action to redo is the last element; its
-        moves are the last ``redo_sizes[-1]`` of the stack, the next move last)."""
 
     @classmethod
     def starting_from(cls, code: DealCode, start: P) -> Self:
@@ -344,11 +361,9 @@ class Game(ABC, Generic[P, M]):
         Such a game cannot be saved: its record would replay from the deal.
         """
         game = cls(code)
-        game._positions[0] = start
+        game._start = start
         game.custom_start = True
         return game
-
-    custom_start = False
 
     # --- what each game supplies -------------------------------------------------------------
 
@@ -481,24 +496,42 @@ class Game(ABC, Generic[P, M]):
 
     @property
     def position(self) -> P:
-        return self._positions[-1]
+        return self.steps[-1].after if self.steps else self._start
 
     @property
     def start_position(self) -> P:
-        return self._positions[0]
+        return self._start
 
     @property
     def move_count(self) -> int:
-        return len(self.moves)
+        return self.steps[-1].total if self.steps else 0
+
+    @property
+    def moves(self) -> list[M]:
+        """Every move played from the deal, in order (a new list: the history is
+        :attr:`steps`)."""
+        return [move for step in self.steps for move in step.moves]
+
+    @property
+    def last_move(self) -> M | None:
+        return self.steps[-1].moves[-1] if self.steps else None
+
+    @property
+    def redo_stack(self) -> list[M]:
+        """The moves Redo would play, the next one last (a new list, read from :attr:`undone`)."""
+        return [move for step in self.undone for move in reversed(step.moves)]
+
+    @property
+    def redo_count(self) -> int:
+        """How many moves Redo could replay."""
+        return self.undone[0].total - self.move_count if self.undone else 0
 
     def can_undo(self) -> bool:
         """There is an action to take back, all of its moves above the undo floor."""
-        return bool(self.action_sizes) and (
-            len(self.moves) - self.action_sizes[-1] >= self.undo_floor
-        )
+        return bool(self.steps) and self.steps[-1].first >= self.undo_floor
 
     def can_redo(self) -> bool:
-        return bool(self.redo_stack)
+        return bool(self.undone)
 
     def _push(self, move: M, position: P, now: int) -> None:
         """Record an applied move: a new branch of history, so the redo stack is dropped."""
@@ -506,13 +539,13 @@ class Game(ABC, Generic[P, M]):
 
     def _push_joined(self, moves: Sequence[M], positions: Sequence[P], now: int) -> None:
         """Record applied moves as one action (each move counts as a move, one Undo takes them
-        all back): a new branch of history, so the redo stack is dropped."""
-        self._positions.extend(positions)
-        self.moves.extend(moves)
-        self.action_sizes.append(len(moves))
-        self.redo_stack.clear()
-        self.redo_sizes.clear()
-        self.undo_floor = max(self.undo_floor, len(self.moves) - UNDO_LIMIT)
+        all back): a new branch of history, so what Undo took back is dropped."""
+        self.undone.clear()
+        self._step(Step(tuple(moves), tuple(positions), self.move_count + len(moves)), now)
+
+    def _step(self, step: Step[P, M], now: int) -> None:
+        self.steps.append(step)
+        self.undo_floor = max(self.undo_floor, step.total - UNDO_LIMIT)
         self.clear_selection()
         self._tick(now)
 
@@ -535,37 +568,23 @@ class Game(ABC, Generic[P, M]):
         is none."""
         if not self.can_undo():
             return False
-        size = self.action_sizes.pop()
-        for _ in range(size):
-            self._positions.pop()
-            self.redo_stack.append(self.moves.pop())
-        self.redo_sizes.append(size)
+        self.undone.append(self.steps.pop())
         self.clear_selection()
         self._tick(now_ms() if now is None else now)
         return True
 
     def redo(self, now: int | None = None) -> bool:
-        """Replay the last undone action; ``False`` when there is none."""
-        if not self.redo_stack:
+        """Replay the last undone action; ``False`` when there is none. Its step comes back
+        as it was: it was taken back from this very position."""
+        if not self.undone:
             return False
-        size = self.redo_sizes[-1]
-        moves = self.redo_stack[: -size - 1 : -1]
-        positions, position = [], self.position
-        for move in moves:
-            position = self.result(position, move)  # legal: it was undone from here
-            positions.append(position)
-        redo_rest, sizes_rest = self.redo_stack[:-size], self.redo_sizes[:-1]
-        self._push_joined(moves, positions, now_ms() if now is None else now)
-        self.redo_stack, self.redo_sizes = redo_rest, sizes_rest
+        self._step(self.undone.pop(), now_ms() if now is None else now)
         return True
 
     def restart(self) -> None:
         """The same deal from the beginning: moves, redo, selection and clock all reset."""
-        del self._positions[1:]
-        self.moves.clear()
-        self.redo_stack.clear()
-        self.action_sizes.clear()
-        self.redo_sizes.clear()
+        self.steps.clear()
+        self.undone.clear()
         self.undo_floor = 0
         self.clear_selection()
         self.clock = Clock()
@@ -583,12 +602,11 @@ class Game(ABC, Generic[P, M]):
         """A compact JSON-compatible snapshot; :meth:`from_record` rebuilds the exact game."""
         if self.custom_start:
             raise RecordError("a game started from a custom board has no record")
-        redo = list(reversed(self.redo_stack))
         return {
             "v": RECORD_VERSION,
             "code": str(self.code),
-            "moves": _actions_text(self.moves, self.action_sizes),
-            "redo": _actions_text(redo, self.redo_sizes[::-1]),
+            "moves": _actions_text(self.steps),
+            "redo": _actions_text(reversed(self.undone)),
             "floor": self.undo_floor,
             "sel": self.selection_text(),
             "clock": self.clock.to_list(),
@@ -622,19 +640,13 @@ class Game(ABC, Generic[P, M]):
         redo_actions = cls._decode_moves(record["redo"])
         if sum(map(len, actions)) + sum(map(len, redo_actions)) > MAX_RECORD_MOVES:
             raise RecordError(f"a record holds at most {MAX_RECORD_MOVES} moves")
-        moves = [move for action in actions for move in action]
-        for move in moves:
-            game._replay(move)
-        game.action_sizes = [len(action) for action in actions]
-        position = game.position
-        redo = [move for action in redo_actions for move in action]
-        for move in redo:  # the redo stack must itself replay from the current position
-            position = cls._checked_apply(position, move)
-        game.redo_stack = list(reversed(redo))
-        game.redo_sizes = [len(action) for action in reversed(redo_actions)]
-        floor = record["floor"]
-        if not _is_count(floor) or floor > len(moves) or floor < len(moves) - UNDO_LIMIT:
-            raise RecordError(f"undo floor {floor!r} is impossible after {len(moves)} moves")
+        game.steps = cls._replayed(game.start_position, 0, actions)
+        # what Redo would play must itself replay from the current position
+        redo = cls._replayed(game.position, game.move_count, redo_actions)
+        game.undone = redo[::-1]
+        floor, moves = record["floor"], game.move_count
+        if not _is_count(floor) or floor > moves or floor < moves - UNDO_LIMIT:
+            raise RecordError(f"undo floor {floor!r} is impossible after {moves} moves")
         game.undo_floor = floor
         game.restore_selection(sel)
         game.clock = Clock.from_list(record["clock"])
@@ -677,9 +689,22 @@ class Game(ABC, Generic[P, M]):
         except IllegalMoveError as error:
             raise RecordError(f"the record replays an illegal move: {error}") from None
 
-    def _replay(self, move: M) -> None:
-        self._positions.append(self._checked_apply(self.position, move))
-        self.moves.append(move)
+    @classmethod
+    def _replayed(cls, position: P, total: int, actions: list[list[M]]) -> list[Step[P, M]]:
+        """The steps of ``actions`` played from ``position`` after ``total`` moves, each move
+        checked by the rules.
+
+        :raises RecordError: when one is illegal.
+        """
+        steps = []
+        for action in actions:
+            positions = []
+            for move in action:
+                position = cls._checked_apply(position, move)
+                positions.append(position)
+            total += len(action)
+            steps.append(Step(tuple(action), tuple(positions), total))
+        return steps
 
     def replay(self, moves: Iterable[M], now: int | None = None) -> None:
         """Play several moves in order (tests, solver lines)."""
@@ -687,22 +712,27 @@ class Game(ABC, Generic[P, M]):
             self.play(move, now)
 
     def copy(self) -> Self:
-        """An independent copy without a replay: positions are immutable values, so the copy
-        shares them and only the lists are new (a few microseconds for 5,000 moves, where
-        :meth:`from_record` replays them all)."""
-        clone = _copy.copy(self)
-        clone._positions = list(self._positions)
-        clone.moves = list(self.moves)
-        clone.redo_stack = list(self.redo_stack)
+        """An independent copy without a replay, every field named (python-chess's ``copy``):
+        steps and positions are immutable values, so the copy shares them and only the lists
+        are new (a few microseconds for 5,000 moves, where :meth:`from_record` replays them
+        all). A game's own fields are copied by :meth:`_copy_state`."""
+        clone = object.__new__(type(self))
+        clone.code = self.code
+        clone.custom_start = self.custom_start
+        clone._start = self._start
+        clone.steps = list(self.steps)
+        clone.undone = list(self.undone)
+        clone.undo_floor = self.undo_floor
         clone.clock = Clock(self.clock.elapsed_ms, self.clock.running_since)
         self._copy_state(clone)
         return clone
 
+    @abstractmethod
     def _copy_state(self, clone: Self) -> None:
-        """Give ``clone`` its own copy of a subclass's mutable state (immutable values, such
-        as a selection, are shared)."""
+        """Set each of a game's own fields on ``clone`` (mutable ones copied, immutable values
+        such as a selection shared)."""
 
     @property
     def positions(self) -> Sequence[P]:
         """Every position from the deal to now (read-only view for analysis)."""
-        return tuple(self._positions)
+        return (self._start, *(p for step in self.steps for p in step.positions))

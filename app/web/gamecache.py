@@ -23,8 +23,8 @@ def mark_of(game: AnyGame) -> tuple[Any, ...]:
     return (
         game.position,
         game.selection_text(),
-        len(game.moves),
-        len(game.redo_stack),
+        game.move_count,
+        game.redo_count,
         game.undo_floor,
         game.clock.to_list(),
     )
@@ -116,7 +116,7 @@ class GameCache:
 
 
 def _weight(kept: Kept) -> int:
-    return 1 + kept.game.move_count + len(kept.game.redo_stack)
+    return 1 + kept.game.move_count + kept.game.redo_count
 
 
 def game_cache(request: Request) -> GameCache:

@@ -53,6 +53,9 @@ class Counter(Game[int, int]):
     def score(self):
         return self.position
 
+    def _copy_state(self, clone):
+        """No fields of its own."""
+
 
 CODE = DealCode.parse("HM1-N-AAAAAAB")
 
@@ -197,3 +200,45 @@ def test_a_copy_is_independent_and_rebuilds_the_same_record():
     assert game.move_count == 5 and game.can_redo() and copy.move_count == 6
     assert game.verdict() is False and copy.verdict() is True
     assert game.clock.to_list() != copy.clock.to_list()
+
+
+def test_playing_on_a_copy_leaves_the_original_and_its_record_as_they_were():
+    """A copy (the worker's game cache hands them out) owns its history: a move on it, an
+    Undo, a Redo change nothing of the original, whose record still rebuilds the same game."""
+    game = Counter(CODE)
+    game.replay([1, 2, 1, 1, 2], now=1_000)
+    game.undo(now=2_000)
+    record = game.to_record()
+    clone = game.copy()
+    clone.play(1, now=3_000)  # a new branch on the copy: its redo stack goes
+    clone.undo(now=3_000)
+    clone.undo(now=3_000)
+    assert game.to_record() == record == Counter.from_record(record).to_record()
+    assert (game.position, game.move_count, game.moves, game.redo_stack) == (
+        5,
+        4,
+        [1, 2, 1, 1],
+        [2],
+    )
+    assert game.can_undo() and game.redo(now=4_000) and game.position == 7
+    assert (clone.position, clone.move_count, clone.redo_stack) == (4, 3, [1, 1])
+
+
+@pytest.mark.parametrize("slug", ["half-moon", "seahaven"])
+def test_a_copy_names_every_field_of_its_game(slug):
+    """``copy()`` sets each field itself (python-chess's ``copy``): a field a game adds and
+    ``copy()`` forgets would be shared, or missing, on the copy."""
+    from app.engine.games import GAMES
+
+    game_class = GAMES[slug]
+    code = DealCode(game_class.game_id, 1, game_class.variants[0].code, 5)
+    game = game_class(code)
+    move = next(iter(game.legal_moves()))
+    game.play(move, now=0)
+    clone = game.copy()
+    assert set(vars(clone)) == set(vars(game))
+    for name, value in vars(game).items():
+        if isinstance(value, (list, dict, set, Clock)):
+            assert getattr(clone, name) is not value, f"{name} is shared with the copy"
+    assert clone.to_record() == game.to_record()
+

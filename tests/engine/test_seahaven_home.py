@@ -30,6 +30,11 @@ SH = DealCode.parse("SH1-C4-AAAAAAB")
 """Its solver line (82 moves) leaves only foundation moves after move 68."""
 
 
+def sizes(steps) -> list[int]:
+    """How many moves each action of a history played."""
+    return [len(step.moves) for step in steps]
+
+
 def solver_line(code: DealCode = SH) -> list[Move]:
     line = solve_code(code).line
     assert line
@@ -103,7 +108,7 @@ def test_send_all_home_is_one_action_each_card_a_move_and_ten_points():
     assert len(result.cards) == left == 14
     assert game.status() is Status.WON and game.position.is_won()
     assert game.move_count == 68 + left and game.score == 520
-    assert game.action_sizes[-1] == left and game.action_sizes[:-1] == [1] * 68
+    assert sizes(game.steps)[-1] == left and sizes(game.steps)[:-1] == [1] * 68
     assert not game.clock.is_running  # the game ended with it
     # the cards fly home in order: of the cards ready to go, the lowest rank first
     position = before[0]
@@ -122,7 +127,7 @@ def test_send_all_home_is_one_action_each_card_a_move_and_ten_points():
     # one Undo takes it all back; one Redo plays it again
     assert game.undo(now=2_000)
     assert (game.position, game.move_count, game.score) == before[:3]
-    assert game.can_send_home() and game.can_redo() and game.redo_sizes == [left]
+    assert game.can_send_home() and game.can_redo() and sizes(game.undone) == [left]
     assert game.redo(now=3_000) and game.position.is_won() and game.move_count == 82
     assert game.undo(now=4_000) and game.undo(now=4_000)
     assert game.move_count == 67  # the next Undo is one ordinary move
@@ -168,16 +173,16 @@ def test_the_record_keeps_the_action_whole_and_old_records_read_as_before():
     record = game.to_record()
     assert record["moves"].count(".") == 68 and record["moves"].count("+") == 13
     again = Seahaven.from_record(record)
-    assert again.action_sizes == game.action_sizes and again.position.is_won()
+    assert sizes(again.steps) == sizes(game.steps) and again.position.is_won()
     assert again.undo(now=2) and again.move_count == 68
     undone = again.to_record()
     assert undone["moves"].count("+") == 0 and undone["redo"].count("+") == 13
     back = Seahaven.from_record(undone)
-    assert back.redo_sizes == [14] and back.redo(now=3) and back.position.is_won()
+    assert sizes(back.undone) == [14] and back.redo(now=3) and back.position.is_won()
     # a record written before issue 27 (no "+") is the same game it always was
     plain = reached(line)
     old = plain.to_record()
-    assert "+" not in old["moves"] and Seahaven.from_record(old).action_sizes == [1] * 82
+    assert "+" not in old["moves"] and sizes(Seahaven.from_record(old).steps) == [1] * 82
 
 
 @pytest.mark.parametrize("joined", [lambda ms: f"{ms[0]}+{ms[1]}", lambda ms: f"{ms[0]}+"])

@@ -258,6 +258,9 @@ class HalfMoon(Game[Position, Removal]):
         super().__init__(code)
         self.selection: tuple[PlaceIndex, ...] = ()
 
+    def _copy_state(self, clone: HalfMoon) -> None:
+        clone.selection = self.selection
+
     @classmethod
     def deal(cls, code: DealCode) -> Position:
         return deal(code)
@@ -341,7 +344,7 @@ class HalfMoon(Game[Position, Removal]):
     @property
     def score(self) -> int:
         """+10 a pair, +15 a triple; it can only grow, so it never drops below zero."""
-        return sum(move.points for move in self.moves)
+        return sum(move.points for step in self.steps for move in step.moves)
 
     @classmethod
     def points(cls, position: Position) -> int:

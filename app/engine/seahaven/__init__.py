@@ -271,7 +271,9 @@ class Seahaven(Game[Position, Move]):
         return cached
 
     def _copy_state(self, clone: Seahaven) -> None:
+        clone._selection = self._selection
         clone._lost_cache = dict(self._lost_cache)
+        clone._deferred = self._deferred
 
     def defer_proofs(self) -> None:
         """Never search in :meth:`is_lost` (a server proves positions off its request path)."""
@@ -542,9 +544,9 @@ class Seahaven(Game[Position, Move]):
     def _done_by_first_click(self, tapped: Place, card: Card) -> Move | None:
         """The last move, when it is what the first click of this double tap did: ``card`` went
         from ``tapped`` to its foundation, or a run landed on ``card`` at ``tapped``."""
-        if not self.moves or self._selection is not None:
+        last = self.last_move
+        if last is None or self._selection is not None:
             return None
-        last = self.moves[-1]
         source, count, target = last
         position = self.position
         if source == tapped and count == 1 and target == foundation_place(card.suit):
