@@ -242,3 +242,18 @@ def test_a_copy_names_every_field_of_its_game(slug):
             assert getattr(clone, name) is not value, f"{name} is shared with the copy"
     assert clone.to_record() == game.to_record()
 
+
+def test_a_record_whose_undo_floor_reaches_back_past_the_limit_is_refused():
+    """150 moves with floor 0 would let Undo take back all 150: the record is refused, and
+    the same record with the floor the game itself wrote (50) loads and undoes 100."""
+    game = Counter(CODE)
+    game.replay([1] * 150, now=0)
+    record = game.to_record()
+    assert record["floor"] == 50
+    with pytest.raises(RecordError, match="undo floor 0 is impossible after 150 moves"):
+        Counter.from_record(record | {"floor": 0})
+    again = Counter.from_record(record)
+    undone = 0
+    while again.undo(now=0):
+        undone += 1
+    assert (undone, again.move_count) == (UNDO_LIMIT, 50)

@@ -415,3 +415,20 @@ def test_a_selection_starts_the_clock():
     g.tap("column-1", top, now=10_000)
     assert g.clock.is_running
     assert g.clock.elapsed(12_000) == 2_000
+
+
+def test_double_tap_sends_a_lone_king_to_an_empty_column_before_a_cell():
+    """The documents' order: foundation, longest column, empty column, then cell. A king alone
+    on top of its column (on an ace: no run), with empty columns and every cell free, goes to
+    the first empty column."""
+    down = ("Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")
+    spades = [f"{rank}S" for rank in down]
+    others = [[f"{rank}{suit}" for rank in ("K", *down)] for suit in "HDC"]
+    board = {
+        "columns": [[*spades, "KS"], *others, [], [], [], [], [], []],
+        "cells": [None, None, None, None],
+        "foundations": {},
+    }
+    g = Seahaven.from_position(board)
+    assert g.auto("column-1", card("KS"), now=0) == moved("ae")
+    assert columns(g)[4] == "KS" and g.position.cells == (None, None, None, None)
