@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import gzip
 import os
 import re
@@ -203,13 +204,12 @@ def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
     _time("place markup, cached (all places)", lambda: screen.board_parts(before, "en"))
     _time("board version", lambda: screen.board_version(before, parts, "en", "t"))
     last = before.places[-1]
-    _time("one place's markup, not cached", lambda: renderer.__wrapped__("en", *last))
+    _time("one place's markup, not cached", lambda: renderer.__wrapped__("en", last))
     html = screen.board_html(before, "en", "t")
     _time("whole board markup, cached places", lambda: screen.board_html(before, "en", "t"))
     _time("fill token and code (whole board)", lambda: fill(html, "t" * 32, "HM1-N-AAAAAAH"))
     changed = list(parts)
-    flag = 4 if screen.slug == "half-moon" else 5  # dimmed / destination: a changed place
-    changed[-1] = renderer("en", *last[:flag], not last[flag], *last[flag + 1 :])
+    changed[-1] = renderer("en", dataclasses.replace(last, dimmed=not last.dimmed))
     from app.web.views import InfoView, info_changes, status_html
 
     info = InfoView(61_000, True, 240_000, 10, 2, "HM1-N-AAAAAAH", "http://x/y", True, False)

@@ -262,11 +262,11 @@ def _changes(
     version: str,
 ) -> str:
     out = [board_open(screen.slug, CODE, after, version, "outerMorph"), "</div>"]
-    # every place's facts start (index, count, ...). Places that gain cards go first: htmx
+    # places that gain cards go first: htmx
     # gives the focus back by id after each swap, so a focused card that moves keeps it only
     # if its new place is already on the page when its old place is swapped.
     changed = sorted(
-        (before.places[i][1] - after.places[i][1], i)
+        (before.places[i].count - after.places[i].count, i)
         for i in range(len(parts))
         if parts[i] is not before_parts[i] and parts[i] != before_parts[i]
     )

@@ -15,11 +15,11 @@ from __future__ import annotations
 import functools
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Final, NamedTuple
+from typing import Final
 
-from app.engine.cards import SUIT_SYMBOLS, Card
+from app.engine.cards import SUIT_SYMBOLS, SUITS, Card
 
 TOKEN: Final = "\x00token\x00"
 """Stands for the player's form token in cached markup."""
@@ -102,7 +102,8 @@ Records = tuple[tuple[str, int], ...]
 (``("best_time", 309000)``)."""
 
 
-class DealFigures(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DealFigures:
     """How a deal went for everyone who finished it."""
 
     players: int
@@ -111,7 +112,8 @@ class DealFigures(NamedTuple):
     fewest: int
 
 
-class Standing(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Standing:
     """Where a finished game stands among its deal's wins (issue 26)."""
 
     state: str
@@ -126,7 +128,8 @@ class Standing(NamedTuple):
     """Wins rank by fewer moves first, then less time (else by time alone)."""
 
 
-class GameResult(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class GameResult:
     """What the statistics add to a finished game's end box (issue 16), and its replay."""
 
     records: Records
@@ -138,9 +141,10 @@ class GameResult(NamedTuple):
     """The game's replay id (issue 26): the end box links to it."""
 
 
-class Ending(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Ending:
     """What the end box (and Restart's question) depends on: hashable, its markup is cached by
-    it (:func:`app.web.ending.ending_html`)."""
+    it (:func:`app.web.ending.ending_box_html`)."""
 
     state: str
     score: int | None
@@ -162,17 +166,75 @@ class Ending(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class BoardFacts:
-    """Everything the board shows, as plain hashable data (no language, no token).
+class Place:
+    """One place of a board as a player sees it: plain hashable data, no language. A game's
+    screen lists its board's places (:meth:`app.web.screen.Screen.places`); its markup is
+    drawn from this value alone (and cached by it), and a partial answer sends again exactly
+    the places whose value changed."""
 
-    ``places`` holds one tuple per place, in board order, each the arguments of the game's
-    place renderer; two boards of the same deal differ exactly where these differ.
-    """
+    kind: str
+    """``pile``, ``reserve`` (Half Moon); ``cell``, ``foundation``, ``column`` (Seahaven)."""
+    number: int
+    """Its number among its kind, from 1 (a foundation's: its suit's, in ``SUITS`` order)."""
+    count: int
+    """How many cards it holds (a foundation: its height)."""
+    cards: tuple[Card, ...] = ()
+    """The cards shown, bottom to top: all of a column's, the top card elsewhere (none when
+    it is empty)."""
+    selected_from: int | None = None
+    """The depth in :attr:`cards` from which they are selected (or ringed, on a diagram);
+    ``None`` when none is."""
+    movable_from: int = 0
+    """The depth in :attr:`cards` from which they may move (a column: the run at its top)."""
+    dimmed: bool = False
+    """*Placement help* (Half Moon): the selection cannot be completed with this card."""
+    destination: bool = False
+    """*Placement help* (Seahaven): the selection may move here."""
+    targets: tuple[str, ...] = ()
+    """*Placement help* (Seahaven): for each of :attr:`cards`, where it may go with the cards
+    above it (place names, space-separated); empty without the help."""
+    _hash: int = field(init=False, repr=False, compare=False)
+    """Worked out once: the markup's cache looks a place up on every answer."""
+
+    def __post_init__(self) -> None:
+        values = (self.kind, self.number, self.count, self.cards, self.selected_from)
+        more = (self.movable_from, self.dimmed, self.destination, self.targets)
+        object.__setattr__(self, "_hash", hash((*values, *more)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @property
+    def name(self) -> str:
+        """Its name in forms and ids: ``pile-1``, ``reserve-8``, ``cell-2``, ``foundation-H``."""
+        if self.kind == "foundation":
+            return f"foundation-{SUITS[self.number - 1]}"
+        return f"{self.kind}-{self.number}"
+
+    @property
+    def top(self) -> Card | None:
+        return self.cards[-1] if self.cards else None
+
+    @property
+    def selected(self) -> bool:
+        return self.selected_from is not None
+
+
+place_of: Final = functools.lru_cache(maxsize=16384)(Place)
+"""A :class:`Place` made once for its values (all given by position): a board's places change
+few at a time, and a frozen dataclass costs some microseconds to make."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFacts:
+    """Everything the board shows, as plain hashable data (no language, no token): two boards
+    of the same deal differ exactly where these differ."""
 
     state: str
     score: int
     moves: int
-    places: tuple[tuple[Any, ...], ...]
+    places: tuple[Place, ...]
+    """Every place, in board order."""
     ending: Ending | None
     """What the ending box depends on (``None`` while the game goes on and nothing is asked)."""
     classes: str = ""

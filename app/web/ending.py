@@ -134,7 +134,12 @@ async def game_result(
         replay = await store.replay_async(ident)
         ending = None if replay is None else (replay.state, replay.ms, replay.moves)
     standing = standing_values(figures, ending, code, doc, by_moves)
-    return GameResult(ended_values(doc, code, kind), deal_figures(figures), standing, ident)
+    return GameResult(
+        records=ended_values(doc, code, kind),
+        deal=deal_figures(figures),
+        standing=standing,
+        replay=ident,
+    )
 
 
 def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:
@@ -142,4 +147,4 @@ def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:
     so a partial answer sends the box again when they change)."""
     if result is None or facts.ending is None or facts.state == "playing":
         return facts
-    return dataclasses.replace(facts, ending=facts.ending._replace(result=result))
+    return dataclasses.replace(facts, ending=dataclasses.replace(facts.ending, result=result))

@@ -19,6 +19,7 @@ from app.web.board import (
     CODE,
     BoardFacts,
     Ending,
+    Place,
     board_open,
     ending_html,
 )
@@ -155,12 +156,12 @@ class Screen(ABC, Generic[G]):
         )
 
     @abstractmethod
-    def places(self, game: G, helping: bool) -> tuple[tuple[Any, ...], ...]:
-        """Each place's facts in board order, ``(index, count, ...)``: the arguments of
-        :meth:`place_html`; ``helping``: *Placement help* is on."""
+    def places(self, game: G, helping: bool) -> tuple[Place, ...]:
+        """Every place of the board, in board order, as the player sees it; ``helping``:
+        *Placement help* is on."""
 
     @abstractmethod
-    def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
+    def place_html(self, lang: str, place: Place) -> str:
         """One place's interactive markup (cached; token and code are placeholders)."""
 
     def layout(self, places: list[str], interactive: bool = True) -> str:
@@ -243,14 +244,14 @@ class Screen(ABC, Generic[G]):
             return None
         won = state == "won"
         return Ending(
-            state,
-            None if zen else score,
-            None if zen else game.clock.elapsed_ms if won else 0,
-            asking,
-            self.new_game_link(game),
-            game.move_count == 0 and not game.can_redo(),
-            self.end_actions_for(game),
-            game.move_count if won else 0,
+            state=state,
+            score=None if zen else score,
+            elapsed_ms=None if zen else game.clock.elapsed_ms if won else 0,
+            asking=asking,
+            new_game_link=self.new_game_link(game),
+            at_deal=game.move_count == 0 and not game.can_redo(),
+            actions=self.end_actions_for(game),
+            moves=game.move_count if won else 0,
         )
 
     def ending_html(self, facts: BoardFacts, lang: str) -> str:

@@ -42,20 +42,21 @@ def standing_values(
         return None  # wins counted before the deal's figures had cells
     state, ms, moves = ending
     if state != "won":
-        return Standing("lost", 0, 0, 0, wins, by_moves)
+        return Standing("lost", ms=0, moves=0, share=0, players=wins, by_moves=by_moves)
     entry = next((e for e in normal(doc)["recent"] if e.get("code") == code), None)
     mine = None
     if entry is not None and entry.get("r") == "won":
         mine = (int(entry.get("moves") or 0), int(entry.get("ms") or 0))
     beaten, others = histogram.standing(cells, moves, ms, by_moves=by_moves, mine=mine)
     share = round(100 * beaten / others) if others else 0
-    return Standing("won", ms, moves, share, others, by_moves)
+    return Standing("won", ms=ms, moves=moves, share=share, players=others, by_moves=by_moves)
 
 
 def standing_line(standing: Standing, t: NullTranslations, zen: bool = False) -> str:
     """ "Won in 4:12 — faster than 73 % of the 41 other players who won this deal.", or for a
     loss how many players won the deal. In *Zen* no time is named."""
-    state, ms, moves, share, count, by_moves = standing
+    state, ms, moves, share = standing.state, standing.ms, standing.moves, standing.share
+    count, by_moves = standing.players, standing.by_moves
     if state != "won":
         if not count:
             return t.gettext(N_("Nobody has won this deal yet."))

@@ -129,10 +129,10 @@ def deal_figures(data: dict[str, Any] | None) -> DealFigures | None:
     if not data or not data.get("players"):
         return None
     return DealFigures(
-        int(data["players"]),
-        int(data.get("wins", 0)),
-        int(data.get("best_ms", 0)),
-        int(data.get("fewest", 0)),
+        players=int(data["players"]),
+        wins=int(data.get("wins", 0)),
+        best_ms=int(data.get("best_ms", 0)),
+        fewest=int(data.get("fewest", 0)),
     )
 
 
@@ -159,7 +159,7 @@ def result_html(result: GameResult | None, t: NullTranslations, zen: bool = Fals
         line = standing_line(standing, t, zen)
         out += f'<div class="standing" id="standing">{escape(line)}</div>'
     if deal is not None:
-        players, wins, best_ms, fewest = deal
+        players, wins, best_ms, fewest = deal.players, deal.wins, deal.best_ms, deal.fewest
         text = t.ngettext(
             "This deal for everyone: %(num)s player finished it",
             "This deal for everyone: %(num)s players finished it",

@@ -27,7 +27,7 @@ from app.engine.seahaven import COLUMNS, Move, Seahaven, place_name
 from app.engine.seahaven.solver import solve_code
 from app.main import create_app
 from app.store.memory import MemoryStore
-from app.web.board import STATIC
+from app.web.board import STATIC, Place
 from app.web.halfmoon import place_html as hm_place_html
 from app.web.seahaven import column_html
 from tests.web.conftest import HTMX, Player, apply_oob, board_version
@@ -265,16 +265,18 @@ def test_the_answer_names_the_new_board_version_in_a_header_and_on_the_board(cli
 def test_static_places_draw_the_same_cards_without_forms_or_buttons():
     """The mode a rules page's diagrams use: same cards, labels and flags, nothing to press."""
     card = Card.parse("QH")
-    shown = parse(hm_place_html("en", 7, 3, card, True, False, STATIC))
+    pile = Place("pile", 8, 3, (card,), selected_from=0)
+    shown = parse(hm_place_html("en", pile, STATIC))
     place = shown.find(data_place="pile-8")
     assert place.attrs["data-count"] == "3"
     assert place.find(data_card="QH").attrs["aria-label"] == "queen of hearts, pile 8, 3 cards"
     assert "data-selected" in place.find(data_card="QH").attrs
     assert shown.find_all("form") == shown.find_all("button") == shown.find_all("input") == []
     assert "id" not in place.attrs
-    column = parse(column_html("tr", 3, 2, (Card.parse("5S"), card), 1, -1, interactive=STATIC))
+    fan = Place("column", 4, 2, (Card.parse("5S"), card), movable_from=1)
+    column = parse(column_html("tr", fan, interactive=STATIC))
     assert [c.attrs["data-card"] for c in column.find_all(data_card=True)] == ["5S", "QH"]
     assert column.find_all("form") == column.find_all("button") == []
-    interactive = parse(hm_place_html("en", 7, 3, card, True, False))
+    interactive = parse(hm_place_html("en", pile))
     assert interactive.find("button").attrs["aria-pressed"] == "true"
     assert interactive.find(data_place="pile-8").attrs["id"] == "place-pile-8"

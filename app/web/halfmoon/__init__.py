@@ -16,7 +16,6 @@ from app.engine.halfmoon import (
     Outcome,
     Removal,
     parse_place,
-    place_name,
 )
 from app.i18n import (
     N_,
@@ -30,7 +29,16 @@ from app.i18n import (
 )
 from app.store import SessionData
 from app.web.actions import Action, action_route
-from app.web.board import INTERACTIVE, action_form, attr, colour, face_html, hidden, label_html
+from app.web.board import (
+    INTERACTIVE,
+    Place,
+    action_form,
+    attr,
+    colour,
+    face_html,
+    hidden,
+    label_html,
+)
 from app.web.diagrams import Diagram
 from app.web.forms import ActionForm, CardField, parsed
 from app.web.game_routes import game_router
@@ -70,20 +78,20 @@ class HalfMoonScreen(Screen[HalfMoon]):
     the second move takes with a queen and a king — like the documents' own worked example."""
     diagram_deals: ClassVar = (example_deal,)
 
-    def places(self, game: HalfMoon, helping: bool) -> tuple[tuple[Any, ...], ...]:
+    def places(self, game: HalfMoon, helping: bool) -> tuple[Place, ...]:
         dimmed = game.dimmed() if helping and game.selection else frozenset()
         selection = game.selection
         piles, reserve = game.position.piles, game.position.reserve
         return tuple(
-            (i, len(pile), pile[-1] if pile else None, i in selection, i in dimmed)
+            hm_place(i, len(pile), pile[-1] if pile else None, i in selection, i in dimmed)
             for i, pile in enumerate(piles)
         ) + tuple(
-            (PILES + i, 0 if card is None else 1, card, PILES + i in selection, PILES + i in dimmed)
-            for i, card in enumerate(reserve)
+            hm_place(r, 0 if c is None else 1, c, r in selection, r in dimmed)
+            for r, c in enumerate(reserve, start=PILES)
         )
 
-    def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
-        return place_html(lang, *place)
+    def place_html(self, lang: str, place: Place) -> str:
+        return place_html(lang, place)
 
     def diagram(self, game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
         from app.web.halfmoon import examples  # it draws with this module's places
@@ -115,16 +123,17 @@ class HalfMoonScreen(Screen[HalfMoon]):
 TABINDEX: Final = ' tabindex="-1"'
 
 
+@functools.lru_cache(maxsize=16384)
+def hm_place(index: int, count: int, card: Card | None, selected: bool, dimmed: bool) -> Place:
+    """The place of index ``index`` (the piles, then the reserve), its top card ``card``
+    (made once for its values: a board's places change few at a time)."""
+    kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
+    cards = () if card is None else (card,)
+    return Place(kind, number, count, cards, 0 if selected else None, dimmed=dimmed)
+
+
 @functools.lru_cache(maxsize=8192)
-def place_html(
-    lang: str,
-    index: int,
-    count: int,
-    card: Card | None,
-    selected: bool,
-    dimmed: bool,
-    interactive: bool = INTERACTIVE,
-) -> str:
+def place_html(lang: str, place: Place, interactive: bool = INTERACTIVE) -> str:
     """A pile or reserve slot: its top card (a form button when interactive) and its label.
 
     The card's ``data-motion`` names that very card (its place and its depth there: two decks
@@ -133,8 +142,8 @@ def place_html(
     Cached: a pure function of its arguments; the token and the deal code are placeholders.
     """
     t = translations(lang)
-    name = place_name(index)
-    kind, number = ("pile", index + 1) if index < PILES else ("reserve", index - PILES + 1)
+    name, kind, number, count = place.name, place.kind, place.number, place.count
+    card, selected, dimmed = place.top, place.selected, place.dimmed
     label = place_label(kind, number, count, t)  # the sentence a screen reader speaks
     shown = label_html(place_title(kind, number, t), card_count(count, t))
     ident = f' id="card-{name}"' if interactive else ""

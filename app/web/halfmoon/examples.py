@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from babel.support import NullTranslations
@@ -141,8 +141,8 @@ def diagram(game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
     """Half Moon's arc and reserve; ``ringed`` names places (``pile-2``) whose card is ringed."""
     facts = SCREEN.facts(game, NOBODY)
     parts = [
-        place_html(lang, index, count, card, place_name(index) in ringed, False, STATIC)
-        for index, count, card, *_ in facts.places
+        place_html(lang, replace(p, selected_from=0 if p.name in ringed else None), STATIC)
+        for p in facts.places
     ]
     return Diagram(SCREEN.slug, str(game.code), 0, Markup(SCREEN.layout(parts, interactive=False)))
 

@@ -21,19 +21,20 @@ from app.engine.seahaven import (
     FOUNDATIONS,
     Position,
     Seahaven,
-    place_name,
 )
 from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.store import Store, StoredGame
 from app.web.board import (
     INTERACTIVE,
     Ending,
+    Place,
     action_form,
     attr,
     colour,
     face_html,
     hidden,
     label_html,
+    place_of,
 )
 from app.web.dependencies import get_page
 from app.web.diagrams import Diagram
@@ -175,7 +176,14 @@ class SeahavenScreen(Screen[Seahaven]):
         (``home`` among the actions offered; issue 27)."""
         if state == "playing" and asking is None and game.can_send_home():
             return Ending(
-                "playing", None, None, None, self.new_game_link(game), False, ("home",), 0
+                state="playing",
+                score=None,
+                elapsed_ms=None,
+                asking=None,
+                new_game_link=self.new_game_link(game),
+                at_deal=False,
+                actions=("home",),
+                moves=0,
             )
         return super().ending_facts(game, state, score, asking, zen)
 
@@ -189,29 +197,40 @@ class SeahavenScreen(Screen[Seahaven]):
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         return f"/seahaven?last={game.cell_count}"
 
-    def places(self, game: Seahaven, helping: bool) -> tuple[tuple[Any, ...], ...]:
+    def places(self, game: Seahaven, helping: bool) -> tuple[Place, ...]:
         position = game.position
         chosen = game.selection
         at, card = chosen if chosen is not None else (-1, None)
         # *Placement help*: where each movable card may go, and where the selection may go
         targets = destinations(game) if helping else {}
         wanted = targets.get((at, len(game.selected_cards())), ()) if chosen is not None else ()
-        places: list[tuple[Any, ...]] = []
-        for offset, in_cell in enumerate(position.cells):
-            place = CELLS.start + offset
-            count = 0 if in_cell is None else 1
+        places: list[Place] = []
+
+        def slot(kind: str, number: int, place: int, count: int, top: Card | None) -> Place:
             goes = place_names(targets.get((place, 1), ()))
-            places.append((place, count, in_cell, place == at, place in wanted, goes))
-        for offset, (suit, height) in enumerate(zip(SUITS, position.foundations, strict=True)):
-            place = FOUNDATIONS.start + offset
+            cards, selected = () if top is None else (top,), 0 if place == at else None
+            return place_of(
+                kind,
+                number,
+                count,
+                cards,
+                selected,
+                0,
+                False,
+                place in wanted,
+                (goes,) if goes else (),
+            )
+
+        for i, in_cell in enumerate(position.cells):
+            places.append(
+                slot("cell", i + 1, CELLS.start + i, 0 if in_cell is None else 1, in_cell)
+            )
+        for i, (suit, height) in enumerate(zip(SUITS, position.foundations, strict=True)):
             top = Card(height, suit) if height else None
-            goes = place_names(targets.get((place, 1), ()))
-            places.append((place, height, top, place == at, place in wanted, goes))
+            places.append(slot("foundation", i + 1, FOUNDATIONS.start + i, height, top))
         for index in COLUMNS:
             column = position.columns[index]
             count = len(column)
-            selected_from = column.index(card) if index == at and card is not None else -1
-            movable_from = count - position.run_length(index)
             goes_from = (
                 tuple(
                     place_names(targets.get((index, count - depth), ())) for depth in range(count)
@@ -219,15 +238,29 @@ class SeahavenScreen(Screen[Seahaven]):
                 if helping
                 else ()
             )
+            selected = column.index(card) if index == at and card is not None else None
+            movable = count - position.run_length(index)
+            number = index - COLUMNS.start + 1
+            destination = index in wanted
             places.append(
-                (index, count, column, movable_from, selected_from, index in wanted, goes_from)
+                place_of(
+                    "column",
+                    number,
+                    count,
+                    column,
+                    selected,
+                    movable,
+                    False,
+                    destination,
+                    goes_from,
+                )
             )
         return tuple(places)
 
-    def place_html(self, lang: str, place: tuple[Any, ...]) -> str:
-        if place[0] in COLUMNS:
-            return column_html(lang, *place)
-        return slot_html(lang, *place)
+    def place_html(self, lang: str, place: Place) -> str:
+        if place.kind == "column":
+            return column_html(lang, place)
+        return slot_html(lang, place)
 
     def layout(self, places: list[str], interactive: bool = True) -> str:
         cells = len(places) - len(COLUMNS) - len(SUITS)
@@ -306,23 +339,22 @@ def _empty_html(name: str, label: str, interactive: bool, extra: str = "", suit:
     )
 
 
+def engine_place(place: Place) -> int:
+    """The engine's index of a place (:mod:`app.engine.seahaven`'s ``CELLS``, …)."""
+    first = {"cell": CELLS, "foundation": FOUNDATIONS, "column": COLUMNS}[place.kind].start
+    return first + place.number - 1
+
+
 @functools.lru_cache(maxsize=8192)
-def slot_html(
-    lang: str,
-    place: int,
-    count: int,
-    card: Card | None,
-    selected: bool,
-    destination: bool = False,
-    targets: str = "",
-    interactive: bool = INTERACTIVE,
-) -> str:
+def slot_html(lang: str, slot: Place, interactive: bool = INTERACTIVE) -> str:
     """A cell or a foundation: its one visible card (a foundation's top) or an empty slot.
 
     *Placement help*: ``destination`` (the selection may come here: said in its name too) and
     ``targets`` (where its card may go, for the drag)."""
     t = translations(lang)
-    name = place_name(place)
+    place, name, count, card = engine_place(slot), slot.name, slot.count, slot.top
+    selected, destination = slot.selected, slot.destination
+    targets = slot.targets[0] if slot.targets else ""
     if place in CELLS:
         kind, extra, suit = "cell", "", ""
         label = t.gettext("cell %(number)s") % {"number": place - CELLS.start + 1}
@@ -345,23 +377,15 @@ def slot_html(
 
 
 @functools.lru_cache(maxsize=8192)
-def column_html(
-    lang: str,
-    index: int,
-    count: int,
-    cards: tuple[Card, ...],
-    movable_from: int,
-    selected_from: int,
-    destination: bool = False,
-    targets: tuple[str, ...] = (),
-    interactive: bool = INTERACTIVE,
-) -> str:
+def column_html(lang: str, column: Place, interactive: bool = INTERACTIVE) -> str:
     """A column, fanned bottom to top; the cards of the run at its top are movable.
 
     *Placement help*: ``destination`` (the selection may come here) and ``targets`` (for each
     card, where it may go with the cards above it)."""
     t = translations(lang)
-    name = place_name(index)
+    index, name, count, cards = engine_place(column), column.name, column.count, column.cards
+    movable_from, destination, targets = column.movable_from, column.destination, column.targets
+    selected_from = -1 if column.selected_from is None else column.selected_from
     label = column_label(index - COLUMNS.start + 1, count, t)
     hint = f", {t.gettext(DESTINATION_HINT)}" if destination else ""
     shown = "".join(

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from markupsafe import Markup
 
 from app.engine.cards import Card
 from app.engine.seahaven import (
-    COLUMNS,
     ActionResult,
     Move,
     Outcome,
@@ -163,17 +162,12 @@ def diagram(game: Seahaven, lang: str, ringed: Collection[str] = ()) -> Diagram:
     facts = SCREEN.facts(game, NOBODY, state="playing")
     parts = []
     for place in facts.places:
-        if place[0] in COLUMNS:
-            index, count, cards, movable_from = place[:4]
-            marked = [depth for depth, card in enumerate(cards) if str(card) in ringed]
-            start = min(marked, default=-1)
-            parts.append(
-                column_html(lang, index, count, cards, movable_from, start, interactive=STATIC)
-            )
+        marked = [depth for depth, card in enumerate(place.cards) if str(card) in ringed]
+        ring = replace(place, selected_from=min(marked, default=None))
+        if place.kind == "column":
+            parts.append(column_html(lang, ring, interactive=STATIC))
         else:
-            index, count, card = place[:3]
-            mark = card is not None and str(card) in ringed
-            parts.append(slot_html(lang, index, count, card, mark, interactive=STATIC))
+            parts.append(slot_html(lang, ring, interactive=STATIC))
     cells = len(game.position.cells)
     return Diagram(
         SCREEN.slug, str(game.code), cells, Markup(SCREEN.layout(parts, interactive=False))
