@@ -29,13 +29,7 @@ from app.services import daily
 from app.store import SessionData, Store, StoredGame
 from app.store.base import carry
 from app.store.replays import new_replay_id, replay_id
-from app.web.board import (
-    BOARD_VERSION_HEADER,
-    CODE,
-    BoardFacts,
-    board_open,
-    fill,
-)
+from app.web.board import BOARD_VERSION_HEADER, CODE, BoardFacts, fill
 from app.web.codes import parse_code
 from app.web.context import asked, info_view, language
 from app.web.dependencies import (
@@ -48,6 +42,7 @@ from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
+from app.web.markup import board_html
 from app.web.notices import QUESTIONS, UNREADABLE, Said, notice_query, sentence
 from app.web.retries import replay_key, replayed, with_key
 from app.web.screen import AnyScreen
@@ -248,8 +243,8 @@ def _board_answer(
         before_parts = screen.board_parts(before, lang)
         if seen == screen.board_version(before, before_parts, lang, token):
             return _changes(screen, before, after, before_parts, parts, lang, version), version
-    head = board_open(screen.slug, CODE, after, version, "true")
-    return f"{head}{screen.layout(parts)}{screen.ending_html(after, lang)}</div>", version
+    inner = screen.layout(parts) + screen.ending_html(after, lang)
+    return board_html(screen.slug, CODE, after, version, "true", inner), version
 
 
 def _changes(
@@ -261,7 +256,7 @@ def _changes(
     lang: str,
     version: str,
 ) -> str:
-    out = [board_open(screen.slug, CODE, after, version, "outerMorph"), "</div>"]
+    out = [board_html(screen.slug, CODE, after, version, "outerMorph")]
     # places that gain cards go first: htmx
     # gives the focus back by id after each swap, so a focused card that moves keeps it only
     # if its new place is already on the page when its old place is swapped.

@@ -1,13 +1,16 @@
-"""The board's HTML, built from plain data by small functions whose results are cached.
+"""The board as values: what crosses from a game's screen to the markup (:class:`Place`,
+:class:`Ending`, :class:`BoardFacts` …), frozen and hashable, with no language and no token.
 
-A place's markup is a pure function of its facts (cards, count, flags), the language and the
-mode: :data:`INTERACTIVE` (every card a form button, as on the game pages) or :data:`STATIC`
-(no forms, no buttons: diagrams on rules pages). Two things differ per player and per deal,
-the form token and the deal code; cached markup holds the placeholders :data:`TOKEN` and
+The markup is drawn from these values by the macros of ``templates/board/`` and each game's
+``templates/games/<slug>/board.html`` (:mod:`app.web.markup`), cached by value. A place's
+markup is a pure function of its :class:`Place`, the language and the mode:
+:data:`INTERACTIVE` (every card a form button, as on the game pages) or :data:`STATIC` (no
+forms, no buttons: diagrams on rules pages). Two things differ per player and per deal, the
+form token and the deal code; cached markup holds the placeholders :data:`TOKEN` and
 :data:`CODE`, which :func:`fill` replaces once per answer, not once per place.
 
-Both the page (through its template) and the partial htmx answers use these functions, so a
-partial answer applied to the page gives exactly the board a full render gives.
+Both the page and the partial htmx answers draw with the same macros, so a partial answer
+applied to the page gives exactly the board a full render gives.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Final
 
-from app.engine.cards import SUIT_SYMBOLS, SUITS, Card
+from app.engine.cards import SUITS, Card
 
 TOKEN: Final = "\x00token\x00"
 """Stands for the player's form token in cached markup."""
@@ -43,58 +46,6 @@ a form replaced by an earlier answer has no parents when its queued request leav
 def fill(html: str, token: str, code: str) -> str:
     """Put the token and the deal code into cached markup (once per answer)."""
     return html.replace(TOKEN, escape(token)).replace(CODE, code)
-
-
-def attr(value: str) -> str:
-    """Text for a double-quoted attribute value or element content."""
-    return escape(value, quote=True)
-
-
-def label_html(name: str, count: str | None = None, short: str | None = None) -> str:
-    """The label under a place: its name ("pile 8") over its count ("7 cards"). Both come as
-    data, never cut out of a translated sentence. ``short`` names the place where its name
-    does not fit (Seahaven's ten columns on a phone: "3", "♠"), drawn by the stylesheet.
-
-    Hidden from screen readers: every card's name already says it.
-    """
-    mark = f' data-short="{attr(short)}"' if short else ""
-    if count is None:
-        inner = f'<span class="label-place">{attr(name)}</span>' if short else attr(name)
-    else:
-        inner = (
-            f'<span class="label-place"><span>{attr(name)}</span>'
-            f'<span class="label-comma">, </span></span>'
-            f'<span class="label-count">{attr(count)}</span>'
-        )
-    return f'<span class="label" aria-hidden="true"{mark}>{inner}</span>'
-
-
-def face_html(card: Card, rank: str) -> str:
-    """The printed face: rank and suit symbol (colour is never the only signal)."""
-    suit = SUIT_SYMBOLS[card.suit]
-    return f'<span class="rank">{attr(rank)}</span><span class="suit">{suit}</span>'
-
-
-def colour(card: Card) -> str:
-    return "red" if card.suit in "HD" else "black"
-
-
-def hidden(name: str, value: str) -> str:
-    return f'<input type="hidden" name="{name}" value="{value}">'
-
-
-TOKEN_FIELD: Final = hidden("token", TOKEN)
-
-
-def action_form(slug: str, verb: str, attrs: str, fields: str, inner: str = "") -> str:
-    """A game action's form, ``POST /{slug}/{code}/{verb}``: htmx posts it, queued behind
-    earlier actions, the browser without JavaScript. ``attrs``: the form's own attributes
-    (each with its leading space); ``fields`` go before the token, ``inner`` after it."""
-    url = f"/{slug}/{CODE}/{verb}"
-    return (
-        f'<form{attrs} method="post" action="{url}" hx-post="{url}" hx-swap="none"'
-        f' hx-sync="{QUEUE}">{fields}{TOKEN_FIELD}{inner}</form>'
-    )
 
 
 Records = tuple[tuple[str, int], ...]
@@ -260,128 +211,3 @@ def version(parts: Iterable[str], token: str) -> str:
     for part in parts:
         crc = zlib.crc32(_digest(part).to_bytes(4, "little"), crc)
     return f"{crc:08x}"
-
-
-def board_open(
-    game: str, code: str, facts: BoardFacts, board_version: str | None, oob: str | None
-) -> str:
-    """``<div id="board" …>``: the board-wide state, and the version the page sends back
-    (``None``: a board no action is sent from, a replay's)."""
-    swap = f' hx-swap-oob="{oob}"' if oob else ""
-    classes = f"board {game}{' ' + facts.classes if facts.classes else ''}"
-    score = "" if facts.zen else f' data-score="{facts.score}"'
-    sent = (
-        ""
-        if board_version is None
-        else f' hx-headers:inherited=\'{{"{BOARD_VERSION_HEADER}":"{board_version}"}}\''
-    )
-    return (
-        f'<div id="board"{swap} class="{classes}" data-game="{game}" data-code="{code}"'
-        f' data-state="{facts.state}"{score} data-moves="{facts.moves}"'
-        f"{sent}>"
-    )
-
-
-def ending_html(inner: str, state: str | None) -> str:
-    """The slot of the ending box and Restart's question, inside the board: always present (a
-    ``display: contents`` wrapper, empty while the game goes on) so an answer can swap it by id."""
-    return f'<div id="ending" class="ending-slot">{inner}</div>'
-
-
-def replay_link(replay: tuple[str, str] | None) -> str:
-    """The end box's link to the game's replay (issue 26): ``(url, label)``, or nothing."""
-    if replay is None:
-        return ""
-    url, label = replay
-    return f'<a class="button" id="ending-replay" href="{attr(url)}">{attr(label)}</a>'
-
-
-def ending_box(
-    slug: str,
-    state: str,
-    text: str,
-    actions: Iterable[tuple[str, str]],
-    new_game: tuple[str, str],
-    extra: str = "",
-    replay: tuple[str, str] | None = None,
-) -> str:
-    """The end of a game: the message, what it set and how the deal went for everyone
-    (``extra``, markup, issue 16), and what the player can do next (``replay``: the link to
-    the game's replay, issue 26). The focus goes to the message when the box appears
-    (``autofocus``: on a page load, and after an htmx answer through static/js/app.js), so
-    the next Tab reaches its buttons."""
-    forms = "".join(
-        f'<form method="post" action="/{slug}/{CODE}/{verb}" hx-post="/{slug}/{CODE}/{verb}"'
-        f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}'
-        f"{hidden('confirm', 'yes') if verb == 'restart' else ''}"
-        f'<button id="ending-{verb}">{attr(label)}</button></form>'
-        for verb, label in actions
-    )
-    url, label = new_game
-    return (
-        f'<div class="ending {state}" role="group" aria-labelledby="ending-text">'
-        f'<p id="ending-text" tabindex="-1" autofocus>{attr(text)}</p>{extra}'
-        '<div class="ending-actions">'
-        f"{forms}{replay_link(replay)}"
-        f'<a class="button" id="ending-new" href="{attr(url)}">{attr(label)}</a></div></div>'
-    )
-
-
-def home_offer(slug: str, text: str, label: str) -> str:
-    """*Send all home* (issue 27), offered while only foundation moves are left: a move the
-    player sends (one action, one Undo), never one the game makes by itself."""
-    button = f'<button id="control-home">{attr(label)}</button>'
-    return (
-        f'<div class="send-home" id="send-home"><p>{attr(text)}</p>'
-        f"{action_form(slug, 'home', '', '', button)}</div>"
-    )
-
-
-def restart_question(slug: str, question: str, restart: str, keep: str) -> str:
-    """Restart asks first when there are moves to lose (issue 13); without JavaScript too."""
-    return (
-        '<div class="ending asking" id="confirm-restart" role="group"'
-        ' aria-labelledby="confirm-restart-text">'
-        f'<p id="confirm-restart-text">{attr(question)}</p><div class="ending-actions">'
-        f'<form method="post" action="/{slug}/{CODE}/restart" hx-post="/{slug}/{CODE}/restart"'
-        f' hx-swap="none" hx-sync="{QUEUE}">{TOKEN_FIELD}{hidden("confirm", "yes")}'
-        f'<button id="confirm-restart-yes">{attr(restart)}</button></form>'
-        f'<a class="button" id="confirm-restart-no" href="/{slug}/{CODE}" autofocus>'
-        f"{attr(keep)}</a></div></div>"
-    )
-
-
-def summary_box(
-    title: str,
-    figures: Iterable[tuple[str, str, str]],
-    extra: str,
-    cascade: Iterable[tuple[Card, str]],
-    again: tuple[str, str],
-    new_game: tuple[str, str],
-    replay: tuple[str, str] | None = None,
-) -> str:
-    """A won game's end box (issue 16): the cascade of the celebration (decoration, hidden
-    from screen readers, drawn only while the script celebrates), the heading the focus moves
-    to, the figures (``(id, label, value)``), what the statistics add (``extra``, markup: the
-    personal bests and streaks the game set, how the deal went for everyone), *Play this deal
-    again* (``(slug, label)``: the deal's Restart, confirmed) and *New game* (``(url, label)``)."""
-    cards = "".join(
-        f'<span class="falling {colour(card)}">{face_html(card, rank)}</span>'
-        for card, rank in cascade
-    )
-    numbers = "".join(
-        f'<div><dt>{attr(label)}</dt><dd id="summary-{ident}">{attr(value)}</dd></div>'
-        for ident, label, value in figures
-    )
-    slug, label = again
-    url, new_label = new_game
-    again_button = f'{hidden("confirm", "yes")}<button id="ending-again">{attr(label)}</button>'
-    return (
-        f'<div class="cascade" aria-hidden="true">{cards}</div>'
-        '<section class="ending won summary" id="summary" aria-labelledby="summary-title">'
-        f'<h2 id="summary-title" tabindex="-1" autofocus>{attr(title)}</h2>'
-        f'<dl class="figures">{numbers}</dl>{extra}<div class="ending-actions">'
-        f"{action_form(slug, 'restart', '', '', again_button)}{replay_link(replay)}"
-        f'<a class="button" id="ending-new" href="{attr(url)}">{attr(new_label)}</a>'
-        "</div></section>"
-    )

@@ -12,24 +12,17 @@ import functools
 from typing import Final, Protocol
 
 from babel.support import NullTranslations
+from markupsafe import Markup
 
 from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
 from app.store import Store
 from app.store.replays import replay_id
-from app.web.board import (
-    BoardFacts,
-    Ending,
-    GameResult,
-    ending_box,
-    ending_html,
-    home_offer,
-    restart_question,
-    summary_box,
-)
+from app.web.board import BoardFacts, Ending, GameResult
+from app.web.markup import macro
 from app.web.notices import QUESTIONS
 from app.web.standing import ended_as, standing_values
-from app.web.statistics import deal_figures, ended_values, kind_of_code, result_html
+from app.web.statistics import deal_figures, ended_values, kind_of_code, result_lines
 from app.web.views import clock_text
 
 
@@ -48,14 +41,21 @@ CASCADE: Final = tuple(
 """The cards of the win's cascade (decoration: hidden from screen readers)."""
 
 
+ENDING: Final = "board/ending.html"
+
+
 @functools.lru_cache(maxsize=256)
 def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
-    """The end of a game, and Restart's question (``asking``), inside the board."""
+    """The end of a game, and Restart's question (``asking``), inside the board
+    (``templates/board/ending.html``)."""
     t = translations(lang)
-    state, asking, new_game = ending.state, ending.asking, ending.new_game_link
+    state, asking = ending.state, ending.asking
+    new_game = (ending.new_game_link, t.gettext(N_("New game")))
     ident = ending.result.replay if ending.result is not None else None  # issue 26
     replay = None if ident is None else (f"/replay/{ident}", t.gettext(N_("Watch the replay")))
     zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)
+    lines = result_lines(ending.result, t, zen)
+    extra = macro(ENDING, "result")(lines.bests, lines.standing, lines.deal)
     parts = []
     if state == "won" and asking != "restart":
         moved = ("moves", t.gettext(N_("Moves")), str(ending.moves))
@@ -68,50 +68,25 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
                 ("score", t.gettext(N_("Score")), str(ending.score)),
             )
         )
-        parts.append(
-            summary_box(
-                t.gettext(N_("You won!")),
-                figures,
-                result_html(ending.result, t, zen),
-                ((card, rank_letter(card, t)) for card in CASCADE),
-                (screen.slug, t.gettext(N_("Play this deal again"))),
-                (new_game, t.gettext(N_("New game"))),
-                replay,
-            )
-        )
+        cascade = [(card, rank_letter(card, t)) for card in CASCADE]
+        again = t.gettext(N_("Play this deal again"))
+        title = t.gettext(N_("You won!"))
+        summary = macro(ENDING, "summary")
+        parts.append(summary(screen.slug, title, figures, extra, cascade, again, new_game, replay))
     elif state != "playing" and asking != "restart":
         labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
         actions = [] if state == "won" else [(verb, labels[verb]) for verb in ending.actions]
         text = screen.ending_text(ending, t) or ""
-        parts.append(
-            ending_box(
-                screen.slug,
-                state,
-                text,
-                actions,
-                (new_game, t.gettext(N_("New game"))),
-                result_html(ending.result, t, zen),
-                replay,
-            )
-        )
+        box = macro(ENDING, "box")
+        parts.append(box(screen.slug, state, text, actions, new_game, extra, replay))
     elif state == "playing" and "home" in ending.actions and asking != "restart":
-        parts.append(
-            home_offer(
-                screen.slug,
-                t.gettext(N_("Only moves to the foundations are left.")),
-                t.gettext(N_("Send all home")),
-            )
-        )
+        text = t.gettext(N_("Only moves to the foundations are left."))
+        parts.append(macro(ENDING, "home_offer")(screen.slug, text, t.gettext(N_("Send all home"))))
     if asking == "restart":
-        parts.append(
-            restart_question(
-                screen.slug,
-                t.gettext(QUESTIONS["restart"]),
-                t.gettext(N_("Restart")),
-                t.gettext(N_("Keep playing")),
-            )
-        )
-    return ending_html("".join(parts), state)
+        question = t.gettext(QUESTIONS["restart"])
+        restart, keep = t.gettext(N_("Restart")), t.gettext(N_("Keep playing"))
+        parts.append(macro(ENDING, "restart_question")(screen.slug, question, restart, keep))
+    return ending_slot("".join(parts))
 
 
 async def game_result(
@@ -140,6 +115,12 @@ async def game_result(
         standing=standing,
         replay=ident,
     )
+
+
+def ending_slot(inner: str) -> str:
+    """The slot of the end box and Restart's question, inside the board: always there (empty
+    while the game goes on), so an answer can swap it by id."""
+    return str(macro("board/common.html", "ending_slot")(Markup(inner)))
 
 
 def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:

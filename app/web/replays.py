@@ -36,7 +36,7 @@ from app.engine.replay import TEXT_MAX, Line, LineError
 from app.i18n import N_
 from app.store import Store
 from app.store.replays import ID_PATTERN, StoredReplay
-from app.web.board import BoardFacts, board_open
+from app.web.board import BoardFacts
 from app.web.context import PageBase
 from app.web.dependencies import (
     PlayerDep,
@@ -49,6 +49,7 @@ from app.web.dependencies import (
 from app.web.errors import PlayerError
 from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
+from app.web.markup import board_html
 from app.web.pages import Pager, StepQuery, parse_step
 from app.web.render import Renderer
 from app.web.screen import AnyScreen, screen_for
@@ -195,11 +196,10 @@ def view(
         move = screen.describe_move(line.position(step - 1), line.move(step), lang)
         said = t.gettext(N_("Move %(step)s: %(move)s")) % {"step": step, "move": move}
     state = result.state if step == last else "playing"
-    facts = BoardFacts(state, line.game.points(position), step, (), None, "still", zen)
-    board = (
-        board_open(screen.slug, str(code), facts, None, None)
-        + screen.replay_board(code, position, lang)
-        + "</div>"
+    points = line.game.points(position)
+    facts = BoardFacts(state, points, step, places=(), ending=None, classes="still", zen=zen)
+    board = board_html(
+        screen.slug, str(code), facts, None, None, screen.replay_board(code, position, lang)
     )
     name = t.gettext(screen.name)
     return {

@@ -15,19 +15,13 @@ from app.engine.codes import DealCode
 from app.engine.games import AnyGame, game_for_code, kind_of
 from app.i18n import N_, translations
 from app.store import SessionData, Store, StoredGame
-from app.web.board import (
-    CODE,
-    BoardFacts,
-    Ending,
-    Place,
-    board_open,
-    ending_html,
-)
+from app.web.board import CODE, BoardFacts, Ending, Place
 from app.web.board import version as board_version
 from app.web.diagrams import Diagram
-from app.web.ending import ending_box_html
+from app.web.ending import ending_box_html, ending_slot
 from app.web.errors import Text
 from app.web.htmx import NO_STORE
+from app.web.markup import board_html
 from app.web.notices import COMMON_NOTICES, NOTICES
 from app.web.render import Renderer
 from app.web.sessions import Player
@@ -256,7 +250,7 @@ class Screen(ABC, Generic[G]):
 
     def ending_html(self, facts: BoardFacts, lang: str) -> str:
         if facts.ending is None:
-            return ending_html("", None)
+            return ending_slot("")
         return ending_box_html(self, lang, facts.ending)
 
     def board_parts(self, facts: BoardFacts, lang: str) -> list[str]:
@@ -273,10 +267,9 @@ class Screen(ABC, Generic[G]):
     def board_html(self, facts: BoardFacts, lang: str, token: str, oob: str | None = None) -> str:
         """The whole board (token and code still placeholders)."""
         parts = self.board_parts(facts, lang)
-        head = board_open(
-            self.slug, CODE, facts, self.board_version(facts, parts, lang, token), oob
-        )
-        return f"{head}{self.layout(parts)}{self.ending_html(facts, lang)}</div>"
+        version = self.board_version(facts, parts, lang, token)
+        inner = self.layout(parts) + self.ending_html(facts, lang)
+        return board_html(self.slug, CODE, facts, version, oob, inner)
 
     def view(self, lang: str, game: G) -> ScreenView:
         t = translations(lang)

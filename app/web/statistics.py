@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from babel.support import NullTranslations
-from markupsafe import escape
 
 from app.engine.codes import DealCode
 from app.engine.games import GAMES, VARIANTS, game_by_id, kind_of, kinds
@@ -140,24 +139,31 @@ ZEN_HIDDEN: Final = frozenset({"best_time", "best_score"})
 """The records an end box in *Zen* leaves out (issue 27): they name a time or a score."""
 
 
-def result_html(result: GameResult | None, t: NullTranslations, zen: bool = False) -> str:
+@dataclass(frozen=True, slots=True)
+class ResultLines:
+    """The end box's additions in words (``templates/board/ending.html``'s ``result``)."""
+
+    bests: tuple[str, ...] = ()
+    """The bests and streaks this game set."""
+    standing: str | None = None
+    """Where it stands on its deal (issue 26)."""
+    deal: str | None = None
+    """How the deal went for everyone who finished it (without its full stop)."""
+
+
+def result_lines(result: GameResult | None, t: NullTranslations, zen: bool = False) -> ResultLines:
     """The end box's additions (issue 16): the bests and streaks this game set, where it stands
     on its deal (issue 26) and how the deal went for everyone who finished it — ``result``
     from :func:`app.web.ending.game_result`. In *Zen* nothing that names a time or a score
     (the statistics still count them)."""
     if not result:
-        return ""
+        return ResultLines()
     values, deal, standing = result.records, result.deal, result.standing
     if zen:
         values = tuple((key, n) for key, n in values if key not in ZEN_HIDDEN)
-    out = ""
-    said = record_lines(values, t)
-    if said:
-        items = "".join(f"<li>{escape(line)}</li>" for line in said)
-        out += f'<ul class="bests" id="bests">{items}</ul>'
-    if standing is not None:
-        line = standing_line(standing, t, zen)
-        out += f'<div class="standing" id="standing">{escape(line)}</div>'
+    bests = tuple(record_lines(values, t))
+    said = None if standing is None else standing_line(standing, t, zen)
+    text = None
     if deal is not None:
         players, wins, best_ms, fewest = deal.players, deal.wins, deal.best_ms, deal.fewest
         text = t.ngettext(
@@ -173,8 +179,7 @@ def result_html(result: GameResult | None, t: NullTranslations, zen: bool = Fals
                 "time": clock_text(best_ms),
                 "moves": fewest,
             }
-        out += f'<div class="deal-figures" id="deal-figures">{escape(text)}.</div>'
-    return out
+    return ResultLines(bests, said, text)
 
 
 # --- the /stats page ---------------------------------------------------------------------------

@@ -29,19 +29,11 @@ from app.i18n import (
 )
 from app.store import SessionData
 from app.web.actions import Action, action_route
-from app.web.board import (
-    INTERACTIVE,
-    Place,
-    action_form,
-    attr,
-    colour,
-    face_html,
-    hidden,
-    label_html,
-)
+from app.web.board import INTERACTIVE, Place
 from app.web.diagrams import Diagram
 from app.web.forms import ActionForm, CardField, parsed
 from app.web.game_routes import game_router
+from app.web.markup import draw
 from app.web.notices import STALE, Said, notice, refused
 from app.web.screen import Screen
 
@@ -120,7 +112,7 @@ class HalfMoonScreen(Screen[HalfMoon]):
         return replay.describe(position, move, lang)
 
 
-TABINDEX: Final = ' tabindex="-1"'
+BOARD: Final = "games/half-moon/board.html"
 
 
 @functools.lru_cache(maxsize=16384)
@@ -134,48 +126,19 @@ def hm_place(index: int, count: int, card: Card | None, selected: bool, dimmed: 
 
 @functools.lru_cache(maxsize=8192)
 def place_html(lang: str, place: Place, interactive: bool = INTERACTIVE) -> str:
-    """A pile or reserve slot: its top card (a form button when interactive) and its label.
-
-    The card's ``data-motion`` names that very card (its place and its depth there: two decks
-    hold two of each card) for the animation that moves it (``static/js/motion.js``).
-
-    Cached: a pure function of its arguments; the token and the deal code are placeholders.
-    """
+    """A pile or reserve slot (``templates/games/half-moon/board.html``), its texts in
+    ``lang``. Cached: a pure function of its arguments; the token and the deal code are
+    placeholders."""
     t = translations(lang)
-    name, kind, number, count = place.name, place.kind, place.number, place.count
-    card, selected, dimmed = place.top, place.selected, place.dimmed
-    label = place_label(kind, number, count, t)  # the sentence a screen reader speaks
-    shown = label_html(place_title(kind, number, t), card_count(count, t))
-    ident = f' id="card-{name}"' if interactive else ""
-    if card is None:
-        inner = (
-            f'<div class="card empty"{ident} role="img" aria-label="{attr(label)}"'
-            f"{TABINDEX if interactive else ''}></div>"
-        )
-    else:
-        spoken = attr(f"{card_name(card, t)}, {label}")
-        code = str(card)
-        face = face_html(card, rank_letter(card, t))
-        pressed = "true" if selected else "false"
-        if interactive:
-            button = (
-                f'<button{ident} class="card {colour(card)}" data-card="{code}"'
-                f' data-motion="hm-{name}-{count}"'
-                f' aria-pressed="{pressed}" aria-label="{spoken}">{face}</button>'
-            )
-            fields = hidden("place", name) + hidden("card", code)
-            inner = action_form("half-moon", "tap", "", fields, button)
-        else:
-            inner = (
-                f'<div class="card {colour(card)}" data-card="{code}"'
-                f' data-motion="hm-{name}-{count}" role="img"'
-                f' aria-label="{spoken}"{" data-selected" if selected else ""}>{face}</div>'
-            )
-    where = f' id="place-{name}"' if interactive else ""
-    return (
-        f'<div{where} class="place at-{name}{" dimmed" if dimmed else ""}"'
-        f' data-place="{name}" data-count="{count}">{inner}{shown}</div>'
-    )
+    kind, number, count, card = place.kind, place.number, place.count, place.top
+    texts = {
+        "spoken": place_label(kind, number, count, t),  # the sentence a screen reader speaks
+        "title": place_title(kind, number, t),
+        "count": card_count(count, t),
+        "card": "" if card is None else card_name(card, t),
+        "rank": "" if card is None else rank_letter(card, t),
+    }
+    return draw(BOARD, "place", place, texts, interactive)
 
 
 SCREEN = HalfMoonScreen()

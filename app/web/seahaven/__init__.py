@@ -9,9 +9,9 @@ import functools
 from collections.abc import Collection
 from typing import Any, ClassVar, Final
 
-from babel.support import NullTranslations
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
 
 from app.engine.cards import SUIT_SYMBOLS, SUITS, Card
 from app.engine.codes import DealCode
@@ -24,23 +24,13 @@ from app.engine.seahaven import (
 )
 from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.store import Store, StoredGame
-from app.web.board import (
-    INTERACTIVE,
-    Ending,
-    Place,
-    action_form,
-    attr,
-    colour,
-    face_html,
-    hidden,
-    label_html,
-    place_of,
-)
+from app.web.board import INTERACTIVE, Ending, Place, place_of
 from app.web.dependencies import get_page
 from app.web.diagrams import Diagram
 from app.web.errors import Text
 from app.web.game_routes import game_router
 from app.web.htmx import NO_STORE, html_answer
+from app.web.markup import draw
 from app.web.notices import notice
 from app.web.render import Renderer
 from app.web.screen import Screen
@@ -264,79 +254,11 @@ class SeahavenScreen(Screen[Seahaven]):
 
     def layout(self, places: list[str], interactive: bool = True) -> str:
         cells = len(places) - len(COLUMNS) - len(SUITS)
-        return (
-            f'<div class="top-row"><div class="cells">{"".join(places[:cells])}</div>'
-            f'<div class="foundations">{"".join(places[cells : cells + len(SUITS)])}</div></div>'
-            f'<div class="columns">{"".join(places[cells + len(SUITS) :])}</div>'
-            + (GESTURES if interactive else "")
-        )
+        parts = places[:cells], places[cells : cells + len(SUITS)], places[cells + len(SUITS) :]
+        return draw(BOARD, "layout", *(Markup("".join(part)) for part in parts), interactive)
 
 
-GESTURES: Final = action_form(
-    "seahaven",
-    "auto",
-    ' id="gesture-double" hidden',
-    hidden("place", "") + hidden("card", "") + hidden("double", "1"),
-) + action_form(
-    "seahaven",
-    "move",
-    ' id="gesture-drop" hidden',
-    hidden("from", "") + hidden("card", "") + hidden("to", ""),
-)
-"""What the script submits for gestures a plain form has no button for: the second click of a
-double tap (it fills ``place`` and ``card``; ``double=1``) and a drop (``from``, ``card``,
-``to``). On the board, so they carry its version (``hx-headers:inherited``) and join the same
-queue as every tap; they never change, so a partial answer leaves them alone."""
-
-
-def _card_html(
-    card: Card,
-    spoken: str,
-    selected: bool,
-    movable: bool,
-    t: NullTranslations,
-    interactive: bool,
-    targets: str = "",
-) -> str:
-    code = str(card)
-    face = face_html(card, rank_letter(card, t))
-    classes = f"card {colour(card)}{' movable' if movable else ''}"
-    if not interactive:
-        mark = " data-selected" if selected else ""
-        return (
-            f'<div class="{classes}" data-card="{code}" role="img"'
-            f' aria-label="{attr(spoken)}"{mark}>{face}</div>'
-        )
-    goes = f' data-targets="{targets}"' if targets else ""
-    return (
-        f'<button id="card-{code}" name="card" value="{code}" class="{classes}" data-card="{code}"'
-        f'{goes} aria-pressed="{"true" if selected else "false"}"'
-        f' aria-label="{attr(spoken)}">{face}</button>'
-    )
-
-
-def _place_html(
-    name: str, kind: str, count: int, inner: str, label: str, interactive: bool, extra: str = ""
-) -> str:
-    """A place's element around its cards; ``label`` is the label's markup (:func:`label_html`)."""
-    classes = f"place {kind}{' ' + extra if extra else ''}"
-    if not interactive:
-        return (
-            f'<div class="{classes}" data-place="{name}" data-count="{count}">{inner}{label}</div>'
-        )
-    attrs = f' id="place-{name}" class="{classes}" data-place="{name}" data-count="{count}"'
-    return action_form("seahaven", "tap", attrs, hidden("place", name), inner + label)
-
-
-def _empty_html(name: str, label: str, interactive: bool, extra: str = "", suit: str = "") -> str:
-    classes = f"card empty{' ' + extra if extra else ''}"
-    inner = f'<span class="suit">{suit}</span>' if suit else ""
-    if not interactive:
-        return f'<div class="{classes}" role="img" aria-label="{attr(label)}">{inner}</div>'
-    return (
-        f'<button id="slot-{name}" name="card" value="" class="{classes}"'
-        f' aria-label="{attr(label)}">{inner}</button>'
-    )
+BOARD: Final = "games/seahaven/board.html"
 
 
 def engine_place(place: Place) -> int:
@@ -347,66 +269,47 @@ def engine_place(place: Place) -> int:
 
 @functools.lru_cache(maxsize=8192)
 def slot_html(lang: str, slot: Place, interactive: bool = INTERACTIVE) -> str:
-    """A cell or a foundation: its one visible card (a foundation's top) or an empty slot.
+    """A cell or a foundation (``templates/games/seahaven/board.html``), its texts in ``lang``.
 
     *Placement help*: ``destination`` (the selection may come here: said in its name too) and
     ``targets`` (where its card may go, for the drag)."""
     t = translations(lang)
-    place, name, count, card = engine_place(slot), slot.name, slot.count, slot.top
-    selected, destination = slot.selected, slot.destination
-    targets = slot.targets[0] if slot.targets else ""
-    if place in CELLS:
-        kind, extra, suit = "cell", "", ""
-        label = t.gettext("cell %(number)s") % {"number": place - CELLS.start + 1}
+    place, card = engine_place(slot), slot.top
+    hint = f", {t.gettext(DESTINATION_HINT)}" if slot.destination else ""
+    if slot.kind == "cell":
+        name = t.gettext("cell %(number)s") % {"number": slot.number}
+        texts = {"count": None, "short": str(slot.number), "tint": "", "suit": ""}
     else:
-        kind = "foundation"
-        letter = SUITS[place - FOUNDATIONS.start]
-        extra, suit = ("red" if letter in "HD" else "black"), SUIT_SYMBOLS[letter]
-        label = foundation_label(letter, count, t)
-    hint = f", {t.gettext(DESTINATION_HINT)}" if destination else ""
-    if card is None:
-        inner = _empty_html(name, label + hint, interactive, extra, suit)
-    else:
-        spoken = f"{card_name(card, t)}, {label}{hint}"
-        inner = _card_html(card, spoken, selected, True, t, interactive, targets)
-    place_class = "destination" if destination else ""
-    counted = None if kind == "cell" else card_count(count, t)
-    short = str(place - CELLS.start + 1) if kind == "cell" else suit
-    shown = label_html(place_text(place, t), counted, short)
-    return _place_html(name, kind, count, inner, shown, interactive, place_class)
+        letter = SUITS[slot.number - 1]
+        name = foundation_label(letter, slot.count, t)
+        suit = SUIT_SYMBOLS[letter]
+        tint = "red" if letter in "HD" else "black"
+        texts = {"count": card_count(slot.count, t), "short": suit, "tint": tint, "suit": suit}
+    texts |= {
+        "spoken": name + hint,
+        "title": place_text(place, t),
+        "card": "" if card is None else card_name(card, t),
+        "rank": "" if card is None else rank_letter(card, t),
+    }
+    return draw(BOARD, "slot", slot, texts, interactive)
 
 
 @functools.lru_cache(maxsize=8192)
 def column_html(lang: str, column: Place, interactive: bool = INTERACTIVE) -> str:
-    """A column, fanned bottom to top; the cards of the run at its top are movable.
+    """A column (``templates/games/seahaven/board.html``), its texts in ``lang``.
 
     *Placement help*: ``destination`` (the selection may come here) and ``targets`` (for each
     card, where it may go with the cards above it)."""
     t = translations(lang)
-    index, name, count, cards = engine_place(column), column.name, column.count, column.cards
-    movable_from, destination, targets = column.movable_from, column.destination, column.targets
-    selected_from = -1 if column.selected_from is None else column.selected_from
-    label = column_label(index - COLUMNS.start + 1, count, t)
-    hint = f", {t.gettext(DESTINATION_HINT)}" if destination else ""
-    shown = "".join(
-        _card_html(
-            card,
-            f"{card_name(card, t)}, {label}{hint if depth == count - 1 else ''}",
-            0 <= selected_from <= depth,
-            depth >= movable_from,
-            t,
-            interactive,
-            targets[depth] if targets else "",
-        )
-        for depth, card in enumerate(cards)
-    )
-    if not cards:
-        shown = _empty_html(name, label + hint, interactive)
-    extra = fan_class(count) + (" destination" if destination else "")
-    title = label_html(place_text(index, t), card_count(count, t), str(index - COLUMNS.start + 1))
-    return _place_html(
-        name, "column", count, f'<div class="fan">{shown}</div>', title, interactive, extra
-    )
+    texts = {
+        "spoken": column_label(column.number, column.count, t),
+        "hint": f", {t.gettext(DESTINATION_HINT)}" if column.destination else "",
+        "title": place_text(engine_place(column), t),
+        "count": card_count(column.count, t),
+        "short": str(column.number),
+        "cards": [(card_name(card, t), rank_letter(card, t)) for card in column.cards],
+    }
+    return draw(BOARD, "column", column, texts, fan_class(column.count), interactive)
 
 
 SCREEN = SeahavenScreen()
