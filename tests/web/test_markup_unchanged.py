@@ -339,6 +339,22 @@ def reading(b: Browser) -> None:
                 b.record(f"example-{slug}-{step}-{lang}", "\n".join(figures))
 
 
+def statistics(b: Browser) -> None:
+    """The charts of ``/stats`` after a win, a loss and a stuck game, in two languages."""
+    line = list(solve(hm_deal(DealCode.parse(HM))).line or ())
+    b.open(f"/half-moon/{HM}")
+    hm_taps(b, line, HM)
+    code, removals = stuck_line()
+    b.open(f"/half-moon/{code}")
+    hm_taps(b, removals, code)
+    b.open(f"/seahaven/{SH_LOST}")
+    b.act("move", None, **{"from": "column-2", "card": "QS", "to": "column-9"})
+    for lang in ("en", "bg"):
+        b.settings(lang=lang)
+        shown = b.open("/stats")
+        b.record(f"charts-{lang}", "\n".join(elements(shown, '<svg class="chart"')))
+
+
 SCENARIOS: dict[str, Callable[[Browser], None]] = {
     "half-moon-fresh": half_moon_fresh,
     "half-moon-selection": half_moon_selection,
@@ -350,6 +366,7 @@ SCENARIOS: dict[str, Callable[[Browser], None]] = {
     "seahaven-home": seahaven_home,
     "seahaven-lost": seahaven_lost,
     "reading": reading,
+    "statistics": statistics,
 }
 
 
