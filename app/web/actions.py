@@ -26,6 +26,7 @@ from app.engine.game import MAX_RECORD_MOVES
 from app.engine.games import AnyGame
 from app.i18n import translations
 from app.services import daily
+from app.status import Status
 from app.store import SessionData, Store, StoredGame
 from app.store.base import carry
 from app.store.replays import new_replay_id, replay_id
@@ -64,7 +65,7 @@ class Acted:
     said: Said
     before: BoardFacts | None
     """The board before the action (``None`` when the saved game could not be read)."""
-    state: str
+    state: Status
     ended: bool
     """The action ended the game (announced; the board shows the ending)."""
     created: bool = False
@@ -112,7 +113,14 @@ async def act(
             # made already, its answer lost (app.web.retries): answer the board as it is
             # now, whole (the page shows the board the action started from); write nothing
             return None, Acted(
-                session, game, Said(), None, stored.state, False, row=stored, mark=mark_of(game)
+                session,
+                game,
+                Said(),
+                None,
+                Status(stored.state),
+                False,
+                row=stored,
+                mark=mark_of(game),
             )
         before = None if unreadable else screen.facts(game, session)
         mark = None if unreadable else mark_of(game)
@@ -120,13 +128,13 @@ async def act(
         said = action(game, session, now)
         after_mark = mark_of(game)
         changed = unreadable or after_mark != mark
-        state = game.status().value if changed or before is None else before.state
+        state = game.status() if changed or before is None else before.state
         if unreadable and said.message is None:
             said = Said(UNREADABLE, "unreadable")
         if changed and game.move_count > MAX_RECORD_MOVES:
             raise PlayerError.game_too_long(MAX_RECORD_MOVES, page_url)
-        was_over = before is not None and before.state != "playing"
-        ended = changed and state != "playing" and not was_over
+        was_over = before is not None and before.state.is_over
+        ended = changed and state.is_over and not was_over
         saved = None
         if changed:
             saved = carry(stored, screen.stored(game, game.to_record(), now, state), new_replay_id)
@@ -177,9 +185,9 @@ async def act(
     if acted.created:
         await limit(request, "new")
     # the verdict on the new position: proved outside the store's writer (it may search)
-    was_over = acted.before is not None and acted.before.state != "playing"
+    was_over = acted.before is not None and acted.before.state.is_over
     if await settle_verdict(request, store, player.sid, screen, acted.game):
-        state = acted.game.status().value
+        state = acted.game.status()
         ended = ended or not was_over
     if not is_htmx(request):
         notice = said.notice or ""
@@ -201,7 +209,7 @@ async def act(
         spoken = t.gettext(QUESTIONS[asking])
     after = screen.facts(game, session, state, asking)
     before = acted.before
-    if after.state != "playing" or (before is not None and before.state != "playing"):
+    if after.state.is_over or (before is not None and before.state.is_over):
         # the end box's additions, on both sides: an action on a finished game (Undo) changes
         # neither, so the page it came from still matches the board it started from
         result = await game_result(store, player.sid, code_str, screen.ranks_wins_by_moves)
@@ -210,7 +218,7 @@ async def act(
     board, version = _board_answer(request, screen, before, after, lang, session.token, said)
     info = info_view(request, screen, game, code_str, after.score, session.zen)
     board += info_changes(lang, screen.view(lang, game), info)
-    sound = ("win" if ended and state == "won" else said.sound) if session.sound else None
+    sound = ("win" if ended and state == Status.WON else said.sound) if session.sound else None
     status = status_html(message, True, spoken, sound, said.flight)
     html = fill(board, session.token, code_str) + status
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}

@@ -15,6 +15,7 @@ applied to the page gives exactly the board a full render gives.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import zlib
 from collections.abc import Iterable
@@ -23,6 +24,7 @@ from html import escape
 from typing import Final
 
 from app.engine.cards import SUITS, Card
+from app.status import Status
 
 TOKEN: Final = "\x00token\x00"
 """Stands for the player's form token in cached markup."""
@@ -67,8 +69,8 @@ class DealFigures:
 class Standing:
     """Where a finished game stands among its deal's wins (issue 26)."""
 
-    state: str
-    """``won`` or ``lost``."""
+    state: Status
+    """Won, or lost (stuck)."""
     ms: int
     moves: int
     share: int
@@ -97,7 +99,7 @@ class Ending:
     """What the end box (and Restart's question) depends on: hashable, its markup is cached by
     it (:func:`app.web.ending.ending_box_html`)."""
 
-    state: str
+    state: Status
     score: int | None
     """``None`` in *Zen* (issue 27): the box names no score and no time."""
     elapsed_ms: int | None
@@ -181,7 +183,7 @@ class BoardFacts:
     """Everything the board shows, as plain hashable data (no language, no token): two boards
     of the same deal differ exactly where these differ."""
 
-    state: str
+    state: Status
     score: int
     moves: int
     places: tuple[Place, ...]
@@ -192,6 +194,22 @@ class BoardFacts:
     """Extra classes on ``#board`` (Half Moon's ``with-help``)."""
     zen: bool = False
     """*Zen* (issue 27): the board says nothing of the score (no ``data-score``)."""
+
+
+def value_text(value: object) -> str:
+    """A board value as its ``repr``, but a state as its string: the text a board version
+    digests, the same whether a state is a :class:`Status` member or the string it stands for
+    (so a page drawn before the states were typed still matches)."""
+    if isinstance(value, Status):
+        return repr(value.value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        shown = [f for f in dataclasses.fields(value) if f.repr]
+        inner = ", ".join(f"{f.name}={value_text(getattr(value, f.name))}" for f in shown)
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, tuple):
+        inner = ", ".join(value_text(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
 
 
 @functools.lru_cache(maxsize=16384)

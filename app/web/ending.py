@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
+from app.status import Status
 from app.store import Store
 from app.store.replays import replay_id
 from app.web.board import BoardFacts, Ending, GameResult
@@ -57,7 +58,7 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     lines = result_lines(ending.result, t, zen)
     extra = macro(ENDING, "result")(lines.bests, lines.standing, lines.deal)
     parts = []
-    if state == "won" and asking != "restart":
+    if state == Status.WON and asking != "restart":
         moved = ("moves", t.gettext(N_("Moves")), str(ending.moves))
         figures = (
             (moved,)
@@ -73,13 +74,13 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
         title = t.gettext(N_("You won!"))
         summary = macro(ENDING, "summary")
         parts.append(summary(screen.slug, title, figures, extra, cascade, again, new_game, replay))
-    elif state != "playing" and asking != "restart":
+    elif state.is_over and asking != "restart":
         labels = {"undo": t.gettext(N_("Undo")), "restart": t.gettext(N_("Restart"))}
-        actions = [] if state == "won" else [(verb, labels[verb]) for verb in ending.actions]
+        actions = [] if state == Status.WON else [(verb, labels[verb]) for verb in ending.actions]
         text = screen.ending_text(ending, t) or ""
         box = macro(ENDING, "box")
         parts.append(box(screen.slug, state, text, actions, new_game, extra, replay))
-    elif state == "playing" and "home" in ending.actions and asking != "restart":
+    elif not state.is_over and "home" in ending.actions and asking != "restart":
         text = t.gettext(N_("Only moves to the foundations are left."))
         parts.append(macro(ENDING, "home_offer")(screen.slug, text, t.gettext(N_("Send all home"))))
     if asking == "restart":
@@ -107,7 +108,7 @@ async def game_result(
     ending = ended_as(row)
     if ending is None and ident is not None:  # undone since: the game as it ended
         replay = await store.replay_async(ident)
-        ending = None if replay is None else (replay.state, replay.ms, replay.moves)
+        ending = None if replay is None else (Status(replay.state), replay.ms, replay.moves)
     standing = standing_values(figures, ending, code, doc, by_moves)
     return GameResult(
         records=ended_values(doc, code, kind),
@@ -126,6 +127,6 @@ def ending_slot(inner: str) -> str:
 def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:
     """The board's facts with the end box's additions (part of what the ending depends on,
     so a partial answer sends the box again when they change)."""
-    if result is None or facts.ending is None or facts.state == "playing":
+    if result is None or facts.ending is None or not facts.state.is_over:
         return facts
     return dataclasses.replace(facts, ending=dataclasses.replace(facts.ending, result=result))

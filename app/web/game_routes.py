@@ -75,7 +75,7 @@ async def show_page(
     )
     token, code_text = session.token, context["info"].code
     facts = screen.facts(game, session, asking=asking)
-    if facts.state != "playing":
+    if facts.state.is_over:
         result = await game_result(store, player.sid, code_text, screen.ranks_wins_by_moves)
         facts = with_result(facts, result)
     board = screen.board_html(facts, lang, token)

@@ -12,6 +12,7 @@ from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code, variant_of
 from app.i18n import N_
 from app.services import daily
+from app.status import Status
 from app.store import GameSummary, Store
 from app.store.counting import clock_ms, normal
 from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
@@ -88,14 +89,14 @@ def _lines(
             "time": clock_text(game.elapsed_ms),
             "won_before": None if earlier is None else clock_text(earlier.ms),
             "won_before_replay": before_replay,
-            "replay": _replay_url(own, replays) if game.state != "playing" else None,
+            "replay": _replay_url(own, replays) if game.state != Status.PLAYING else None,
         }
         lines.append(line)
-        if game.state != "playing" and earlier is not None and earlier.replay != own:
+        if game.state != Status.PLAYING and earlier is not None and earlier.replay != own:
             lines.append(
                 line
                 | {
-                    "state": "won",
+                    "state": Status.WON,
                     "score": earlier.score,
                     "moves": earlier.moves,
                     "time": clock_text(earlier.ms),

@@ -34,6 +34,7 @@ from app.engine.game import MAX_RECORD_MOVES, RecordError
 from app.engine.games import UnknownGameError, format_help, game_for_code
 from app.engine.replay import TEXT_MAX, Line, LineError
 from app.i18n import N_
+from app.status import Status
 from app.store import Store
 from app.store.replays import ID_PATTERN, StoredReplay
 from app.web.board import BoardFacts
@@ -107,8 +108,8 @@ def line_cache(request: Request) -> LineCache:
 class Result:
     """How the replayed game ended, as the page shows it (a pasted game's has no time)."""
 
-    state: str
-    """``won``, ``stuck``, ``lost``; ``playing`` for a pasted game that was not won."""
+    state: Status
+    """Won, stuck, lost; playing for a pasted game that was not won."""
     ms: int | None
     moves: int
     score: int
@@ -158,17 +159,17 @@ async def _find(store: Store, ident: str) -> StoredReplay:
 
 
 OUTCOMES: Final = {
-    "won": N_("won in %(time)s"),
-    "stuck": N_("lost after %(time)s"),
-    "lost": N_("lost after %(time)s"),
+    Status.WON: N_("won in %(time)s"),
+    Status.STUCK: N_("lost after %(time)s"),
+    Status.LOST: N_("lost after %(time)s"),
 }
 """A stored game's result in a title ("Half Moon HM1-N-… — won in 4:12")."""
 
 PASTED: Final = {
-    "won": N_("won"),
-    "stuck": N_("lost"),
-    "lost": N_("lost"),
-    "playing": N_("not won"),
+    Status.WON: N_("won"),
+    Status.STUCK: N_("lost"),
+    Status.LOST: N_("lost"),
+    Status.PLAYING: N_("not won"),
 }
 
 
@@ -195,7 +196,7 @@ def view(
     if step:
         move = screen.describe_move(line.position(step - 1), line.move(step), lang)
         said = t.gettext(N_("Move %(step)s: %(move)s")) % {"step": step, "move": move}
-    state = result.state if step == last else "playing"
+    state = result.state if step == last else Status.PLAYING
     points = line.game.points(position)
     facts = BoardFacts(state, points, step, places=(), ending=None, classes="still", zen=zen)
     board = board_html(
@@ -269,7 +270,7 @@ async def replay_page(
     number = parse_step(step, len(line))
     page = await get_page(request, store, player)
     screen = screen_for(line.code)
-    result = Result(replay.state, replay.ms, replay.moves, replay.score)
+    result = Result(Status(replay.state), replay.ms, replay.moves, replay.score)
     shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
     path = f"/replay/{replay.id}"
     shown |= {
@@ -335,7 +336,7 @@ async def replay_pasted(
     screen = screen_for(line.code)
     final = screen.game.starting_from(line.code, line.position(len(line)))
     screen.prepare(final)  # no search on the request path: an unproved loss reads as not won
-    result = Result(final.status().value, None, len(line), line.game.points(final.position))
+    result = Result(final.status(), None, len(line), line.game.points(final.position))
     shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
     shown |= {
         "pager": Pager(number, len(line), "/replay"),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -14,8 +15,9 @@ from fastapi.responses import RedirectResponse, Response
 from app.engine.codes import DealCode
 from app.engine.games import AnyGame, game_for_code, kind_of
 from app.i18n import N_, translations
+from app.status import Status
 from app.store import SessionData, Store, StoredGame
-from app.web.board import CODE, BoardFacts, Ending, Place
+from app.web.board import CODE, BoardFacts, Ending, Place, value_text
 from app.web.board import version as board_version
 from app.web.diagrams import Diagram
 from app.web.ending import ending_box_html, ending_slot
@@ -132,12 +134,12 @@ class Screen(ABC, Generic[G]):
         self,
         game: G,
         session: SessionData,
-        state: str | None = None,
+        state: Status | None = None,
         asking: str | None = None,
     ) -> BoardFacts:
         """Everything the board shows, as plain data; ``state`` when already known; ``asking``
         a question the board shows (``restart``)."""
-        state = state or game.status().value
+        state = state or game.status()
         helping, score = session.placement_help, game.score
         return BoardFacts(
             state,
@@ -172,18 +174,18 @@ class Screen(ABC, Generic[G]):
     """What the end message offers besides New game: ``undo``, ``restart``."""
 
     def ending(
-        self, game: G, t: NullTranslations, state: str | None = None, zen: bool = False
+        self, game: G, t: NullTranslations, state: Status | None = None, zen: bool = False
     ) -> str | None:
         """The announcement of a game that has ended, or ``None`` while it goes on."""
-        state = state or game.status().value
+        state = state or game.status()
         return self.ending_text(self.ending_facts(game, state, game.score, zen=zen), t)
 
     def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None:
-        if ending is None or ending.state == "playing":
+        if ending is None or ending.state == Status.PLAYING:
             return None
-        if ending.state == "won" and ending.score is None:  # Zen: no score, no time
+        if ending.state == Status.WON and ending.score is None:  # Zen: no score, no time
             return t.gettext(N_("You won!"))
-        if ending.state == "won":
+        if ending.state == Status.WON:
             return t.gettext(N_("You won! %(score)s points in %(time)s.")) % {
                 "score": ending.score,
                 "time": clock_text(ending.elapsed_ms or 0),
@@ -229,14 +231,14 @@ class Screen(ABC, Generic[G]):
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
     def ending_facts(
-        self, game: G, state: str, score: int, asking: str | None = None, zen: bool = False
+        self, game: G, state: Status, score: int, asking: str | None = None, zen: bool = False
     ) -> Ending | None:
         """What the ending box depends on (``None`` while the game goes on and nothing is
         asked); the statistics' additions come later (:func:`app.web.ending.with_result`). In
         *Zen* the score and the time are ``None``: the box names neither."""
-        if state == "playing" and asking is None:
+        if state == Status.PLAYING and asking is None:
             return None
-        won = state == "won"
+        won = state == Status.WON
         return Ending(
             state=state,
             score=None if zen else score,
@@ -258,9 +260,9 @@ class Screen(ABC, Generic[G]):
         return [self.place_html(lang, place) for place in facts.places]
 
     def board_version(self, facts: BoardFacts, parts: list[str], lang: str, token: str) -> str:
+        ending = _ending_text(facts.ending)
         head = (
-            f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{facts.ending}"
-            f"|{facts.zen}"
+            f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{ending}|{facts.zen}"
         )
         return board_version((head, *parts), token)
 
@@ -280,19 +282,24 @@ class Screen(ABC, Generic[G]):
         return f"/{self.slug}/{code}"
 
     def stored(
-        self, game: G, record: dict[str, Any], now: int, state: str | None = None
+        self, game: G, record: dict[str, Any], now: int, state: Status | None = None
     ) -> StoredGame:
         """What the store keeps: the record, and the facts lists and verdicts need; its
         kind (the game registry's) for the statistics, which name no game themselves."""
         return StoredGame(
             record["code"],
             record,
-            state or game.status().value,
+            state or game.status(),
             game.score,
             game.move_count,
             now,
             kind=kind_of(game.code),
         )
+
+
+@functools.lru_cache(maxsize=1024)
+def _ending_text(ending: Ending | None) -> str:
+    return value_text(ending)
 
 
 AnyScreen = Screen[Any]

@@ -9,13 +9,14 @@ from typing import Any
 from babel.support import NullTranslations
 
 from app.i18n import N_
+from app.status import Status
 from app.store import StoredGame, histogram
 from app.store.base import ENDED, clock_elapsed
 from app.store.counting import normal
 from app.web.board import Standing
 from app.web.views import clock_text
 
-Ended = tuple[str, int, int]
+Ended = tuple[Status, int, int]
 """How a game ended: its state, its clock's time and its moves."""
 
 
@@ -23,7 +24,7 @@ def ended_as(row: StoredGame | None) -> Ended | None:
     """How the game ``row`` ended, ``None`` while it goes on."""
     if row is None or row.state not in ENDED:
         return None
-    return (row.state, clock_elapsed(row.record), row.moves)
+    return (Status(row.state), clock_elapsed(row.record), row.moves)
 
 
 def standing_values(
@@ -41,15 +42,15 @@ def standing_values(
     if wins < int(figures.get("wins") or 0):
         return None  # wins counted before the deal's figures had cells
     state, ms, moves = ending
-    if state != "won":
-        return Standing("lost", ms=0, moves=0, share=0, players=wins, by_moves=by_moves)
+    if state != Status.WON:
+        return Standing(Status.LOST, ms=0, moves=0, share=0, players=wins, by_moves=by_moves)
     entry = next((e for e in normal(doc)["recent"] if e.get("code") == code), None)
     mine = None
     if entry is not None and entry.get("r") == "won":
         mine = (int(entry.get("moves") or 0), int(entry.get("ms") or 0))
     beaten, others = histogram.standing(cells, moves, ms, by_moves=by_moves, mine=mine)
     share = round(100 * beaten / others) if others else 0
-    return Standing("won", ms=ms, moves=moves, share=share, players=others, by_moves=by_moves)
+    return Standing(Status.WON, ms=ms, moves=moves, share=share, players=others, by_moves=by_moves)
 
 
 def standing_line(standing: Standing, t: NullTranslations, zen: bool = False) -> str:
@@ -57,7 +58,7 @@ def standing_line(standing: Standing, t: NullTranslations, zen: bool = False) ->
     loss how many players won the deal. In *Zen* no time is named."""
     state, ms, moves, share = standing.state, standing.ms, standing.moves, standing.share
     count, by_moves = standing.players, standing.by_moves
-    if state != "won":
+    if state != Status.WON:
         if not count:
             return t.gettext(N_("Nobody has won this deal yet."))
         return t.ngettext(

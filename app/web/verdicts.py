@@ -10,6 +10,7 @@ from app.engine.codes import DealCode
 from app.engine.game import RecordError
 from app.engine.games import AnyGame
 from app.services.proofs import Prover
+from app.status import Status
 from app.store import SessionData, Store, StoredGame
 from app.store.base import carry
 from app.store.replays import new_replay_id
@@ -75,7 +76,7 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
     def change(
         session: SessionData | None, stored: StoredGame | None
     ) -> tuple[StoredGame | None, int | None]:
-        if stored is None or stored.record != record or stored.state == "lost":
+        if stored is None or stored.record != record or stored.state == Status.LOST:
             return None, None
         kept, _ = rebuild(screen, code, stored)
         screen.note_verdict(kept, True)

@@ -23,6 +23,7 @@ from app.engine.seahaven import (
     Seahaven,
 )
 from app.i18n import N_, card_count, card_name, rank_letter, translations
+from app.status import Status
 from app.store import Store, StoredGame
 from app.web.board import INTERACTIVE, Ending, Place, place_of
 from app.web.dependencies import get_page
@@ -121,8 +122,9 @@ class SeahavenScreen(Screen[Seahaven]):
     def restored(self, game: Seahaven, stored: StoredGame) -> None:
         """The saved verdict: ``lost``, or ``playing`` once proved (older rows have no
         ``unproved`` mark: their verdict was always proved before saving)."""
-        if stored.state == "lost" or (stored.state == "playing" and not stored.marks.unproved):
-            game.note_verdict(stored.state == "lost")
+        lost = stored.state == Status.LOST
+        if lost or (stored.state == Status.PLAYING and not stored.marks.unproved):
+            game.note_verdict(lost)
 
     def prepare(self, game: Seahaven) -> None:
         game.defer_proofs()
@@ -134,7 +136,7 @@ class SeahavenScreen(Screen[Seahaven]):
         game.note_verdict(lost)
 
     def stored(
-        self, game: Seahaven, record: dict[str, Any], now: int, state: str | None = None
+        self, game: Seahaven, record: dict[str, Any], now: int, state: Status | None = None
     ) -> StoredGame:
         """Marked ``unproved`` while the verdict on its position is not known yet."""
         kept = super().stored(game, record, now, state)
@@ -160,13 +162,18 @@ class SeahavenScreen(Screen[Seahaven]):
         return html_answer(renderer.page("games/seahaven/new.html", context, t))
 
     def ending_facts(
-        self, game: Seahaven, state: str, score: int, asking: str | None = None, zen: bool = False
+        self,
+        game: Seahaven,
+        state: Status,
+        score: int,
+        asking: str | None = None,
+        zen: bool = False,
     ) -> Ending | None:
         """While only foundation moves are left, the ending slot offers *Send all home*
         (``home`` among the actions offered; issue 27)."""
-        if state == "playing" and asking is None and game.can_send_home():
+        if state == Status.PLAYING and asking is None and game.can_send_home():
             return Ending(
-                state="playing",
+                state=Status.PLAYING,
                 score=None,
                 elapsed_ms=None,
                 asking=None,

@@ -25,6 +25,7 @@ from app.engine.seahaven import (
     parse_place,
 )
 from app.i18n import card_letters, translations
+from app.status import Status
 from app.web.board import STATIC
 from app.web.diagrams import NOBODY, Diagram
 from app.web.examples import ExampleError, copy_game
@@ -159,7 +160,7 @@ def moved_cards(step: SeahavenStep) -> Sequence[Card]:
 def diagram(game: Seahaven, lang: str, ringed: Collection[str] = ()) -> Diagram:
     """Seahaven's cells, foundations and columns; ``ringed`` names cards (``KH``) whose place
     shows them ringed — in a column, the card and everything above it."""
-    facts = SCREEN.facts(game, NOBODY, state="playing")
+    facts = SCREEN.facts(game, NOBODY, state=Status.PLAYING)
     parts = []
     for place in facts.places:
         marked = [depth for depth, card in enumerate(place.cards) if str(card) in ringed]
