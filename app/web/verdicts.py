@@ -4,6 +4,9 @@ the saved game when it is lost."""
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
+
 from fastapi import Request
 
 from app.engine.codes import DealCode
@@ -11,11 +14,13 @@ from app.engine.game import RecordError
 from app.engine.games import AnyGame
 from app.services.proofs import Prover
 from app.status import Status
-from app.store import SessionData, Store, StoredGame
+from app.store import SessionData, Store, StoredGame, StoreError
 from app.store.base import carry
 from app.store.replays import new_replay_id
 from app.web.retries import with_key
 from app.web.screen import AnyScreen
+
+log = logging.getLogger(__name__)
 
 
 def rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tuple[AnyGame, bool]:
@@ -39,6 +44,17 @@ def _rebuild(screen: AnyScreen, code: DealCode, stored: StoredGame | None) -> tu
     return game, False
 
 
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The verdict :func:`settle_verdict` found on a game's position."""
+
+    lost: bool = False
+    """Proved lost just now."""
+    kept: bool = True
+    """The saved game holds what the game object knows (``False``: the verdict's write failed;
+    the next read of the game proves its position again and writes it)."""
+
+
 async def settle_verdict(
     request: Request,
     store: Store,
@@ -47,25 +63,36 @@ async def settle_verdict(
     game: AnyGame,
     *,
     saved: bool = True,
-) -> bool:
+) -> Settled:
     """Prove the game's position in the proof pool when nobody has (:mod:`app.services.proofs`);
-    ``True`` when it is lost — then the saved game (when it is still this one) keeps the
-    verdict, its clock stopped at its last action; ``saved=False`` says there is no saved
-    game (a page of a deal not played yet: the verdict stays in this worker's memory, issue
-    23). Waits at most ``proof_wait`` seconds without holding up anyone else; without a
-    verdict by then, the game goes on as playable and the next answer asks again."""
+    lost — then the saved game (when it is still this one) keeps the verdict, its clock stopped
+    at its last action; ``saved=False`` says there is no saved game (a page of a deal not played
+    yet: the verdict stays in this worker's memory, issue 23). Waits at most ``proof_wait``
+    seconds without holding up anyone else; without a verdict by then, the game goes on as
+    playable and the next answer asks again.
+
+    The verdict's write comes after the action's own commit: when the store fails it, the
+    action still stands and is answered as made (issue 34); the write is idempotent, and the
+    saved game still marked unproved has its position proved and written on its next read."""
     position = screen.unproved(game)
     if position is None:
-        return False
+        return Settled()
     prover: Prover = request.app.state.prover
     wait: float = request.app.state.config.proof_wait
     lost = await prover.verdict(position, wait=wait, wanted_by=(sid, str(game.code)))
     if lost is None:
-        return False
+        return Settled()
     screen.note_verdict(game, lost)
-    if lost and saved:
+    if not (lost and saved):
+        return Settled(lost)
+    try:
         await _keep_lost(store, sid, screen, game)
-    return lost
+    except StoreError as error:
+        log.warning(
+            "the lost verdict on %s was not written (next read writes it): %s", game.code, error
+        )
+        return Settled(lost, kept=False)
+    return Settled(lost)
 
 
 async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -> None:

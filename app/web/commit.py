@@ -1,0 +1,99 @@
+"""Step two of a game action (:func:`app.web.actions.act`): **commit** — the store's one
+transaction that reads the session and the game, lets :func:`app.web.decide.decide` decide and
+writes the row it returns; then :func:`settle`, the work after the commit.
+
+Until the transaction has committed, a failure means the action was not made: the store says
+so (``StoreError``), or says it cannot tell (``UnconfirmedChangeError``), and the answer is
+that page. Once it has, nothing may answer "not made" (issue 34): :func:`settle` (the new-game
+limit's spend, the lost verdict's proof and write) never fails the action; what it could not
+do is done again on the next read.
+
+When this worker answered the game's last action, its :class:`~app.web.gamecache.GameCache`
+still holds the game object: the action is decided on it on the event loop, before the
+transaction, which then only checks that the row it reads is still that game's (else it
+decides again on the game rebuilt from the row, as for a game the worker has not seen).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from fastapi import Request
+
+from app.store import SessionData, Store, StoredGame, StoreError
+from app.web.decide import Acted, Decided, Turn, decide
+from app.web.dependencies import limit
+from app.web.errors import PlayerError
+from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
+from app.web.sessions import Player, check_token
+from app.web.verdicts import rebuild, settle_verdict
+
+log = logging.getLogger(__name__)
+
+
+async def commit(request: Request, turn: Turn, token: str) -> Acted:
+    """Check the form token, decide and write the row in one store transaction.
+
+    :raises PlayerError: an expired form, a game too long, a new game past the limit.
+    :raises StoreError: the store failed: the action was not made (or, for
+        ``UnconfirmedChangeError``, may have been).
+    """
+    store: Store = request.app.state.store
+    player = Player.from_request(request)
+    kept = game_cache(request).take(player.sid, str(turn.code))
+    early = None if kept is None else _decided_early(turn, kept)
+
+    def change(session: SessionData | None, stored: StoredGame | None) -> Decided:
+        session = check_token(player, session, token, turn.page_url)
+        if (
+            kept is not None
+            and early is not None
+            and stored is not None
+            and session == kept.session
+            and same_row(stored, kept.row)
+        ):
+            if isinstance(early, PlayerError):
+                raise early
+            return early
+        game, unreadable = rebuild(turn.screen, turn.code, stored)
+        return decide(turn, session, stored, game, unreadable)
+
+    return await store.change_game_async(player.sid, str(turn.code), change)
+
+
+def _decided_early(turn: Turn, kept: Kept) -> Decided | PlayerError:
+    """The action decided on the cached game; a refusal is raised in the transaction, after
+    the token's check."""
+    try:
+        return decide(turn, kept.session, kept.row, kept.game, False)
+    except PlayerError as error:
+        return error
+
+
+async def settle(request: Request, turn: Turn, acted: Acted) -> Acted:
+    """The work after the commit, which never undoes or denies it: a new game spends one of
+    the client's new games; the verdict on the new position is proved outside the store's
+    writer (it may search) and, when lost, written into the saved game."""
+    if acted.created:
+        try:
+            await limit(request, "new")
+        except StoreError as error:  # the game is made: one spend fewer, never "not made"
+            log.warning("a new game's limit was not spent: %s", error)
+    store: Store = request.app.state.store
+    sid = Player.from_request(request).sid
+    settled = await settle_verdict(request, store, sid, turn.screen, acted.game)
+    if settled.lost:
+        was_over = acted.before is not None and acted.before.state.is_over
+        state, ended = acted.game.status(), acted.ended or not was_over
+        acted = dataclasses.replace(acted, state=state, ended=ended)
+    if not settled.kept:  # the game knows a verdict its row lacks: rebuilt on the next read
+        acted = dataclasses.replace(acted, mark=None)
+    return acted
+
+
+def keep(cache: GameCache, sid: str, code: str, acted: Acted) -> None:
+    """Cache the game when it still is the row the store now holds (a verdict proved after
+    the commit may have stopped its clock: then it is rebuilt next time)."""
+    if acted.row is not None and acted.mark is not None and mark_of(acted.game) == acted.mark:
+        cache.keep(sid, code, Kept(acted.row, acted.game, acted.session))

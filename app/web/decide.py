@@ -1,0 +1,129 @@
+"""Step one of a game action (:func:`app.web.actions.act`): **decide** — what the action does to
+the game, the row the store is to write and what to say. The engine's call on a game object,
+and nothing else: no I/O, so it can run on the event loop before the store's transaction (on
+the game this worker cached) or inside it (on the game rebuilt from the row the transaction
+read), and be tested alone.
+
+What the request brings that deciding needs — the new-game limit's verdict, the daily deal's
+day, the action's retry key, the time — is read before, into a :class:`Turn`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine.codes import DealCode
+from app.engine.game import MAX_RECORD_MOVES
+from app.engine.games import AnyGame
+from app.status import Status
+from app.store import SessionData, StoredGame
+from app.store.base import carry
+from app.store.ratelimit import Verdict
+from app.store.replays import new_replay_id, replay_id
+from app.web.board import BoardFacts
+from app.web.errors import PlayerError
+from app.web.gamecache import mark_of
+from app.web.notices import UNREADABLE, Said
+from app.web.retries import replayed, with_key
+from app.web.screen import AnyScreen
+
+Action = Callable[[Any, SessionData, int], Said]
+"""One engine action, its form's values already bound: given the game of the route's screen
+(its own class: a Half Moon route's action takes a ``HalfMoon``), the session and the time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One action as its request brings it: all that deciding needs besides the game."""
+
+    screen: AnyScreen
+    code: DealCode
+    action: Action
+    now: int
+    """When it was sent: the game's clock and the row's time."""
+    creating: Verdict
+    """Whether the client may start one more game now (a new game counts against the limit)."""
+    daily_day: str | None = None
+    """The day the deal is that day's daily deal, when that day is today (issue 23)."""
+    retry: str | None = None
+    """The action's retry key (:func:`app.web.retries.replay_key`); ``None``: a plain form."""
+
+    @property
+    def page_url(self) -> str:
+        return self.screen.url(self.code)
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """What an action did, decided: what the store commits and the answer shows."""
+
+    session: SessionData
+    game: AnyGame
+    said: Said
+    before: BoardFacts | None
+    """The board before the action (``None`` when the saved game could not be read, or the
+    action was already made: then the answer is the whole board)."""
+    state: Status
+    ended: bool
+    """The action ended the game (announced; the board shows the ending)."""
+    created: bool = False
+    """The action wrote a game the session had not played yet, or started a deal again after
+    its game ended (Restart, *Play this deal again*: the next replay's game): a new game."""
+    row: StoredGame | None = None
+    """The game's row after the action: the one written, or the one read when nothing was."""
+    mark: tuple[Any, ...] | None = None
+    """:func:`~app.web.gamecache.mark_of` of ``game`` when ``row`` was decided (the game still
+    is that row while its mark is this one); ``None``: the game must not be cached."""
+
+
+Decided = tuple[StoredGame | None, Acted]
+"""The row to write (``None``: nothing changed) and what the action did."""
+
+
+def decide(
+    turn: Turn, session: SessionData, stored: StoredGame | None, game: AnyGame, unreadable: bool
+) -> Decided:
+    """Apply ``turn``'s action to ``game`` (the game ``stored`` holds, or a fresh one when it
+    was ``unreadable``) for ``session``: the row to write and what the action did.
+
+    :raises PlayerError: a game past :data:`MAX_RECORD_MOVES`, or a new game past the limit
+        (nothing is written).
+    """
+    if not unreadable and stored is not None and replayed(stored, turn.retry):
+        # made already, its answer lost (app.web.retries): answer the board as it is now,
+        # whole (the page shows the board the action started from); write nothing
+        state, seen = Status(stored.state), mark_of(game)
+        return None, Acted(session, game, Said(), None, state, False, row=stored, mark=seen)
+    before = None if unreadable else turn.screen.facts(game, session)
+    mark = None if unreadable else mark_of(game)
+    said = turn.action(game, session, turn.now)
+    after = mark_of(game)
+    changed = unreadable or after != mark
+    state = game.status() if changed or before is None else before.state
+    if unreadable and said.message is None:
+        said = Said(UNREADABLE, "unreadable")
+    if not changed:
+        return None, Acted(session, game, said, before, state, False, row=stored, mark=after)
+    saved, created = _row(turn, stored, game, state)
+    ended = state.is_over and not (before is not None and before.state.is_over)
+    return saved, Acted(session, game, said, before, state, ended, created, saved, after)
+
+
+def _row(
+    turn: Turn, stored: StoredGame | None, game: AnyGame, state: Status
+) -> tuple[StoredGame, bool]:
+    """The row an action that changed the game writes, and whether it is a new game: one the
+    session had not played, or the game that ended (it has a replay) begun again — its ending
+    makes a new replay, so it counts against the new-games limit (docs/security.md)."""
+    if game.move_count > MAX_RECORD_MOVES:  # every record written can be read back
+        raise PlayerError.game_too_long(MAX_RECORD_MOVES, turn.page_url)
+    row = turn.screen.stored(game, game.to_record(), turn.now, state)
+    saved = carry(stored, row, new_replay_id)
+    created = stored is None or (replay_id(stored) is not None and saved.marks.replay is None)
+    if created and not turn.creating.allowed:
+        raise PlayerError.rate_limited(turn.creating.retry_after, turn.page_url)
+    if stored is None and turn.daily_day is not None:  # the day its daily streak counts
+        saved = saved.with_marks(saved.marks._replace(daily=turn.daily_day))
+    return with_key(saved, turn.retry), created
