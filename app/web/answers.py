@@ -15,11 +15,11 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.i18n import translations
 from app.status import Status
-from app.store import Store, StoreError
+from app.store import Store
 from app.web.board import BOARD_VERSION_HEADER, CODE, BoardFacts, fill
 from app.web.context import asked, info_view, language
 from app.web.decide import Acted, Turn
-from app.web.ending import game_result, with_result
+from app.web.ending import result_or_none, with_result
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.markup import board_html
 from app.web.notices import QUESTIONS, Said, notice_query, sentence
@@ -81,11 +81,7 @@ async def _with_statistics(
         return before, after
     store: Store = request.app.state.store
     sid, code = Player.from_request(request).sid, str(turn.code)
-    try:
-        result = await game_result(store, sid, code, turn.screen.ranks_wins_by_moves)
-    except StoreError as error:
-        log.warning("the end box's statistics were not read (next read shows them): %s", error)
-        result = None
+    result = await result_or_none(store, sid, code, turn.screen.ranks_wins_by_moves)
     return (None if before is None else with_result(before, result)), with_result(after, result)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 from typing import Final, Protocol
 
 from babel.support import NullTranslations
@@ -17,7 +18,7 @@ from markupsafe import Markup
 from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
 from app.status import Status
-from app.store import Store
+from app.store import Store, StoreError
 from app.store.replays import replay_id
 from app.web.board import BoardFacts, Ending, GameResult
 from app.web.markup import macro
@@ -35,6 +36,8 @@ class EndingScreen(Protocol):
 
     def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None: ...
 
+
+log = logging.getLogger(__name__)
 
 CASCADE: Final = tuple(
     Card.parse(c) for c in ("KH", "QS", "JD", "AC", "10H", "9S", "8D", "7C", "6H", "5S", "4D", "3C")
@@ -116,6 +119,19 @@ async def game_result(
         standing=standing,
         replay=ident,
     )
+
+
+async def result_or_none(
+    store: Store, sid: str, code: str, by_moves: bool = False
+) -> GameResult | None:
+    """:func:`game_result`, or ``None`` when the store cannot read it: an end box without its
+    statistics lines, never a failed answer (the game itself is read or written already;
+    the next read shows them)."""
+    try:
+        return await game_result(store, sid, code, by_moves)
+    except StoreError as error:
+        log.warning("the end box's statistics were not read: %s", error)
+        return None
 
 
 def ending_slot(inner: str) -> str:

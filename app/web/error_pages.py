@@ -108,6 +108,8 @@ def install(app: FastAPI) -> None:
         if isinstance(error, UnconfirmedChangeError):  # the change may have been made
             shown = PlayerError.store_unconfirmed(_page_of(request))
             return await render_error(request, shown, read_store=False)
+        if request.method in ("GET", "HEAD"):  # a page read: no move to speak of
+            return await render_error(request, PlayerError.store_unreadable(), read_store=False)
         return await render_error(request, PlayerError.store_unavailable(), read_store=False)
 
     @app.exception_handler(Redirect)

@@ -118,6 +118,17 @@ class PlayerError(Exception):
         )
 
     @classmethod
+    def store_unreadable(cls) -> PlayerError:
+        """The store failed while a page was read (a GET makes no move: nothing to say of
+        one)."""
+        return cls.fixed(
+            503,
+            N_("Busy for a moment"),
+            N_("The game could not be read just now. Try again."),
+            headers={"Retry-After": "1"},
+        )
+
+    @classmethod
     def store_unconfirmed(cls, page_url: str) -> PlayerError:
         """A change was sent, but the store stopped answering before it said whether the
         change was made, and could not be asked in time (``UnconfirmedChangeError``): say

@@ -23,7 +23,7 @@ from app.web.dependencies import (
     RendererDep,
     StoreDep,
 )
-from app.web.ending import game_result, with_result
+from app.web.ending import result_or_none, with_result
 from app.web.forms import ActionForm
 from app.web.gamecache import page_game
 from app.web.htmx import html_answer
@@ -76,7 +76,7 @@ async def show_page(
     token, code_text = session.token, context["info"].code
     facts = screen.facts(game, session, asking=asking)
     if facts.state.is_over:
-        result = await game_result(store, player.sid, code_text, screen.ranks_wins_by_moves)
+        result = await result_or_none(store, player.sid, code_text, screen.ranks_wins_by_moves)
         facts = with_result(facts, result)
     board = screen.board_html(facts, lang, token)
     shortcuts = renderer.partial("partials/shortcuts.html", lang)

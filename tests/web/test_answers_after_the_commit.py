@@ -158,3 +158,29 @@ def test_a_failed_commit_still_answers_not_made_and_changes_nothing(client, fail
     assert response.status_code == 503
     assert "Your move was not made" in parse(response.text).text
     assert moves_stored(store, client, HM) == ("playing", 47)
+
+
+@pytest.mark.all_stores
+def test_without_javascript_the_winning_tap_leads_to_the_won_page_when_statistics_fail(
+    client, failing, store
+):
+    """The plain form's answer is a 303 to the page; the page that reads the statistics for
+    the end box shows the win without them when the read fails."""
+    p, last = win_but_the_last_tap(client)
+    p.htmx = False
+    failing.fail("player_stats_async", "player_stats")
+    p.tap(last)  # follows the 303
+    assert failing.failed == ["player_stats_async"]
+    assert (p.board.attrs["data-state"], p.board.attrs["data-moves"]) == ("won", "48")
+    assert p.board.find_all(id="bests") == []
+    assert moves_stored(store, client, HM) == ("won", 48)
+
+
+def test_a_page_the_store_cannot_read_says_so_and_not_that_a_move_was_not_made(client, failing):
+    """A GET makes no move: its store failure never says one was not made."""
+    failing.fail("load_async", "load")
+    response = client.get(f"/half-moon/{HM}")
+    assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+    text = parse(response.text).find("main").text
+    assert NOT_MADE not in text
+    assert "The game could not be read just now. Try again." in text
