@@ -65,24 +65,28 @@ def clock_text(ms: int) -> str:
 INFO: Final = "board/info.html"
 
 
+WORDS: Final = {
+    "time": N_("Time"),
+    "score": N_("Score"),
+    "moves": N_("Moves"),
+    "deal": N_("Deal"),
+    "copied": N_("Link copied."),
+    "copy_link": N_("Copy link"),
+    "new_game": N_("New game"),
+    "rules": N_("Rules"),
+    "shortcuts": N_("Keyboard shortcuts"),
+    "undo": N_("Undo"),
+    "redo": N_("Redo"),
+    "restart": N_("Restart"),
+}
+"""The info bar's words (catalog texts)."""
+
+
 @functools.lru_cache(maxsize=8)
 def _texts(lang: str) -> dict[str, str]:
     """The info bar's words in a language."""
     t = translations(lang)
-    return {
-        "time": t.gettext(N_("Time")),
-        "score": t.gettext(N_("Score")),
-        "moves": t.gettext(N_("Moves")),
-        "deal": t.gettext(N_("Deal")),
-        "copied": t.gettext(N_("Link copied.")),
-        "copy_link": t.gettext(N_("Copy link")),
-        "new_game": t.gettext(N_("New game")),
-        "rules": t.gettext(N_("Rules")),
-        "shortcuts": t.gettext(N_("Keyboard shortcuts")),
-        "undo": t.gettext(N_("Undo")),
-        "redo": t.gettext(N_("Redo")),
-        "restart": t.gettext(N_("Restart")),
-    }
+    return {key: t.gettext(text) for key, text in WORDS.items()}
 
 
 @functools.lru_cache(maxsize=64)

@@ -6,19 +6,19 @@ player does on the page and wait for the board the server sends back.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Locator, Page, expect
 
 from app.engine.cards import Card
 from app.engine.codes import DealCode
-from app.engine.halfmoon import Removal, apply_move, deal, legal_moves
+from app.engine.halfmoon import Removal, apply_move, deal
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import COLUMNS, FOUNDATIONS, Move, Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
+from tests.lines import hm_random_line as hm_random_line
 
 HM = "HM1-N-AAAAAAB"
 SH = "SH1-C4-AAAAAAB"
@@ -61,17 +61,6 @@ def hm_line(code: str = HM) -> list[Removal]:
     line = solve(deal(DealCode.parse(code))).line
     assert line is not None and len(line) == 48, code
     return list(line)
-
-
-def hm_random_line(code: str, seed: int) -> tuple[list[Removal], bool]:
-    """Random legal removals of ``code`` (seeded) until it is won or stuck; True when stuck."""
-    rng = random.Random(seed)
-    position, line = deal(DealCode.parse(code)), []
-    while not position.is_won() and not position.is_stuck():
-        removal = rng.choice(sorted(legal_moves(position)))
-        line.append(removal)
-        position = apply_move(position, removal)
-    return line, position.is_stuck()
 
 
 def hm_stuck_line() -> tuple[str, list[Removal]]:

@@ -20,7 +20,6 @@ import base64
 import hashlib
 import itertools
 import os
-import random
 import re
 import secrets
 from collections.abc import Callable
@@ -32,7 +31,7 @@ import pytest
 
 import app.clock
 from app.engine.codes import DealCode
-from app.engine.halfmoon import apply_move, legal_moves
+from app.engine.halfmoon import apply_move
 from app.engine.halfmoon import deal as hm_deal
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.halfmoon.solver import solve
@@ -42,6 +41,7 @@ from app.engine.seahaven.solver import solve_code
 from app.main import create_app
 from app.services import daily
 from app.store import MemoryStore
+from tests.lines import hm_random_line
 from tests.web.conftest import TestClient
 
 GOLDEN = Path(__file__).parent / "markup"
@@ -226,13 +226,8 @@ def half_moon_stuck(b: Browser) -> None:
 
 def stuck_line() -> tuple[str, list[Any]]:
     code, seed = HM_STUCK
-    rng = random.Random(seed)
-    position, line = hm_deal(DealCode.parse(code)), []
-    while not position.is_won() and not position.is_stuck():
-        removal = rng.choice(sorted(legal_moves(position)))
-        line.append(removal)
-        position = apply_move(position, removal)
-    assert position.is_stuck() and len(line) >= 2
+    line, stuck = hm_random_line(code, seed)
+    assert stuck and len(line) >= 2
     return code, line
 
 
