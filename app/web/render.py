@@ -11,16 +11,16 @@ import contextvars
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import jinja2
 from babel.support import NullTranslations
 
 from app.i18n import translations
 from app.web.assets import Assets
+from app.web.markup import TEMPLATES_DIR as TEMPLATES_DIR
+from app.web.markup import JoinedLines
 from app.web.views import clock_text
-
-TEMPLATES_DIR: Final = Path(__file__).resolve().parents[2] / "templates"
 
 _current: contextvars.ContextVar[NullTranslations] = contextvars.ContextVar("translations")
 
@@ -45,7 +45,7 @@ class Renderer:
             loader=jinja2.FileSystemLoader(directory),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
-            extensions=["jinja2.ext.i18n"],
+            extensions=["jinja2.ext.i18n", JoinedLines],  # a page may import board macros
             trim_blocks=True,
             lstrip_blocks=True,
             auto_reload=False,  # templates ship with the code: no stat() per render
