@@ -92,10 +92,7 @@ def decide(
         (nothing is written).
     """
     if not unreadable and stored is not None and replayed(stored, turn.retry):
-        # made already, its answer lost (app.web.retries): answer the board as it is now,
-        # whole (the page shows the board the action started from); write nothing
-        state, seen = Status(stored.state), mark_of(game)
-        return None, Acted(session, game, Said(), None, state, False, row=stored, mark=seen)
+        return None, _made_already(session, stored, game)
     before = None if unreadable else turn.screen.facts(game, session)
     mark = None if unreadable else mark_of(game)
     said = turn.action(game, session, turn.now)
@@ -105,10 +102,20 @@ def decide(
     if unreadable and said.message is None:
         said = Said(UNREADABLE, "unreadable")
     if not changed:
-        return None, Acted(session, game, said, before, state, False, row=stored, mark=after)
+        return None, Acted(
+            session, game, said, before=before, state=state, ended=False, row=stored, mark=after
+        )
     saved, created = _row(turn, stored, game, state)
     ended = state.is_over and not (before is not None and before.state.is_over)
     return saved, Acted(session, game, said, before, state, ended, created, saved, after)
+
+
+def _made_already(session: SessionData, stored: StoredGame, game: AnyGame) -> Acted:
+    """An action made already, its answer lost (:mod:`app.web.retries`): answered with the
+    board as it is now, whole (the page shows the board the action started from); nothing
+    is written or applied again."""
+    state = Status(stored.state)
+    return Acted(session, game, Said(), None, state, ended=False, row=stored, mark=mark_of(game))
 
 
 def _row(

@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Final
 
 import jinja2
@@ -81,6 +82,12 @@ def macro(template: str, name: str) -> Callable[..., Markup]:
     """A macro of a template of the board (the template read once)."""
     found: Callable[..., Markup] = getattr(ENV.get_template(template).module, name)
     return found
+
+
+def words(**texts: str | Any) -> SimpleNamespace:
+    """Texts a macro reads by name (``x.spoken``): a namespace, not a dict — Jinja looks an
+    attribute up first, and a dict's miss would raise and be caught on every read."""
+    return SimpleNamespace(**texts)
 
 
 def draw(template: str, name: str, *args: Any, **kwargs: Any) -> str:

@@ -198,7 +198,9 @@ def view(
         said = t.gettext(N_("Move %(step)s: %(move)s")) % {"step": step, "move": move}
     state = result.state if step == last else Status.PLAYING
     points = line.game.points(position)
-    facts = BoardFacts(state, points, step, places=(), ending=None, classes="still", zen=zen)
+    facts = BoardFacts(
+        state=state, score=points, moves=step, places=(), ending=None, classes="still", zen=zen
+    )
     board = board_html(
         screen.slug, str(code), facts, None, None, screen.replay_board(code, position, lang)
     )

@@ -142,13 +142,13 @@ class Screen(ABC, Generic[G]):
         state = state or game.status()
         helping, score = session.placement_help, game.score
         return BoardFacts(
-            state,
-            score,
-            game.move_count,
-            self.places(game, helping),
-            self.ending_facts(game, state, score, asking, session.zen),
-            "with-help" if helping else "",
-            session.zen,
+            state=state,
+            score=score,
+            moves=game.move_count,
+            places=self.places(game, helping),
+            ending=self.ending_facts(game, state, score, asking, session.zen),
+            classes="with-help" if helping else "",
+            zen=session.zen,
         )
 
     @abstractmethod

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Final
 
 from markupsafe import Markup
 
 from app.i18n import N_, translations
-from app.web.markup import draw
+from app.web.markup import draw, words
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,22 +84,22 @@ WORDS: Final = {
 
 
 @functools.lru_cache(maxsize=8)
-def _texts(lang: str) -> dict[str, str]:
+def _texts(lang: str) -> SimpleNamespace:
     """The info bar's words in a language."""
     t = translations(lang)
-    return {key: t.gettext(text) for key, text in WORDS.items()}
+    return words(**{key: t.gettext(text) for key, text in WORDS.items()})
 
 
 @functools.lru_cache(maxsize=64)
 def _control(lang: str, verb: str, enabled: bool, oob: bool = False) -> str:
     """Undo, Redo or Restart, enabled or not: the controls whose state an action changes."""
-    return draw(INFO, "control", verb, _texts(lang)[verb], enabled, oob)
+    return draw(INFO, "control", verb, getattr(_texts(lang), verb), enabled, oob)
 
 
 @functools.lru_cache(maxsize=1024)
 def _deal(lang: str, code: str, url: str) -> str:
     """The deal's part of the numbers: its code, its link, the button that copies it."""
-    return draw(INFO, "deal", _texts(lang), {"code": code, "url": url})
+    return draw(INFO, "deal", _texts(lang), words(code=code, url=url))
 
 
 CONTROLS: Final = ("undo", "redo", "restart")

@@ -33,7 +33,7 @@ from app.web.board import INTERACTIVE, Place
 from app.web.diagrams import Diagram
 from app.web.forms import ActionForm, CardField, parsed
 from app.web.game_routes import game_router
-from app.web.markup import draw
+from app.web.markup import draw, words
 from app.web.notices import STALE, Said, notice, refused
 from app.web.screen import Screen
 
@@ -131,13 +131,13 @@ def place_html(lang: str, place: Place, interactive: bool = INTERACTIVE) -> str:
     placeholders."""
     t = translations(lang)
     kind, number, count, card = place.kind, place.number, place.count, place.top
-    texts = {
-        "spoken": place_label(kind, number, count, t),  # the sentence a screen reader speaks
-        "title": place_title(kind, number, t),
-        "count": card_count(count, t),
-        "card": "" if card is None else card_name(card, t),
-        "rank": "" if card is None else rank_letter(card, t),
-    }
+    texts = words(
+        spoken=place_label(kind, number, count, t),  # the sentence a screen reader speaks
+        title=place_title(kind, number, t),
+        count=card_count(count, t),
+        card="" if card is None else card_name(card, t),
+        rank="" if card is None else rank_letter(card, t),
+    )
     return draw(BOARD, "place", place, texts, interactive)
 
 

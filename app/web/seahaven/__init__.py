@@ -31,7 +31,7 @@ from app.web.diagrams import Diagram
 from app.web.errors import Text
 from app.web.game_routes import game_router
 from app.web.htmx import NO_STORE, html_answer
-from app.web.markup import draw
+from app.web.markup import draw, words
 from app.web.notices import notice
 from app.web.render import Renderer
 from app.web.screen import Screen
@@ -298,7 +298,7 @@ def slot_html(lang: str, slot: Place, interactive: bool = INTERACTIVE) -> str:
         "card": "" if card is None else card_name(card, t),
         "rank": "" if card is None else rank_letter(card, t),
     }
-    return draw(BOARD, "slot", slot, texts, interactive)
+    return draw(BOARD, "slot", slot, words(**texts), interactive)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -308,14 +308,14 @@ def column_html(lang: str, column: Place, interactive: bool = INTERACTIVE) -> st
     *Placement help*: ``destination`` (the selection may come here) and ``targets`` (for each
     card, where it may go with the cards above it)."""
     t = translations(lang)
-    texts = {
-        "spoken": column_label(column.number, column.count, t),
-        "hint": f", {t.gettext(DESTINATION_HINT)}" if column.destination else "",
-        "title": place_text(engine_place(column), t),
-        "count": card_count(column.count, t),
-        "short": str(column.number),
-        "cards": [(card_name(card, t), rank_letter(card, t)) for card in column.cards],
-    }
+    texts = words(
+        spoken=column_label(column.number, column.count, t),
+        hint=f", {t.gettext(DESTINATION_HINT)}" if column.destination else "",
+        title=place_text(engine_place(column), t),
+        count=card_count(column.count, t),
+        short=str(column.number),
+        cards=[(card_name(card, t), rank_letter(card, t)) for card in column.cards],
+    )
     return draw(BOARD, "column", column, texts, fan_class(column.count), interactive)
 
 
