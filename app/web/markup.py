@@ -24,6 +24,7 @@ from jinja2.ext import Extension
 from markupsafe import Markup
 
 from app.engine.cards import SUIT_SYMBOLS, Card
+from app.status import Status
 from app.web.board import BOARD_VERSION_HEADER, CODE, QUEUE, TOKEN, BoardFacts
 
 TEMPLATES_DIR: Final = Path(__file__).resolve().parents[2] / "templates"
@@ -95,6 +96,11 @@ def draw(template: str, name: str, *args: Any, **kwargs: Any) -> str:
     return str(macro(template, name)(*args, **kwargs))
 
 
+VERSION: Final = "\x00version\x00"
+INNER: Final = "\x00inner\x00"
+"""Stand for the board's version and its contents in the cached element (:func:`_board`)."""
+
+
 def board_html(
     game: str,
     code: str,
@@ -106,5 +112,31 @@ def board_html(
     """``<div id="board" …>``: the board-wide state, and the version the page sends back
     (``None``: a board no action is sent from, a replay's), around ``inner`` (the places and
     the ending slot)."""
-    drawn = draw("board/common.html", "board", game, code, facts, board_version, oob, Markup(inner))
-    return drawn
+    versioned = board_version is not None
+    head, tail = _board(
+        game, code, facts.state, facts.score, facts.moves, facts.classes, facts.zen, versioned, oob
+    )
+    if board_version is not None:
+        head = head.replace(VERSION, board_version)
+    return head + inner + tail
+
+
+@functools.lru_cache(maxsize=4096)
+def _board(
+    game: str,
+    code: str,
+    state: Status,
+    score: int,
+    moves: int,
+    classes: str,
+    zen: bool,
+    versioned: bool,
+    oob: str | None,
+) -> tuple[str, str]:
+    """The board's element around its contents, drawn once per state (the version a
+    placeholder): the part before the contents and the part after."""
+    facts = BoardFacts(state, score, moves, (), None, classes, zen)
+    version = VERSION if versioned else None
+    drawn = draw("board/common.html", "board", game, code, facts, version, oob, Markup(INNER))
+    head, _, tail = drawn.partition(INNER)
+    return head, tail

@@ -123,10 +123,44 @@ def info_html(lang: str, screen: ScreenView, info: InfoView, shortcuts: str) -> 
 def info_changes(lang: str, screen: ScreenView, info: InfoView) -> str:
     """What an action changes in the info bar, out of band by id: the numbers (``#stats``,
     the deal link included), Undo, Redo and Restart. The rest of the bar never changes on a page."""
-    deal = Markup(_deal(lang, info.code, info.url))
-    stats = draw(INFO, "stats", _texts(lang), info, deal, True)
+    stats = _stats(lang, info.code, info.url, info.running, info.zen)
+    for mark, value in zip(NUMBERS, _numbers(info), strict=True):
+        stats = stats.replace(mark, value)
     controls = zip(CONTROLS, _enabled(info), strict=True)
     return stats + "".join(_control(lang, verb, enabled, True) for verb, enabled in controls)
+
+
+NUMBERS: Final = tuple(f"\x00{name}\x00" for name in ("elapsed", "away", "clock", "score", "moves"))
+"""Stand for the info bar's numbers in its cached markup (:func:`_stats`), as ``board.TOKEN``
+stands for the token: filled in per answer."""
+
+
+def _numbers(info: InfoView) -> tuple[str, ...]:
+    return (
+        str(info.elapsed_ms),
+        str(info.away_left_ms),
+        info.clock,
+        str(info.score),
+        str(info.moves),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _stats(lang: str, code: str, url: str, running: bool, zen: bool) -> str:
+    """``#stats`` out of band (``templates/board/info.html``'s ``stats``), drawn once per
+    language, deal and mode with :data:`NUMBERS` where its numbers go."""
+    deal = Markup(_deal(lang, code, url))
+    elapsed, away, clock, score, moves = (Markup(mark) for mark in NUMBERS)
+    numbers = words(
+        elapsed_ms=elapsed,
+        away_left_ms=away,
+        clock=clock,
+        score=score,
+        moves=moves,
+        running=running,
+        zen=zen,
+    )
+    return draw(INFO, "stats", _texts(lang), numbers, deal, True)
 
 
 def oob(html: str) -> str:

@@ -4,7 +4,6 @@ fragment or the 303."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 
 import pytest
@@ -136,33 +135,33 @@ def request_for(app, sid: str, **headers: str) -> Request:
 
 
 def test_commit_checks_the_token_then_writes_the_decided_row(app_client):
-    app, store, _ = app_client
+    app, store, client = app_client
     sid = "s" * 43
     with pytest.raises(PlayerError) as expired:
-        asyncio.run(commit(request_for(app, sid), turn(), "not-the-token"))
+        client.portal.call(commit, request_for(app, sid), turn(), "not-the-token")
     assert expired.value.status == 403 and store.load(sid, str(CODE))[1] is None
-    acted = asyncio.run(commit(request_for(app, sid), turn(), form_token(sid)))
+    acted = client.portal.call(commit, request_for(app, sid), turn(), form_token(sid))
     row = store.load(sid, str(CODE))[1]
     assert row is not None and row == acted.row and row.record["sel"] == "a"
 
 
 def test_answer_without_htmx_is_a_303_back_to_the_page(app_client):
-    app, _, _ = app_client
+    app, _, client = app_client
     _, acted = decide(turn(), SESSION, None, HalfMoon(CODE), False)
-    response = asyncio.run(answer(request_for(app, "s" * 43), turn(), acted))
+    response = client.portal.call(answer, request_for(app, "s" * 43), turn(), acted)
     assert (response.status_code, response.headers["location"]) == (303, SCREEN.url(CODE))
     assert response.headers["vary"] == "HX-Request"
 
 
 def test_answer_with_htmx_sends_only_the_changed_place_from_the_board_the_page_shows(app_client):
-    app, _, _ = app_client
+    app, _, client = app_client
     _, acted = decide(turn(), SESSION, None, HalfMoon(CODE), False)
     before = acted.before
     assert before is not None
     parts = SCREEN.board_parts(before, "en")
     seen = SCREEN.board_version(before, parts, "en", SESSION.token)
     request = request_for(app, "s" * 43, **{"HX-Request": "true", "X-Board-Version": seen})
-    response = asyncio.run(answer(request, turn(), acted))
+    response = client.portal.call(answer, request, turn(), acted)
     swapped = [e.attrs["id"] for e in parse(response.body.decode()).children if e.attrs.get("id")]
     assert swapped[:3] == ["board", "place-pile-1", "stats"] and swapped[-1] == "status"
     assert not [
@@ -173,10 +172,10 @@ def test_answer_with_htmx_sends_only_the_changed_place_from_the_board_the_page_s
 
 
 def test_answer_with_htmx_to_another_board_sends_the_whole_board(app_client):
-    app, _, _ = app_client
+    app, _, client = app_client
     _, acted = decide(turn(), SESSION, None, HalfMoon(CODE), False)
     request = request_for(app, "s" * 43, **{"HX-Request": "true", "X-Board-Version": "0"})
-    board = parse(asyncio.run(answer(request, turn(), acted)).body.decode()).by_id("board")
+    board = parse(client.portal.call(answer, request, turn(), acted).body.decode()).by_id("board")
     assert board.attrs["hx-swap-oob"] == "true"
     assert len(board.find_all(data_place=True)) == 20
 
