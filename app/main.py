@@ -78,7 +78,7 @@ def create_app(
             config.store, config.expire_days, config.store_timeout
         )
         # the secret session ids are signed with: configured, or kept beside the store
-        app.state.signer = Signer(server_secret(config.secret, app.state.store))
+        app.state.signer = Signer(await server_secret(config.secret, app.state.store))
         app.state.limiter = app.state.store.rate_limiter(
             Limits.parse(config.rate_writes, config.rate_new)
         )
@@ -101,7 +101,7 @@ def create_app(
             await app.state.prover.close()
             app.state.limiter.close()
             if opened:
-                await app.state.store.aclose()
+                await app.state.store.close()
 
     app = FastAPI(
         title=" & ".join(game.title for game in GAMES.values()),

@@ -296,8 +296,9 @@ def hit_cost(work: Path, n: int = 2000) -> float:
 
     from app.store.ratelimit import BucketLimiter, Limits
     from app.store.sqlite import SQLiteStore
+    from app.store.sync import SyncStore
 
-    store = SQLiteStore(str(work / "cost.db"))
+    store = SyncStore(SQLiteStore(str(work / "cost.db")))
     limiter = store.rate_limiter(Limits.parse("off", "off"))
     assert isinstance(limiter, BucketLimiter)
     item = limits.parse("1000000/minute")

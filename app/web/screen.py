@@ -14,6 +14,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.engine.codes import DealCode
 from app.engine.games import AnyGame, game_for_code, kind_of
 from app.i18n import N_, translations
+from app.status import Status
 from app.store import SessionData, Store, StoredGame
 from app.web.board import (
     CODE,
@@ -293,7 +294,7 @@ class Screen(ABC, Generic[G]):
         return StoredGame(
             record["code"],
             record,
-            state or game.status().value,
+            Status(state or game.status()),
             game.score,
             game.move_count,
             now,

@@ -41,6 +41,7 @@ from starlette.types import Scope
 
 from app.services.signing import TAG_LENGTH, Signer, server_secret
 from app.store import SessionData, Store
+from app.store.sync import portal
 from app.web.errors import PlayerError
 
 COOKIE: Final = "sid"
@@ -72,7 +73,8 @@ def signer_of(app: Any) -> Signer:
     if signer is None:
         config = getattr(state, "config", None)
         store: Store = state.store
-        signer = state.signer = Signer(server_secret(getattr(config, "secret", ""), store))
+        secret = portal().call(server_secret, getattr(config, "secret", ""), store)
+        signer = state.signer = Signer(secret)
     return signer
 
 

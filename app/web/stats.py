@@ -180,7 +180,7 @@ async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> R
     await checked_form(request, store, player, ActionForm, "/stats")
     if await store.has_link_async(player.sid):
         fresh = new_sid()
-        await store.move_player_async(player.sid, fresh)  # the link goes with the old id
+        await store.revoke_link(player.sid, fresh)  # the link goes with the old id
         request.state.player = player = Player(fresh, fresh=False)
     return _told(request, player.sid, "revoked")
 

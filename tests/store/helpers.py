@@ -76,12 +76,15 @@ def footprint(store: Store) -> int:
     from app.store import MemoryStore
     from app.store.redis import RedisStore
     from app.store.sqlite import SQLiteStore
+    from app.store.sync import SyncStore
 
+    if isinstance(store, SyncStore):
+        store = store.store
     if isinstance(store, MemoryStore):
         held = (
             store._sessions,
             store._games,
-            store._verdicts,
+            store._moved,
             store._stats,
             store._deals,
             store._links,

@@ -24,6 +24,7 @@ from app.store.ratelimit import (
 )
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 
 OFF = Limits.parse("off", "off")
 
@@ -38,11 +39,11 @@ def bucket_limiter(store: Store) -> BucketLimiter:
 def bucket_store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     if request.param == "redis":
         request.getfixturevalue("redis_client")  # an empty database
-        made: Store = RedisStore(request.getfixturevalue("redis_url"))
+        made: Store = SyncStore(RedisStore(request.getfixturevalue("redis_url")))
     elif request.param == "memory":
-        made = MemoryStore()
+        made = SyncStore(MemoryStore())
     else:
-        made = SQLiteStore(str(tmp_path / "g.db"))
+        made = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     yield made
     made.close()
 
@@ -67,9 +68,9 @@ def test_every_store_gives_a_limiter_that_shares_its_counts_as_it_shares_games(
 ) -> None:
     """No store counts per process by accident: each says how (issue 25)."""
     memory, sqlite, redis = (
-        MemoryStore(),
-        SQLiteStore(str(tmp_path / "g.db")),
-        RedisStore(redis_url),
+        SyncStore(MemoryStore()),
+        SyncStore(SQLiteStore(str(tmp_path / "g.db"))),
+        SyncStore(RedisStore(redis_url)),
     )
     try:
         limiters = [s.rate_limiter(OFF) for s in (memory, sqlite, redis)]
@@ -90,7 +91,7 @@ def test_two_processes_on_one_file_spend_one_bucket(tmp_path: Path) -> None:
     """Two stores on one file, as two workers have: each decides in its own memory, and the
     store merges their spends; near the bucket's end each reads the other's."""
     path = str(tmp_path / "g.db")
-    first, second = SQLiteStore(path), SQLiteStore(path)
+    first, second = SyncStore(SQLiteStore(path)), SyncStore(SQLiteStore(path))
     one, two = bucket_limiter(first), bucket_limiter(second)
     item = limits.parse("4/minute")
     try:
@@ -107,7 +108,7 @@ def test_two_processes_on_one_file_spend_one_bucket(tmp_path: Path) -> None:
 
 
 def test_far_from_its_end_a_bucket_is_spent_without_reading_the_store(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "g.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter = bucket_limiter(store)
     item = limits.parse("1000/minute")
     reads: list[str] = []
@@ -135,9 +136,9 @@ def test_a_busy_worker_shares_its_spends_at_most_every_fifty_milliseconds(
     each on Redis). Every spend still reaches the store, without a sync."""
     if kind == "redis":
         request.getfixturevalue("redis_client")  # an empty database
-        store: Store = RedisStore(request.getfixturevalue("redis_url"))
+        store: Store = SyncStore(RedisStore(request.getfixturevalue("redis_url")))
     else:
-        store = SQLiteStore(str(tmp_path / "g.db"))
+        store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter = bucket_limiter(store)
     item = limits.parse("100000/hour")  # refills 28 a second
     started: list[float] = []
@@ -166,12 +167,12 @@ def test_a_busy_worker_shares_its_spends_at_most_every_fifty_milliseconds(
 def test_the_counts_survive_a_restart_within_the_limits_period(tmp_path: Path) -> None:
     path = str(tmp_path / "g.db")
     item = limits.parse("3/hour")
-    store = SQLiteStore(path)
+    store = SyncStore(SQLiteStore(path))
     limiter = bucket_limiter(store)
     assert limiter.take(item, "k", True).allowed and limiter.take(item, "k", True).allowed
     limiter.close()  # a server's shutdown shares what it counted
     store.close()
-    again = SQLiteStore(path)
+    again = SyncStore(SQLiteStore(path))
     try:
         restarted = bucket_limiter(again)
         assert [restarted.take(item, "k", True).allowed for _ in range(2)] == [True, False]
@@ -180,7 +181,7 @@ def test_the_counts_survive_a_restart_within_the_limits_period(tmp_path: Path) -
 
 
 def test_full_buckets_are_swept(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "g.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter = bucket_limiter(store)
     try:
         limiter.take(limits.parse("5/second"), "brief", True)
@@ -195,7 +196,7 @@ def test_full_buckets_are_swept(tmp_path: Path) -> None:
 
 
 def test_a_failing_limiter_lets_the_request_through(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "g.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter: RateLimiter = store.rate_limiter(Limits.parse("1/minute", "1/hour"))
     store.close()  # the store cannot be read any more
     with ThreadPoolExecutor(1) as pool:  # Playwright keeps a loop running in the main thread

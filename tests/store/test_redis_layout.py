@@ -15,6 +15,7 @@ from app.store import GameSummary, SessionData, StoredGame, StoreError
 from app.store.marks import Marks
 from app.store.redis import RedisStore
 from app.store.redis.store import _result_id
+from app.store.sync import SyncStore
 from tests.store.helpers import put
 
 HM = "HM1-N-AAAAAAB"
@@ -65,7 +66,7 @@ def write_first_layout(client: redis.Redis, sid: str = "p%1:x") -> dict[str, str
 
 def test_keys_of_the_first_layout_are_moved_at_start_up(redis_url: str, redis_client: Any) -> None:
     old = write_first_layout(redis_client)
-    store = RedisStore(redis_url)
+    store = SyncStore(RedisStore(redis_url))
     try:
         sid = "p%1:x"
         assert store.load(sid, HM) == (
@@ -112,15 +113,15 @@ def test_a_second_start_up_moves_nothing_and_a_newer_key_is_kept(
     at both names: the new one was written by this version and wins; the old one goes."""
     old = write_first_layout(redis_client, sid="p")
     redis_client.set("sol:{p}:g:" + HM, _old_game(HM, "playing", 900))
-    RedisStore(redis_url).close()
-    store = RedisStore(redis_url)
+    SyncStore(RedisStore(redis_url)).close()
+    store = SyncStore(RedisStore(redis_url))
     try:
         assert store.load("p", HM)[1] == StoredGame(
             HM, {"n": 900}, "playing", 7, 3, 900, Marks(counted="open")
         )
         assert not redis_client.exists(old["game"])
         redis_client.set(old["session"], "written by an old instance after the move")
-        RedisStore(redis_url).close()  # the layout key says done: no scan
+        SyncStore(RedisStore(redis_url)).close()  # the layout key says done: no scan
         assert redis_client.exists(old["session"])
     finally:
         store.close()
@@ -132,7 +133,7 @@ def test_the_migration_leaves_other_prefixes_and_this_layouts_keys_alone(
     redis_client.set("other:s:p", "x")
     redis_client.set("sol:v:position", "1")
     redis_client.set("sol:rl/x", "3")
-    RedisStore(redis_url).close()
+    SyncStore(RedisStore(redis_url)).close()
     assert sorted(redis_client.keys("*")) == [
         "other:s:p",
         "sol:layout",
@@ -146,7 +147,7 @@ def test_the_migration_leaves_other_prefixes_and_this_layouts_keys_alone(
 
 @pytest.fixture
 def store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
-    made = RedisStore(redis_url)
+    made = SyncStore(RedisStore(redis_url))
     yield made
     made.close()
 
@@ -168,7 +169,7 @@ def test_a_result_folded_twice_counts_once(store: RedisStore, redis_client: Any)
     assert redis_client.smembers(f"sol:d:{{{HM}}}:seen") == {result_id}
     # a retry of the fold (the first one's answer lost) finds the id and adds nothing
     entry = json.dumps({"code": HM, "won": True, "ms": 7000, "moves": 48})
-    store._sync(store._fold, store.layout.player("p"), [(result_id, entry.encode())])
+    store._fold(store.layout.player("p"), [(result_id, entry.encode())])
     assert store.deal_stats(HM) == figures
     assert not redis_client.exists("sol:{p}:q")
 
@@ -207,7 +208,7 @@ def test_a_fold_that_failed_is_done_by_the_players_next_change(
 
 
 def test_two_players_finishing_one_deal_are_both_counted(store: RedisStore, redis_url: str) -> None:
-    other = RedisStore(redis_url)  # another instance
+    other = SyncStore(RedisStore(redis_url))  # another instance
     try:
         for who, at in ((store, 1000), (other, 1500)):
             sid = f"p{at}"

@@ -15,6 +15,7 @@ import pytest
 
 from app.store.ratelimit import ALLOWED, BucketLimiter, Limits
 from app.store.redis import RedisStore
+from app.store.sync import SyncStore
 
 OFF = Limits.parse("off", "off")
 
@@ -44,7 +45,7 @@ def run(coroutine: Any) -> Any:
 def test_two_instances_spend_one_bucket(redis_url_of: str) -> None:
     """Each decides in its own memory; Redis holds what both spent; near the bucket's end
     each reads the other's spends before deciding."""
-    first, second = RedisStore(redis_url_of), RedisStore(redis_url_of)
+    first, second = SyncStore(RedisStore(redis_url_of)), SyncStore(RedisStore(redis_url_of))
     one, two = limiter_of(first), limiter_of(second)
     item = limits.parse("4/minute")
     try:
@@ -63,7 +64,7 @@ def test_two_instances_spend_one_bucket(redis_url_of: str) -> None:
 def test_far_from_its_end_a_hit_makes_no_round_trip(redis_url_of: str, redis_cluster: Any) -> None:
     """A hit is decided in memory: the bucket is read once, when it is new to the worker, and
     the spends reach Redis in merges on the store's own loop."""
-    store = RedisStore(redis_url_of)
+    store = SyncStore(RedisStore(redis_url_of))
     limiter = limiter_of(store)
     share: Any = limiter._share
     reads: list[str] = []
@@ -93,12 +94,12 @@ def test_the_counts_survive_a_restart_and_a_full_bucket_expires(
     redis_url_of: str, redis_cluster: Any
 ) -> None:
     item = limits.parse("3/hour")
-    store = RedisStore(redis_url_of)
+    store = SyncStore(RedisStore(redis_url_of))
     limiter = limiter_of(store)
     assert all(run(limiter.take_async(item, "k", True)).allowed for _ in range(2))
     limiter.close()  # a server's shutdown merges what it counted
     store.close()
-    again = RedisStore(redis_url_of)
+    again = SyncStore(RedisStore(redis_url_of))
     try:
         restarted = limiter_of(again)
         assert [restarted.take(item, "k", True).allowed for _ in range(2)] == [True, False]
@@ -113,7 +114,7 @@ def test_the_counts_survive_a_restart_and_a_full_bucket_expires(
 
 
 def test_a_limiter_whose_store_is_closed_lets_the_request_through(redis_url: str) -> None:
-    store = RedisStore(redis_url)
+    store = SyncStore(RedisStore(redis_url))
     limiter = store.rate_limiter(Limits.parse("1/minute", "1/hour"))
     store.close()
     assert run(limiter.hit("write", "203.0.113.1")) == ALLOWED

@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.store.sync import SyncStore
 from tests.store.conftest import make_store
 from tests.web.html import Element, parse
 
@@ -41,14 +42,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture
 def store(request, tmp_path):
-    made = make_store(request.param, request, tmp_path)
+    """The store, called synchronously as tests do (:class:`app.store.sync.SyncStore`);
+    ``store.store`` is the store itself, which the application is given."""
+    made = SyncStore(make_store(request.param, request, tmp_path))
     yield made
     made.close()
 
 
 @pytest.fixture
 def app(store, proof_pool):
-    return create_app(store=store, proof_pool=proof_pool)
+    return create_app(store=store.store, proof_pool=proof_pool)
 
 
 @pytest.fixture

@@ -223,7 +223,7 @@ def test_players_from_before_signed_ids_keep_their_games_under_https(store, proo
     game.tap("pile-1", game.position.top(0), now=now_ms())
     saved = StoredGame(CODE, game.to_record(), "playing", 0, 0, now_ms())
     store.change_game(LEGACY, CODE, lambda s, g: (saved, None))
-    app = create_app(Config(origin=HTTPS), store=store, proof_pool=proof_pool)
+    app = create_app(Config(origin=HTTPS), store=store.store, proof_pool=proof_pool)
     with browser(app, HTTPS) as player:
         plant(player, LEGACY, "__Host-sid")
         page = parse(player.get(URL).text)
@@ -288,8 +288,8 @@ def test_a_browser_that_uses_a_link_leaves_its_own_id_and_its_games_stay_with_th
 
 
 def test_the_secret_comes_from_the_environment_when_set(store):
-    one = create_app(Config(secret="s" * 40), store=store)
-    two = create_app(Config(secret="s" * 40), store=store)
+    one = create_app(Config(secret="s" * 40), store=store.store)
+    two = create_app(Config(secret="s" * 40), store=store.store)
     with browser(one) as a, browser(two) as b:
         a.get("/")
         plant(b, a.cookies["sid"])

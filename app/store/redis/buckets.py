@@ -21,6 +21,7 @@ from app.store.ratelimit import Bucket, BucketShare, Shared, Spend, full_at, mer
 from app.store.redis import records
 from app.store.redis.keys import key_part
 from app.store.redis.scripts import CHECKED_SET, digest
+from app.store.sync import portal
 
 if TYPE_CHECKING:
     from app.store.redis.store import RedisStore
@@ -59,7 +60,7 @@ class RedisBuckets(BucketShare):
 
     def read_bucket(self, key: str) -> Bucket | None:
         """Through the store's own loop (tests and tools; a hit awaits the async read)."""
-        found: Bucket | None = self._store._sync(self.read_bucket_async, key)
+        found: Bucket | None = portal().call(self.read_bucket_async, key)
         return found
 
     async def read_bucket_async(self, key: str) -> Bucket | None:
