@@ -38,7 +38,14 @@ from app.web import (
     stats,
 )
 from app.web.assets import Assets
-from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
+from app.web.middleware import (
+    BodyLimit,
+    CrashGuard,
+    HeadAsGet,
+    LimitHolds,
+    SecurityHeaders,
+    SessionCookie,
+)
 from app.web.render import Renderer
 
 _SETTLED = False
@@ -116,6 +123,7 @@ def create_app(
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
     # Outermost last: security headers on everything, the 500 page inside them.
+    app.add_middleware(LimitHolds)
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     pasted = max(config.max_body, replays.PASTED_MAX_BODY)  # a 5,000-move game's text
     app.add_middleware(BodyLimit, limit=config.max_body, wider={("POST", "/replay"): pasted})

@@ -18,7 +18,8 @@ from app.store.base import (
     T,
 )
 from app.store.bounds import MOVED_HOPS, past_cap
-from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
+from app.store.buckets import BucketLimiter
+from app.store.ratelimit import Limits, RateLimiter
 from app.store.replays import ReplaySummary, StoredReplay
 
 

@@ -28,8 +28,7 @@ from app.web.dependencies import (
     StoreDep,
     checked_form,
     get_page,
-    limit,
-    may,
+    hold,
     public_origin,
 )
 from app.web.errors import PlayerError
@@ -186,18 +185,23 @@ async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> R
 
 
 async def _owner(request: Request, store: Store, secret: str) -> str:
-    """The player a link's secret names. A miss counts against the client's guesses; while
-    they are spent, every answer is 429, right secret or wrong (no oracle)."""
-    spent = await may(request, "guess")
-    if not spent.allowed:
-        raise PlayerError.too_many_guesses(spent.retry_after)
-    owner = None
-    if 16 <= len(secret) <= 64:
-        owner = await store.link_owner_async(digest_of(secret))
-    if owner is None:
-        await limit(request, "guess")
-        raise PlayerError.unknown_link()
-    return str(owner)
+    """The player a link's secret names. A miss counts against the client's guesses — held
+    before the secret is looked up, so guesses sent at once cannot all pass the last one; a
+    hit gives it back. While they are spent, every answer is 429, right secret or wrong (no
+    oracle)."""
+    guess = await hold(request, "guess")
+    if not guess.verdict.allowed:
+        raise PlayerError.too_many_guesses(guess.verdict.retry_after)
+    try:
+        owner = None
+        if 16 <= len(secret) <= 64:
+            owner = await store.link_owner(digest_of(secret))
+        if owner is None:
+            await guess.spend()
+            raise PlayerError.unknown_link()
+        return str(owner)
+    finally:
+        guess.release()  # (a guess spent is not given back)
 
 
 @router.get("/link/{secret}", name="link")

@@ -13,9 +13,11 @@ from typing import Any
 import limits
 import pytest
 
-from app.store.ratelimit import ALLOWED, BucketLimiter, Limits
+from app.store.buckets import BucketLimiter
+from app.store.ratelimit import ALLOWED, Limits
 from app.store.redis import RedisStore
-from app.store.sync import SyncStore
+from app.store.sync import SyncStore, portal
+from tests.store.helpers import take
 
 OFF = Limits.parse("off", "off")
 
@@ -51,10 +53,10 @@ def test_two_instances_spend_one_bucket(redis_url_of: str) -> None:
     try:
         verdicts = []
         for limiter in (one, two, one, two, one):
-            verdicts.append(run(limiter.take_async(item, "k", True)).allowed)
+            verdicts.append(run(limiter.take_async(item, "k", "spend")).allowed)
             assert limiter.sync()
         assert verdicts == [True, True, True, True, False]
-        refused = two.take(item, "k", True)
+        refused = take(two, item, "k")
         assert not refused.allowed and 1 <= refused.retry_after <= 15
     finally:
         first.close()
@@ -68,23 +70,23 @@ def test_far_from_its_end_a_hit_makes_no_round_trip(redis_url_of: str, redis_clu
     limiter = limiter_of(store)
     share: Any = limiter._share
     reads: list[str] = []
-    read = share.read_bucket_async
+    read = share.read_bucket
 
     async def counted(key: str) -> Any:
         reads.append(key)
         return await read(key)
 
-    share.read_bucket_async = counted
+    share.read_bucket = counted
     item = limits.parse("1000/minute")
 
     async def hits() -> list[bool]:
-        return [(await limiter.take_async(item, "k", True)).allowed for _ in range(100)]
+        return [(await limiter.take_async(item, "k", "spend")).allowed for _ in range(100)]
 
     try:
         assert run(hits()) == [True] * 100
         assert limiter.sync()
         assert reads == ["k"]
-        stored = share.read_bucket("k")
+        stored = portal().call(share.read_bucket, "k")
         assert stored is not None and stored.tokens == pytest.approx(900, abs=1)
     finally:
         store.close()
@@ -96,19 +98,19 @@ def test_the_counts_survive_a_restart_and_a_full_bucket_expires(
     item = limits.parse("3/hour")
     store = SyncStore(RedisStore(redis_url_of))
     limiter = limiter_of(store)
-    assert all(run(limiter.take_async(item, "k", True)).allowed for _ in range(2))
+    assert all(run(limiter.take_async(item, "k", "spend")).allowed for _ in range(2))
     limiter.close()  # a server's shutdown merges what it counted
     store.close()
     again = SyncStore(RedisStore(redis_url_of))
     try:
         restarted = limiter_of(again)
-        assert [restarted.take(item, "k", True).allowed for _ in range(2)] == [True, False]
-        restarted.take(limits.parse("5/second"), "brief", True)
+        assert [take(restarted, item, "k").allowed for _ in range(2)] == [True, False]
+        take(restarted, limits.parse("5/second"), "brief")
         assert restarted.sync()
         share: Any = restarted._share
-        assert share.read_bucket("brief") is not None
+        assert portal().call(share.read_bucket, "brief") is not None
         time.sleep(0.3)  # one token back in 0.2 s: full again, and the key is gone
-        assert share.read_bucket("brief") is None
+        assert portal().call(share.read_bucket, "brief") is None
     finally:
         again.close()
 

@@ -65,8 +65,9 @@ from app.store.base import (
     T,
     UnconfirmedChangeError,
 )
+from app.store.buckets import BucketLimiter
 from app.store.jsondata import dumps, json_or_none
-from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
+from app.store.ratelimit import Limits, RateLimiter
 from app.store.redis import records
 from app.store.redis.buckets import RedisBuckets
 from app.store.redis.connection import MAX_ATTEMPTS

@@ -24,9 +24,10 @@ from app.store.base import (
     T,
 )
 from app.store.bounds import MOVED_HOPS
+from app.store.buckets import BucketLimiter
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
 from app.store.marks import Marks
-from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
+from app.store.ratelimit import Limits, RateLimiter
 from app.store.replays import ReplaySummary, StoredReplay
 from app.store.secretfile import kept_secret
 from app.store.sqlite import sql
