@@ -18,6 +18,7 @@ from app.main import create_app
 from app.store import MemoryStore, StoredGame
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 from app.web.middleware import CSP
 from app.web.sessions import form_token
 from tests.store.helpers import footprint
@@ -205,7 +206,7 @@ def shared_stores(request, tmp_path):
         made = [RedisStore(url) for _ in range(2)]
     yield made
     for store in made:
-        store.close()
+        SyncStore(store).close()
 
 
 @pytest.mark.slow
