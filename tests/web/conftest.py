@@ -72,11 +72,12 @@ def plant(client: TestClient, value: str, name: str = "sid") -> None:
     client.cookies.set(name, value, domain=host if "." in host else f"{host}.local")
 
 
-def cookie_for(app, sid: str, name: str = "sid") -> str:
-    """The cookie value this app would give the session id ``sid`` (signed)."""
+def cookie_for(app, sid: str, name: str = "sid", joined: bool = False) -> str:
+    """The cookie value this app would give the session id ``sid`` (signed; ``joined``: to a
+    browser that holds it through a device link)."""
     from app.web.sessions import cookie_value, signer_of
 
-    return cookie_value(signer_of(app), name, sid)
+    return cookie_value(signer_of(app), name, sid, joined)
 
 
 def varies(response) -> list[str]:

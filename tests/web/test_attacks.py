@@ -257,7 +257,8 @@ def test_using_a_device_link_replaces_this_browsers_id_with_a_signed_one(app, cl
         used = use_link(other, secret)
         assert used.status_code == 303
         assert sid_of(other) == owner != before
-        assert other.cookies["sid"] == cookie_for(app, owner)
+        assert other.cookies["sid"] == cookie_for(app, owner, joined=True)
+        assert other.cookies["sid"] != cookie_for(app, owner)  # not the owner's own
 
 
 @pytest.mark.all_stores
@@ -275,7 +276,8 @@ def test_a_browser_that_uses_a_link_leaves_its_own_id_and_its_games_stay_with_th
         own, own_cookie = sid_of(other), other.cookies["sid"]
         plant(tablet, own_cookie)  # a second browser of that id (its own link, say)
         used = use_link(other, secret)
-        assert used.cookies["sid"] == cookie_for(app, owner)  # answered with the owner's id
+        # answered with the owner's id, held through the link
+        assert used.cookies["sid"] == cookie_for(app, owner, joined=True)
         assert sid_of(other) == owner != own
         home = parse(other.get("/").text)
         assert home.find_all("a", href=URL) == []  # no longer reaches what its own id had
