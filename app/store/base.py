@@ -25,8 +25,9 @@ retried, never the reason a change that was made is reported as not made.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Awaitable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from app.status import ENDED as ENDED
 from app.status import Status
@@ -64,8 +65,11 @@ __all__ = [
     "UnconfirmedChangeError",
     "carry",
     "clock_elapsed",
+    "followed",
     "outcome_of",
 ]
+
+R = TypeVar("R")
 
 GAME_STATES: Final = frozenset(Status)
 
@@ -126,6 +130,22 @@ def outcome_of(error: BaseException) -> Outcome:
     (<Outcome.NOT_MADE: 'not made'>, <Outcome.UNKNOWN: 'unknown'>, <Outcome.UNKNOWN: 'unknown'>)
     """
     return error.outcome if isinstance(error, StoreError) else Outcome.UNKNOWN
+
+
+async def followed(result: object, work: Awaitable[R]) -> R:
+    """``work`` — store calls made after a change that was made (``result``: what the change
+    answered), such as the reads an answer needs or a verdict written after it — with every
+    store failure in it a :class:`FollowUpError` (:attr:`Outcome.MADE`) that carries
+    ``result``: no failure after a commit reads as "not made".
+
+    :raises FollowUpError: when a store call in ``work`` failed.
+    """
+    try:
+        return await work
+    except FollowUpError:
+        raise
+    except StoreError as error:
+        raise FollowUpError(f"after a change that was made: {error}", result) from error
 
 
 class Store(ABC):

@@ -10,6 +10,15 @@ from typing import Any
 import pytest
 
 from app.store import MemoryStore, SessionData, Store
+from app.store.base import (
+    FollowUpError,
+    Outcome,
+    StoreError,
+    StoreFullError,
+    UnconfirmedChangeError,
+    followed,
+    outcome_of,
+)
 from app.store.sync import Portal, SyncStore
 
 REQUIRED = {
@@ -96,3 +105,49 @@ def test_a_change_that_calls_the_adapter_from_the_portals_loop_is_refused() -> N
 
     with pytest.raises(RuntimeError, match="own loop"):
         store.change_game("p", "HM1-N-AAAAAAB", change)
+
+
+# --- did a change happen: what a failure says (issue 34) ---------------------------------
+
+
+def test_every_failure_of_a_change_says_whether_it_was_made() -> None:
+    assert [outcome_of(e) for e in (StoreError("x"), StoreFullError("x"))] == [Outcome.NOT_MADE] * 2
+    assert outcome_of(UnconfirmedChangeError("x")) is Outcome.UNKNOWN
+    assert outcome_of(FollowUpError("x", "answer")) is Outcome.MADE
+    assert outcome_of(RuntimeError("escaped from inside a store")) is Outcome.UNKNOWN
+
+
+def test_a_store_failure_after_a_change_that_was_made_reads_made() -> None:
+    """The reads an answer makes after the commit (statistics, a deal's figures), or a
+    verdict written after it: their failure carries the change's result, outcome MADE."""
+
+    async def fails() -> None:
+        raise StoreError("the statistics read failed")
+
+    async def reads() -> str:
+        return "figures"
+
+    async def main() -> Any:
+        assert await followed("acted", reads()) == "figures"
+        with pytest.raises(FollowUpError) as raised:
+            await followed("acted", fails())
+        return raised.value
+
+    error = asyncio.run(main())
+    assert (outcome_of(error), error.result) == (Outcome.MADE, "acted")
+    assert isinstance(error.__cause__, StoreError)
+
+
+def test_a_change_its_callback_refuses_is_not_made_and_writes_nothing() -> None:
+    """A store error raised by the change's own callback: nothing written, NOT_MADE."""
+    store = SyncStore(MemoryStore())
+
+    def refuse(_session: Any, _game: Any) -> tuple[None, None]:
+        raise StoreError("refused")
+
+    with pytest.raises(StoreError) as raised:
+        store.change_game("p", "HM1-N-AAAAAAB", refuse)
+    assert outcome_of(raised.value) is Outcome.NOT_MADE and store.load("p", "HM1-N-AAAAAAB") == (
+        None,
+        None,
+    )

@@ -110,7 +110,7 @@ def test_two_processes_on_one_file_spend_one_bucket(tmp_path: Path) -> None:
 def test_far_from_its_end_a_bucket_is_spent_without_reading_the_store(tmp_path: Path) -> None:
     store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter = bucket_limiter(store)
-    item = limits.parse("1000/minute")
+    item = limits.parse("1000/hour")  # refills a token every 3.6 s: 100 spends stay 100
     reads: list[str] = []
     share: Any = limiter._share
     read = share.read_bucket

@@ -19,7 +19,7 @@ import pytest
 import redis
 
 from app.store import SessionData, StoredGame, StoreError
-from app.store.base import UnconfirmedChangeError
+from app.store.base import Outcome, UnconfirmedChangeError, outcome_of
 from app.store.redis import RedisStore
 from app.store.sync import SyncStore
 from tests.store.helpers import game, put
@@ -111,6 +111,7 @@ def test_a_write_held_back_until_after_the_question_never_lands(server: tuple[in
         with pytest.raises(StoreError, match="was not applied") as raised:
             store.change_game("s1", "A", held)
         assert not isinstance(raised.value, UnconfirmedChangeError)
+        assert outcome_of(raised.value) is Outcome.NOT_MADE  # what the answer may say
         before = _script_calls(watcher)
         assert proxy.release() > 0
         deadline = time.monotonic() + 5
@@ -143,8 +144,9 @@ def test_a_stall_that_outlasts_the_question_is_unconfirmed(
     put(store, "s1", game("A", 1))
     start = time.monotonic()
     try:
-        with pytest.raises(UnconfirmedChangeError, match="could not be confirmed"):
+        with pytest.raises(UnconfirmedChangeError, match="could not be confirmed") as raised:
             store.change_game("s1", "A", pausing(pid, 1))
+        assert outcome_of(raised.value) is Outcome.UNKNOWN  # never "not made"
         took = time.monotonic() - start
     finally:
         os.kill(pid, signal.SIGCONT)

@@ -14,12 +14,10 @@ other processes ever conflict. When the connection breaks during the write its o
 unknown: that is a :class:`StoreError`, never a silent second attempt (a tap must not be
 applied twice).
 
-**A deal's figures for everyone** live in the deal's own slot. The script that writes the
-game that ended also files its result under the player's keys (``…:q``); then the result is
-folded into the deal's figures (:data:`~app.store.redis.scripts.FOLD_DEAL`, which records
-the result's id, so a second fold of it counts nothing) and the filed entry is removed. A
-fold that fails (the deal's node unreachable) leaves the entry filed: the player's next
-change folds it.
+**A deal's figures for everyone** live in the deal's own slot: the script that writes the
+game that ended files its result under the player's keys, and it is folded into the figures
+after the write (:mod:`app.store.redis.figures`: once per result, retried in the background
+when it fails, never the reason a change that was made fails).
 
 **Replays** (issue 26) are found by their id alone, so each lives in its own slot
 (``sol:Y:{id}``), written just before the script that writes the game that ended; the
@@ -68,7 +66,7 @@ from app.store.base import (
 from app.store.buckets import BucketLimiter
 from app.store.jsondata import dumps, json_or_none
 from app.store.ratelimit import Limits, RateLimiter
-from app.store.redis import records
+from app.store.redis import figures, records
 from app.store.redis.buckets import RedisBuckets
 from app.store.redis.connection import MAX_ATTEMPTS
 from app.store.redis.keys import Layout, Player
@@ -77,7 +75,6 @@ from app.store.redis.migrate import migrate
 from app.store.redis.player import PlayerKeys
 from app.store.redis.scripts import (
     CONFIRM,
-    FOLD_DEAL,
     LIST_GAMES,
     SAVE_SESSION,
     WRITE_GAME,
@@ -257,7 +254,7 @@ class RedisStore(PlayerKeys):
                 if gone:
                     await self._unpublish(records.texts(reply[2 : 2 + gone]))
                 if len(reply) > 2 + gone:
-                    await self._fold(player, records.pending_from(reply[2 + gone :]))
+                    await figures.fold(self, player, records.pending_from(reply[2 + gone :]))
                 return result
             # refused: the answer holds what the keys hold now, so no read is needed
             known = Known.read(code, _values(reply[1:4]))
@@ -321,35 +318,6 @@ class RedisStore(PlayerKeys):
         if known is None:
             known = self._known[loop] = KnownGames()
         return known
-
-    async def _fold(self, player: Player, filed: list[tuple[str, str | None]]) -> None:
-        """Add the player's filed results to their deals' figures, then unfile them. A
-        failure is logged, never raised: the game's own write is done, and the entries stay
-        filed for the next change to fold."""
-        try:
-            done = []
-            for result_id, raw in filed:
-                entry = records.result_from(raw)
-                if entry is not None:
-                    await self._fold_one(result_id, *entry)
-                done.append(result_id)
-            with self._errors():
-                await self._client().execute_command("HDEL", player.pending, *done)
-        except StoreError:
-            log.warning("a deal's figures were not updated; the player's next change will")
-
-    async def _fold_one(self, result_id: str, code: str, result: counting.DealResult) -> None:
-        deal = self.layout.deal(code)
-        async with self._on_loop().turn(f"d\0{code}"):
-            for attempt in range(MAX_ATTEMPTS):
-                (raw,) = await self._fetch(deal.figures)
-                folded = dumps(counting.fold_deal(json_or_none(records.text(raw)), result))
-                args = [digest(raw), result_id, folded, self.ttl_seconds]
-                with self._errors():
-                    if await FOLD_DEAL.run(self._client(), [deal.figures, deal.seen], args):
-                        return
-                await self._conflicted(attempt)
-        raise StoreError(f"Redis store {self._where!r}: deal {code!r} kept changing")
 
     async def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         """The recent set's newest games (ties by code, as in SQLite) in one script, which
