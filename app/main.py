@@ -38,7 +38,14 @@ from app.web import (
     stats,
 )
 from app.web.assets import Assets
-from app.web.middleware import BodyLimit, CrashGuard, HeadAsGet, SecurityHeaders, SessionCookie
+from app.web.middleware import (
+    BodyLimit,
+    CrashGuard,
+    HeadAsGet,
+    LimitHolds,
+    SecurityHeaders,
+    SessionCookie,
+)
 from app.web.render import Renderer
 
 _SETTLED = False
@@ -78,7 +85,7 @@ def create_app(
             config.store, config.expire_days, config.store_timeout
         )
         # the secret session ids are signed with: configured, or kept beside the store
-        app.state.signer = Signer(server_secret(config.secret, app.state.store))
+        app.state.signer = Signer(await server_secret(config.secret, app.state.store))
         app.state.limiter = app.state.store.rate_limiter(
             Limits.parse(config.rate_writes, config.rate_new)
         )
@@ -101,7 +108,7 @@ def create_app(
             await app.state.prover.close()
             app.state.limiter.close()
             if opened:
-                await app.state.store.aclose()
+                await app.state.store.close()
 
     app = FastAPI(
         title=" & ".join(game.title for game in GAMES.values()),
@@ -116,6 +123,7 @@ def create_app(
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
     # Outermost last: security headers on everything, the 500 page inside them.
+    app.add_middleware(LimitHolds)
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     pasted = max(config.max_body, replays.PASTED_MAX_BODY)  # a 5,000-move game's text
     app.add_middleware(BodyLimit, limit=config.max_body, wider={("POST", "/replay"): pasted})

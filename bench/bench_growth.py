@@ -27,6 +27,7 @@ medians and their ratio.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import sqlite3
 import statistics
@@ -294,19 +295,25 @@ def hit_cost(work: Path, n: int = 2000) -> float:
     memory, its counts shared through the group commit), in process, on the loop's thread."""
     import limits
 
-    from app.store.ratelimit import BucketLimiter, Limits
+    from app.store.buckets import BucketLimiter
+    from app.store.ratelimit import Limits
     from app.store.sqlite import SQLiteStore
+    from app.store.sync import SyncStore
 
-    store = SQLiteStore(str(work / "cost.db"))
+    store = SyncStore(SQLiteStore(str(work / "cost.db")))
     limiter = store.rate_limiter(Limits.parse("off", "off"))
     assert isinstance(limiter, BucketLimiter)
     item = limits.parse("1000000/minute")
     times = []
-    try:
+
+    async def hits() -> None:
         for i in range(n):
             start = time.perf_counter()
-            limiter.take(item, f"write:203.0.113.{i % 50}", True)
+            await limiter.take_async(item, f"write:203.0.113.{i % 50}", "spend")
             times.append((time.perf_counter() - start) * 1e6)
+
+    try:
+        asyncio.run(hits())
     finally:
         limiter.close()
         store.close()

@@ -63,10 +63,11 @@ SEED: Final = """
 import json, sys
 from app.clock import now_ms
 from app.store import StoredGame
+from app.store.sync import SyncStore
 from app.store.sqlite import SQLiteStore
 db, sid, code, moves = sys.argv[1:]
 row = StoredGame(code, json.load(sys.stdin), "playing", 0, int(moves), now_ms())
-store = SQLiteStore(db)
+store = SyncStore(SQLiteStore(db))
 try:
     store.change_game(sid, code, lambda s, g: (row, None))
 finally:

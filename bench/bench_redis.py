@@ -80,17 +80,17 @@ def measure(label: str, url: str, players: int, taps: int) -> None:
 
     async def run() -> tuple[float, float, float, int, float]:
         for i in range(players):
-            await store.save_session_async(f"p{i}", SessionData("tok"))
-            await store.change_game_async(f"p{i}", code, row(plain, now_ms()))
+            await store.save_session(f"p{i}", SessionData("tok"))
+            await store.change_game(f"p{i}", code, row(plain, now_ms()))
         memory = sum(int(n.info("memory")["used_memory"]) for n in nodes)
         for node in nodes:
             node.config_resetstat()
         cpu0, own0, wall0 = _cpu(nodes), time.process_time(), time.perf_counter()
         for i in range(taps):
             record = selected if (i // players) % 2 == 0 else plain
-            await store.change_game_async(f"p{i % players}", code, row(record, now_ms()))
+            await store.change_game(f"p{i % players}", code, row(record, now_ms()))
         cpu1, own1, wall1 = _cpu(nodes), time.process_time(), time.perf_counter()
-        await store.aclose()
+        await store.close()
         return cpu1 - cpu0, own1 - own0, wall1 - wall0, memory, 0.0
 
     redis_cpu, own_cpu, wall, memory, _ = asyncio.run(run())

@@ -46,6 +46,7 @@ from app.engine.seahaven.solver import solve_code
 from app.store import StoredGame
 from app.store.marks import Marks
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 from app.web.sessions import COOKIE
 from tests.system.servers import start_server
 
@@ -71,7 +72,7 @@ def _won(game: Game[Any, Any], moves: list[Any], ident: str, sid: str, store: SQ
 
 def fill(path: str) -> dict[str, int]:
     """The player's three won games, their replays written by the store's own changes."""
-    store = SQLiteStore(path)
+    store = SyncStore(SQLiteStore(path))
     steps = {
         "hm": _won(HalfMoon(HM), list(solve(deal(HM)).line), IDS["hm"], SID, store),
         "sh": _won(Seahaven(SH), list(solve_code(SH).line), IDS["sh"], SID, store),

@@ -29,6 +29,7 @@ from app.main import create_app
 from app.store import MemoryStore, StoredGame
 from app.store.jsondata import dumps
 from app.store.marks import Marks
+from app.store.sync import SyncStore
 from app.web.sessions import cookie_value, signer_of
 
 
@@ -69,8 +70,8 @@ async def timed(client: httpx.AsyncClient, path: str, rounds: int) -> list[float
 
 
 async def main(rounds: int) -> None:
-    store = MemoryStore()
-    app = create_app(Config(store="memory:"), store=store)
+    store = SyncStore(MemoryStore())
+    app = create_app(Config(store="memory:"), store=store.store)
     full_sid, empty_sid = "F" * 43, "E" * 43
     transport = httpx.ASGITransport(app=app)
     results = {}

@@ -170,3 +170,13 @@ def test_a_package_that_is_no_game_is_refused_by_name():
         games._game_of("cards")
     with pytest.raises(ImportError, match=r"app\.web\.board needs SCREEN"):
         web_games._router_of("board")
+
+
+def test_no_module_of_the_store_is_over_400_lines():
+    """One concern a module (issue 36): the store's modules stay short enough to read whole."""
+    long = {
+        str(path.relative_to(APP)): lines
+        for path in sorted((APP / "store").rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400
+    }
+    assert long == {}

@@ -2,17 +2,15 @@
 sessions without a game within a day (:data:`SESSION_IDLE_SECONDS`, less one sweep interval,
 so none outlives a day by waiting for the next sweep).
 
-The sweep runs in a worker thread in small batches, each its own short transaction, so taps
-never wait behind it; several app processes sweeping the same store is harmless.
+The sweep runs in small batches (SQLite's in a worker thread), each its own short
+transaction, so taps never wait behind it; several app processes sweeping the same store is
+harmless.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-
-import anyio.to_thread
 
 from app.clock import now_ms
 from app.store import Store
@@ -29,8 +27,7 @@ async def sweep_forever(store: Store, max_age_days: float, interval_s: float) ->
         cutoff = int(now - max_age_days * DAY_MS)
         idle_cutoff = int(now - max(0.0, SESSION_IDLE_SECONDS - interval_s) * 1000)
         try:
-            sweep = functools.partial(store.sweep, cutoff, idle_cutoff_ms=idle_cutoff)
-            removed = await anyio.to_thread.run_sync(sweep)
+            removed = await store.sweep(cutoff, idle_cutoff_ms=idle_cutoff)
             if removed:
                 log.info("expired %d abandoned sessions and games", removed)
         except Exception:  # a failed sweep must not stop the next one

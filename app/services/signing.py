@@ -24,11 +24,11 @@ TAG_LENGTH: Final = 22
 """Characters of a signature: 16 bytes of HMAC-SHA-256, URL-safe base64 without padding."""
 
 
-def server_secret(configured: str, store: Store) -> bytes:
+async def server_secret(configured: str, store: Store) -> bytes:
     """The configured secret, else the one the store keeps (made on first use)."""
     if configured:
         return configured.encode()
-    return store.kept_secret()
+    return await store.kept_secret()
 
 
 class Signer:

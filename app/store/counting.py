@@ -1,10 +1,8 @@
 """Counting results: the rules that turn a saved game's change into statistics (issue 16).
 
 Every store calls :func:`count` inside the transaction that writes a game, so a result is
-written together with the game change that caused it, or not at all. Plain data only (the
-store never imports the engine or the web layer, and names no game): what a game counts as
-— its *kind* — is named by the web layer on the game it writes (:attr:`StoredGame.kind`,
-from the game registry).
+written with the game change that caused it, or not at all. Plain data only: what a game
+counts as — its *kind* — is named by the web layer (:attr:`StoredGame.kind`).
 
 **The rules** (also on ``/stats`` and in ``docs/decisions.md``):
 
@@ -44,6 +42,7 @@ from typing import Any, Final
 
 from app.store import histogram
 from app.store.base import ENDED, StoredGame, carry
+from app.store.bounds import MAX_GAMES_PER_SESSION
 from app.store.jsondata import int_or_zero, json_dict
 from app.store.marks import Counted
 from app.store.replays import StoredReplay, replay_id, replay_of
@@ -51,10 +50,9 @@ from app.store.replays import StoredReplay, replay_id, replay_of
 RECENT: Final = 20
 """Games listed on ``/stats``."""
 
-GONE: Final = 100
+GONE: Final = MAX_GAMES_PER_SESSION
 """Abandoned games remembered so that finishing one later counts nothing: as many as a
-session keeps games (base.MAX_GAMES_PER_SESSION), so an abandoned game still stored is
-always among them."""
+session keeps games, so an abandoned game still stored is always among them."""
 
 SEEN: Final = 2048
 """Deals whose fingerprints the document keeps (the most recently counted): replaying a deal
@@ -345,8 +343,7 @@ class Written:
     deal: dict[str, Any] | None
     """The deal's new figures for everyone; ``None``: leave them as they are."""
     created: bool
-    """The session had no game of this code: first delete its oldest games past the cap
-    (:func:`past_cap`), so the new one fits under :attr:`Store.max_games`."""
+    """No game of this code yet: make room first (:func:`app.store.bounds.past_cap`)."""
     result: DealResult | None = None
     """The result :attr:`deal` folds in: a store whose deal figures live apart from the
     player's keys (a Redis Cluster slot of their own) folds it after the game's write."""
@@ -356,8 +353,7 @@ class Written:
 
 
 def wants_counts(old: StoredGame | None, new: StoredGame) -> bool:
-    """Whether :func:`settle` will read the counts for this change (a store that must fetch
-    them before deciding, such as Redis's asyncio client, asks this first)."""
+    """Whether :func:`settle` will read the counts (Redis fetches them before deciding)."""
     return wants(carry(old, new))
 
 
@@ -379,16 +375,6 @@ def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]
     game, stats, result = count(doc, old, new)
     deal = None if result is None else fold_deal(held, result)
     return Written(game, stats, deal, old is None, result, replay)
-
-
-def past_cap(games: list[tuple[int, str]], cap: int) -> list[str]:
-    """The codes to delete before a session's new game so that it fits under ``cap``:
-    ``games`` are the session's (updated_ms, code); the oldest go first, ties by code.
-
-    >>> past_cap([(5, "b"), (1, "c"), (5, "a")], 3), past_cap([(1, "a")], 3)
-    (['c'], [])
-    """
-    return [code for _, code in sorted(games)[: max(0, len(games) - cap + 1)]]
 
 
 def fold_deal(figures: Any, result: DealResult) -> dict[str, Any]:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections import OrderedDict
-from typing import Any, Final
+from typing import Any
 
 from app.clock import now_ms
+from app.status import Status
 from app.store import counting
 from app.store.base import (
-    FINISHED_WINDOW,
     Change,
     GameSummary,
     SessionData,
@@ -18,11 +17,10 @@ from app.store.base import (
     StoredGame,
     T,
 )
-from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
-from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay, past_cap
-
-MAX_VERDICTS: Final = 65_536
-"""Verdicts kept in memory; the oldest are forgotten first (they can always be proved again)."""
+from app.store.bounds import MOVED_HOPS, past_cap
+from app.store.buckets import BucketLimiter
+from app.store.ratelimit import Limits, RateLimiter
+from app.store.replays import ReplaySummary, StoredReplay
 
 
 class MemoryStore(Store):
@@ -34,61 +32,72 @@ class MemoryStore(Store):
         self._touched_ms: dict[str, int] = {}
         """When each session was last saved: :meth:`sweep` keeps it while it is recent."""
         self._games: dict[tuple[str, str], StoredGame] = {}
-        self._verdicts: OrderedDict[str, bool] = OrderedDict()
+        self._moved: dict[str, tuple[str, int]] = {}
+        """Revoked players: the old id → the new one and when it moved."""
         self._stats: dict[str, tuple[dict[str, Any], int]] = {}
         """Each player's statistics document, and when it was last written."""
         self._deals: dict[str, tuple[dict[str, int], int]] = {}
         self._links: dict[str, tuple[str, int]] = {}
-        self._replays: dict[str, tuple[str, StoredReplay]] = {}
-        """Replays by id, each with its player."""
         """Device links: the secret's hash → the player and when the link was made (swept as
         an expired game is, as the SQLite store does)."""
+        self._replays: dict[str, tuple[str, StoredReplay]] = {}
+        """Replays by id, each with its player."""
         self._secret = secrets.token_urlsafe(32).encode()
         """This store's secret: the store lives as long as the process, and so does it."""
 
-    def kept_secret(self) -> bytes:
+    async def kept_secret(self) -> bytes:
         return self._secret
 
-    def move_player(self, old: str, new: str) -> bool:
+    async def revoke_link(self, old: str, new: str) -> str | None:
         with self._lock:
-            moved = False
+            went = self._moved.get(old)
+            if went is not None:
+                return self._moved_to(went[0])
+            mine = [d for d, (s, _) in self._links.items() if s == old]
+            if not mine:
+                return None
+            for digest in mine:
+                del self._links[digest]
             if old in self._sessions:
                 self._sessions[new] = self._sessions.pop(old)
                 self._touched_ms[new] = self._touched_ms.pop(old)
-                moved = True
             for sid, code in [key for key in self._games if key[0] == old]:
                 self._games[(new, code)] = self._games.pop((sid, code))
-                moved = True
             if old in self._stats:
                 self._stats[new] = self._stats.pop(old)
-                moved = True
             for ident, (sid, replay) in list(self._replays.items()):
                 if sid == old:  # the replays go with their player (their ids stay)
                     self._replays[ident] = (new, replay)
-                    moved = True
-            for digest in [d for d, (s, _) in self._links.items() if s == old]:
-                del self._links[digest]
-                moved = True
-            return moved
+            self._moved[old] = (new, now_ms())
+            return new
+
+    def _moved_to(self, sid: str) -> str:
+        """Where ``sid``'s data is now, following later moves (under the lock)."""
+        for _ in range(MOVED_HOPS):
+            went = self._moved.get(sid)
+            if went is None:
+                break
+            sid = went[0]
+        return sid
 
     def rate_limiter(self, configured: Limits) -> RateLimiter:
         """Token buckets in this process: the store is this process's too."""
         return BucketLimiter(configured)
 
-    def load(
+    async def load(
         self, sid: str, code: str | None = None
     ) -> tuple[SessionData | None, StoredGame | None]:
         with self._lock:
             game = None if code is None else self._games.get((sid, code))
             return self._sessions.get(sid), game
 
-    def save_session(self, sid: str, session: SessionData) -> None:
+    async def save_session(self, sid: str, session: SessionData) -> None:
         now = now_ms()
         with self._lock:
             self._sessions[sid] = session
             self._touched_ms[sid] = now
 
-    def change_game(self, sid: str, code: str, change: Change[T]) -> T:
+    async def change_game(self, sid: str, code: str, change: Change[T]) -> T:
         with self._lock:
             old = self._games.get((sid, code))
             new, result = change(self._sessions.get(sid), old)
@@ -104,7 +113,7 @@ class MemoryStore(Store):
                     self._deals[code] = (written.deal, now)
                 if written.created:
                     own = [(g.updated_ms, c) for (s, c), g in self._games.items() if s == sid]
-                    for gone in counting.past_cap(own, self.max_games):
+                    for gone in past_cap(own, self.bounds.games):
                         del self._games[(sid, gone)]
                 if written.replay is not None:
                     self._keep_replay(sid, written.replay)
@@ -118,22 +127,22 @@ class MemoryStore(Store):
             return  # another player's id (never drawn twice): left alone
         if held is None:
             own = [(r.ended_ms, i) for i, (s, r) in self._replays.items() if s == sid]
-            for gone in past_cap(own, MAX_REPLAYS_PER_SESSION):
+            for gone in past_cap(own, self.bounds.replays):
                 del self._replays[gone]
         self._replays[replay.id] = (sid, replay)
 
-    def replay(self, replay_id: str) -> StoredReplay | None:
+    async def replay(self, replay_id: str) -> StoredReplay | None:
         with self._lock:
             held = self._replays.get(replay_id)
         return None if held is None else held[1]
 
-    def player_replays(self, sid: str) -> list[ReplaySummary]:
+    async def player_replays(self, sid: str) -> list[ReplaySummary]:
         with self._lock:
             mine = [r for s, r in self._replays.values() if s == sid]
         mine.sort(key=lambda r: (-r.ended_ms, r.id))
         return [r.summary for r in mine]
 
-    def delete_replay(self, sid: str, replay_id: str) -> bool:
+    async def delete_replay(self, sid: str, replay_id: str) -> bool:
         with self._lock:
             held = self._replays.get(replay_id)
             if held is None or held[0] != sid:
@@ -141,70 +150,56 @@ class MemoryStore(Store):
             del self._replays[replay_id]
             return True
 
-    def player_stats(self, sid: str) -> dict[str, Any] | None:
+    async def player_stats(self, sid: str) -> dict[str, Any] | None:
         with self._lock:
             held = self._stats.get(sid)
         return None if held is None else held[0]
 
-    def deal_stats(self, code: str) -> dict[str, Any] | None:
+    async def deal_stats(self, code: str) -> dict[str, Any] | None:
         with self._lock:
             held = self._deals.get(code)
         return None if held is None else dict(held[0])
 
-    def reset_stats(self, sid: str) -> None:
+    async def reset_stats(self, sid: str) -> None:
         with self._lock:
             held = self._stats.pop(sid, None)
             kept = counting.after_reset(held and held[0])
             if kept is not None:
                 self._stats[sid] = (kept, now_ms())
 
-    def save_link(self, sid: str, digest: str) -> None:
+    async def save_link(self, sid: str, digest: str) -> None:
         with self._lock:
             for old in [d for d, (s, _) in self._links.items() if s == sid]:
                 del self._links[old]
             self._links[digest] = (sid, now_ms())
 
-    def link_owner(self, digest: str) -> str | None:
+    async def link_owner(self, digest: str) -> str | None:
         with self._lock:
             owner = self._links.get(digest)
             return None if owner is None else owner[0]
 
-    def has_link(self, sid: str) -> bool:
+    async def has_link(self, sid: str) -> bool:
         with self._lock:
             return any(s == sid for s, _ in self._links.values())
 
-    def drop_link(self, sid: str) -> bool:
+    async def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         with self._lock:
-            mine = [d for d, (s, _) in self._links.items() if s == sid]
-            for digest in mine:
-                del self._links[digest]
-            return bool(mine)
-
-    def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
-        with self._lock:
-            games = [g for (s, _), g in self._games.items() if s == sid and g.state == "playing"]
+            games = [
+                g for (s, _), g in self._games.items() if s == sid and g.state == Status.PLAYING
+            ]
         games.sort(key=lambda g: (-g.updated_ms, g.code))
         return [GameSummary.of(g) for g in games[:limit]]
 
-    def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
+    async def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
         with self._lock:
             games = [g for (s, _), g in self._games.items() if s == sid]
         games.sort(key=lambda g: (-g.updated_ms, g.code))
-        window = games[:FINISHED_WINDOW]
-        return [GameSummary.of(g) for g in window if g.state != "playing"][:limit]
+        window = games[: self.bounds.finished_window]
+        return [GameSummary.of(g) for g in window if g.state != Status.PLAYING][:limit]
 
-    def verdict(self, key: str) -> bool | None:
-        with self._lock:
-            return self._verdicts.get(key)
-
-    def remember_verdict(self, key: str, lost: bool) -> None:
-        with self._lock:
-            self._verdicts[key] = lost
-            self._verdicts.move_to_end(key)
-            while len(self._verdicts) > MAX_VERDICTS:
-                self._verdicts.popitem(last=False)
-
-    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
+    async def sweep(
+        self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None
+    ) -> int:
         """Old games, then old sessions without games, ``batch`` at a time under the lock
         (released between batches so changes are not held up)."""
         if batch < 1:
@@ -237,4 +232,6 @@ class MemoryStore(Store):
                 del self._links[digest]  # a device link lives as long as an untouched game
             for ident in [i for i, (_, r) in self._replays.items() if r.ended_ms < cutoff_ms]:
                 del self._replays[ident]  # a replay as long as a game untouched since its end
+            for sid in [s for s, (_, t) in self._moved.items() if t < cutoff_ms]:
+                del self._moved[sid]
         return deleted

@@ -13,9 +13,9 @@ the game goes on from the same deal, and dropped when it restarts (*Play this de
 Restart): the next game gets its own when it ends.
 
 A replay is found by its id alone — whoever has the link sees it — and deleted only by its
-player; a session keeps at most :data:`MAX_REPLAYS_PER_SESSION` (a new one past that
-deletes the session's replay that ended longest ago), and a replay is deleted by the sweep
-once it ended longer ago than the games' expiry (Redis: filtered out when read).
+player; a session keeps at most the store's ``bounds.replays`` (:mod:`app.store.bounds`: a new
+one past that deletes the session's replay that ended longest ago), and a replay is deleted
+by the sweep once it ended longer ago than the games' expiry (Redis: filtered out when read).
 """
 
 from __future__ import annotations
@@ -26,9 +26,6 @@ from typing import Any, Final
 
 from app.store.base import ENDED, StoredGame, clock_elapsed
 from app.store.marks import REPLAY_ID
-
-MAX_REPLAYS_PER_SESSION: Final = 100
-"""Replays one session keeps; the one that ended longest ago goes first."""
 
 ID_PATTERN: Final = REPLAY_ID
 """A replay id: 16 random bytes, URL-safe base64 without padding (128 bits)."""
@@ -135,13 +132,3 @@ def replay_of(old: StoredGame | None, new: StoredGame) -> StoredReplay | None:
         ident, new.code, new.state, clock_elapsed(new.record), new.moves, new.score,
         new.updated_ms, line,
     )  # fmt: skip
-
-
-def past_cap(replays: list[tuple[int, str]], cap: int) -> list[str]:
-    """The ids to delete before a session's new replay so that it fits under ``cap``:
-    ``replays`` are the session's (ended_ms, id); the oldest go first.
-
-    >>> past_cap([(5, "b"), (1, "c"), (5, "a")], 3)
-    ['c']
-    """
-    return [ident for _, ident in sorted(replays)[: max(0, len(replays) - cap + 1)]]

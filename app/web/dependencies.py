@@ -6,16 +6,20 @@ import re
 from typing import Annotated, Final
 
 from fastapi import Depends, Request
+from starlette.types import Scope
 
 from app.config import Config
 from app.engine.games import GAMES
 from app.store import Store
-from app.store.ratelimit import Kind, RateLimiter, Verdict, client_key
+from app.store.ratelimit import Hold, Kind, RateLimiter, Verdict, client_key
 from app.web.context import PageBase
 from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.render import Renderer
 from app.web.sessions import Player, check_token, page_session
+
+_HELD: Final = "held_new_game"
+"""Key of the request's state: the new game :func:`may_create` held for its action."""
 
 
 async def get_store(request: Request) -> Store:
@@ -60,24 +64,46 @@ def client_of(request: Request) -> str:
 
 
 async def limit(request: Request, kind: Kind) -> Verdict:
-    """Count one ``kind`` (``write`` or ``new``) for the request's client."""
+    """Count one ``kind`` for the request's client, before the write it allows (atomically:
+    requests sent at once cannot all pass). A new game this request held already
+    (:func:`may_create`) is spent instead of counted again."""
+    held: Hold | None = getattr(request.state, _HELD, None)
+    if kind == "new" and held is not None:
+        await held.spend()
+        return held.verdict
     limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
     if limiter is None:
         return Verdict(True)
     return await limiter.hit(kind, client_of(request))
 
 
-async def may(request: Request, kind: Kind) -> Verdict:
-    """Would the client's next ``kind`` be allowed? Counts (and writes) nothing."""
+async def hold(request: Request, kind: Kind) -> Hold:
+    """Take one ``kind`` of the client's limit for a write not made yet
+    (:meth:`app.store.ratelimit.RateLimiter.hold`): spend it once the write is made, release it
+    when nothing was written."""
     limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
     if limiter is None:
-        return Verdict(True)
-    return await limiter.test(kind, client_of(request))
+        return Hold(Verdict(True))
+    return await limiter.hold(kind, client_of(request))
 
 
 async def may_create(request: Request) -> Verdict:
-    """Would the client's next new game (or session) be allowed? Counts nothing."""
-    return await may(request, "new")
+    """Hold one new game of the client's limit for this request's action, before its write:
+    allowed only while one is left, so that actions sent at once cannot all create a game on
+    the last one. The action spends it when it made a new game (:func:`limit` with
+    ``"new"``); an action that made none gives it back when its request ends
+    (:func:`release_held`)."""
+    held = await hold(request, "new")
+    setattr(request.state, _HELD, held)
+    return held.verdict
+
+
+def release_held(scope: Scope) -> None:
+    """Give back the new game a request held and did not spend (the middleware
+    :class:`app.web.middleware.LimitHolds`, when the request ends)."""
+    held = scope.get("state", {}).get(_HELD)
+    if isinstance(held, Hold):
+        held.release()
 
 
 async def checked_form(

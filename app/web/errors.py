@@ -212,6 +212,21 @@ class PlayerError(Exception):
         )
 
     @classmethod
+    def not_the_links_owner(cls) -> PlayerError:
+        """A browser that uses a device link asked to make or revoke one (``403``): only the
+        browser whose games the link carries may; this one may leave."""
+        return cls.fixed(
+            403,
+            N_("Only the browser that made the link can do this"),
+            N_(
+                "This browser plays through a device link. The browser that made the link can"
+                " make a new one or revoke it; this browser can leave: it then starts afresh"
+                " and the link's games stay with their owner."
+            ),
+            ("/stats#device-heading", N_("Statistics")),
+        )
+
+    @classmethod
     def too_many_guesses(cls, seconds: int) -> PlayerError:
         """Too many device links that name nobody from one address (``429``)."""
         seconds = max(1, seconds)

@@ -12,6 +12,7 @@ from typing import Final
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.web.dependencies import release_held
 from app.web.logs import loggable_path
 from app.web.sessions import Player, cookie_headers, is_https, signer_of, vouch_for_legacy
 
@@ -105,6 +106,18 @@ class SessionCookie(_ResponseHeaders):
         connection = HTTPConnection(scope)
         cookies = cookie_headers(player, is_https(connection), signer_of(connection.app))
         return [*headers, *((b"set-cookie", value) for value in cookies)]
+
+
+class LimitHolds(_HttpMiddleware):
+    """Give back, once a request ends, the new game it held of its client's limit and did not
+    spend (:func:`app.web.dependencies.may_create`: an action that created no game), however
+    it ended."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            release_held(scope)
 
 
 class HeadAsGet(_HttpMiddleware):

@@ -84,7 +84,7 @@ def sentence(text: str, lang: str) -> str:
 
 COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
 
-EVENTS: Final = frozenset({"stale", "unreadable", "reset", "revoked", "linked"})
+EVENTS: Final = frozenset({"stale", "unreadable", "reset", "revoked", "linked", "left"})
 """Notices that tell of something that happened, which the page cannot check by looking at
 what it shows: their redirect carries a tag (``&t=``, :func:`notice_tag`) that only this
 server makes, for this session, page, notice and board, so a crafted link shows none of them

@@ -289,7 +289,7 @@ class Screen(ABC, Generic[G]):
         return StoredGame(
             record["code"],
             record,
-            state or game.status(),
+            Status(state or game.status()),
             game.score,
             game.move_count,
             now,

@@ -41,6 +41,7 @@ from starlette.types import Scope
 
 from app.services.signing import TAG_LENGTH, Signer, server_secret
 from app.store import SessionData, Store
+from app.store.sync import portal
 from app.web.errors import PlayerError
 
 COOKIE: Final = "sid"
@@ -72,21 +73,35 @@ def signer_of(app: Any) -> Signer:
     if signer is None:
         config = getattr(state, "config", None)
         store: Store = state.store
-        signer = state.signer = Signer(server_secret(getattr(config, "secret", ""), store))
+        secret = portal().call(server_secret, getattr(config, "secret", ""), store)
+        signer = state.signer = Signer(secret)
     return signer
 
 
-def cookie_value(signer: Signer, name: str, sid: str) -> str:
-    """What the cookie ``name`` holds for ``sid``: the id and its signature (``ID.TAG``)."""
-    return f"{sid}.{signer.sign(name, sid)}"
+def _context(name: str, joined: bool) -> str:
+    """What a cookie's signature signs besides the id: its name, and whether the browser
+    holds the id through a device link."""
+    return f"{name} through a link" if joined else name
 
 
-def signed_sid(signer: Signer, name: str, value: str) -> str | None:
-    """The id a cookie ``name`` holds, when its signature is this site's for that name."""
+def cookie_value(signer: Signer, name: str, sid: str, joined: bool = False) -> str:
+    """What the cookie ``name`` holds for ``sid``: the id and its signature (``ID.TAG``),
+    which also says whether the browser holds the id through a device link (``joined``)."""
+    return f"{sid}.{signer.sign(_context(name, joined), sid)}"
+
+
+def signed_sid(signer: Signer, name: str, value: str) -> tuple[str, bool] | None:
+    """The id a cookie ``name`` holds, when its signature is this site's for that name, and
+    whether the browser holds it through a device link."""
     match = _SIGNED.fullmatch(value)
-    if match is None or not signer.verify(match.group(2), name, match.group(1)):
+    if match is None:
         return None
-    return match.group(1)
+    sid, tag = match.group(1), match.group(2)
+    if signer.verify(tag, name, sid):
+        return sid, False
+    if signer.verify(tag, _context(name, True), sid):
+        return sid, True
+    return None
 
 
 async def vouch_for_legacy(scope: Scope) -> None:
@@ -147,6 +162,9 @@ class Player:
     sid: str
     fresh: bool
     """No id of ours came with the request: a new one was drawn."""
+    joined: bool = False
+    """The browser holds the id through a device link (another browser's id: it may play,
+    and leave; only a browser that holds the id as its own may make or revoke the link)."""
 
     @classmethod
     def from_request(cls, connection: HTTPConnection) -> Player:
@@ -156,11 +174,10 @@ class Player:
         if isinstance(known, Player):
             return known
         name = cookie_name(connection)
-        sid = signed_sid(signer_of(connection.app), name, connection.cookies.get(name, ""))
-        if sid is None:
-            sid = getattr(connection.state, _VOUCHED, None)
+        signed = signed_sid(signer_of(connection.app), name, connection.cookies.get(name, ""))
+        sid, joined = signed or (getattr(connection.state, _VOUCHED, None), False)
         # random bits only for a request that brought no id of ours
-        player = cls(new_sid(), fresh=True) if sid is None else cls(sid, fresh=False)
+        player = cls(new_sid(), fresh=True) if sid is None else cls(sid, False, joined)
         connection.state.player = player
         return player
 
@@ -169,7 +186,7 @@ def cookie_headers(player: Player, https: bool, signer: Signer) -> list[bytes]:
     """``Set-Cookie`` values: the signed id with a fresh ``Max-Age`` (sliding expiry),
     HttpOnly, SameSite=Lax, Path=/; Secure and ``__Host-`` under HTTPS."""
     name = SECURE_COOKIE if https else COOKIE
-    return [_cookie(name, cookie_value(signer, name, player.sid), MAX_AGE, https)]
+    return [_cookie(name, cookie_value(signer, name, player.sid, player.joined), MAX_AGE, https)]
 
 
 @functools.lru_cache(maxsize=4096)

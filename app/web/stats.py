@@ -28,8 +28,7 @@ from app.web.dependencies import (
     StoreDep,
     checked_form,
     get_page,
-    limit,
-    may,
+    hold,
     public_origin,
 )
 from app.web.errors import PlayerError
@@ -55,6 +54,10 @@ NOTICES: Final = {
         " it no longer see your games and statistics. This browser keeps them."
     ),
     "linked": N_("This browser now has the games and statistics of the device link."),
+    "left": N_(
+        "This browser no longer plays through the device link: it starts afresh. The link's"
+        " games stay with the browser that made it."
+    ),
     "replay-deleted": N_("The replay was deleted: its link opens nothing any more."),
 }
 """The page's notices after its POSTs: events (:data:`app.web.notices.EVENTS`), shown only
@@ -117,20 +120,22 @@ async def _page(
         asking=asking or (request.query_params.get("ask") == "reset" and "reset") or None,
         link=link,
         has_link=has_link,
+        joined=player.joined,
     )
     return html_answer(renderer.page("pages/stats.html", context, t))
 
 
 def _notice(request: Request, player: Player, doc: dict[str, Any], has_link: bool) -> str | None:
     """The ``?n=`` notice to show: one this server told this browser (its tag), and still
-    true — no link after "revoked", nothing counted since "reset"."""
+    true — no link after "revoked", this browser's own id after "left", nothing counted since
+    "reset"."""
     key = request.query_params.get("n", "")
     if key not in NOTICES:
         return None
     signer = signer_of(request.app)
     if not is_told(signer, player.sid, "/stats", key, request.query_params.get(TAG, "")):
         return None
-    if key == "revoked" and has_link:
+    if (key == "revoked" and has_link) or (key == "left" and player.joined):
         return None
     if key == "reset" and any(any(figures.values()) for figures in doc["k"].values()):
         return None
@@ -164,8 +169,13 @@ async def reset(request: Request, store: StoreDep, player: PlayerDep) -> Respons
 async def make_link(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
-    """A new device link (replacing the player's previous one), shown on this answer only."""
+    """A new device link (replacing the player's previous one), shown on this answer only.
+    Only a browser that holds its id as its own makes one: one that plays through a link
+    would otherwise make itself the owner of a new one (then revoke it, and keep the owner's
+    games for good)."""
     await checked_form(request, store, player, ActionForm, "/stats")
+    if player.joined:
+        raise PlayerError.not_the_links_owner()
     secret = secrets.token_urlsafe(24)
     await store.save_link_async(player.sid, digest_of(secret))
     link = f"{public_origin(request)}/link/{secret}"
@@ -176,28 +186,52 @@ async def make_link(
 async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """Revoke the link and end the access of every browser that used it: the player's games,
     statistics and settings move to a new id, which only this browser gets; the others keep
-    the old id, which now holds nothing (issue 23)."""
+    the old id, which now holds nothing (issue 23).
+
+    Only the browser that holds the id as its own may (a browser that joined through the
+    link may leave, :func:`leave_link`), and asking again is safe: a Revoke sent twice, or
+    ten at once, or again after its answer was lost, all answer the id that holds the data
+    (the store remembers where the player went). Nothing to revoke: no notice."""
     await checked_form(request, store, player, ActionForm, "/stats")
-    if await store.has_link_async(player.sid):
-        fresh = new_sid()
-        await store.move_player_async(player.sid, fresh)  # the link goes with the old id
-        request.state.player = player = Player(fresh, fresh=False)
-    return _told(request, player.sid, "revoked")
+    if player.joined:
+        raise PlayerError.not_the_links_owner()
+    holder = await store.revoke_link(player.sid, new_sid())
+    if holder is None:
+        return RedirectResponse("/stats", 303, headers=NO_STORE)
+    request.state.player = Player(holder, fresh=False)
+    return _told(request, holder, "revoked")
+
+
+@router.post("/stats/link/leave")
+async def leave_link(request: Request, store: StoreDep, player: PlayerDep) -> Response:
+    """A browser that plays through a device link stops: it takes a new id of its own and
+    starts afresh; the link's games, and the link, stay with their owner. A browser that
+    holds its id as its own has nothing to leave."""
+    await checked_form(request, store, player, ActionForm, "/stats")
+    if not player.joined:
+        return RedirectResponse("/stats", 303, headers=NO_STORE)
+    request.state.player = player = Player(new_sid(), fresh=False)
+    return _told(request, player.sid, "left")
 
 
 async def _owner(request: Request, store: Store, secret: str) -> str:
-    """The player a link's secret names. A miss counts against the client's guesses; while
-    they are spent, every answer is 429, right secret or wrong (no oracle)."""
-    spent = await may(request, "guess")
-    if not spent.allowed:
-        raise PlayerError.too_many_guesses(spent.retry_after)
-    owner = None
-    if 16 <= len(secret) <= 64:
-        owner = await store.link_owner_async(digest_of(secret))
-    if owner is None:
-        await limit(request, "guess")
-        raise PlayerError.unknown_link()
-    return str(owner)
+    """The player a link's secret names. A miss counts against the client's guesses — held
+    before the secret is looked up, so guesses sent at once cannot all pass the last one; a
+    hit gives it back. While they are spent, every answer is 429, right secret or wrong (no
+    oracle)."""
+    guess = await hold(request, "guess")
+    if not guess.verdict.allowed:
+        raise PlayerError.too_many_guesses(guess.verdict.retry_after)
+    try:
+        owner = None
+        if 16 <= len(secret) <= 64:
+            owner = await store.link_owner(digest_of(secret))
+        if owner is None:
+            await guess.spend()
+            raise PlayerError.unknown_link()
+        return str(owner)
+    finally:
+        guess.release()  # (a guess spent is not given back)
 
 
 @router.get("/link/{secret}", name="link")
@@ -228,7 +262,8 @@ async def use_link(secret: str, request: Request, store: StoreDep, player: Playe
     signed now (issue 23)."""
     await checked_form(request, store, player, ActionForm, f"/link/{secret}")
     owner = await _owner(request, store, secret)
-    request.state.player = Player(owner, fresh=False)
+    own = owner == player.sid and not player.joined  # the owner's browser opened its own link
+    request.state.player = Player(owner, fresh=False, joined=not own)
     return _told(request, owner, "linked")
 
 

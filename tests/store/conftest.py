@@ -1,5 +1,8 @@
 """The ``store`` fixture that runs the behavioural suite against every store: memory,
-SQLite, one Redis, and a Redis Cluster of three primaries (both from tests/conftest.py)."""
+SQLite, one Redis, and a Redis Cluster of three primaries (both from tests/conftest.py).
+
+The tests call the stores synchronously, through the one adapter every caller without an
+event loop uses (:class:`app.store.sync.SyncStore`); ``store.store`` is the store itself."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import pytest
 from app.store import MemoryStore, Store
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 
 
 def make_store(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Store:
@@ -26,16 +30,16 @@ def make_store(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> Sto
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis", "redis-cluster"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SyncStore]:
     """Each store in turn (Redis on an emptied database, the cluster on emptied primaries)."""
-    made = make_store(request.param, request, tmp_path)
+    made = SyncStore(make_store(request.param, request, tmp_path))
     yield made
     made.close()
 
 
 @pytest.fixture(params=["memory", "sqlite"])
-def sweeping_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+def sweeping_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SyncStore]:
     """The stores whose :meth:`Store.sweep` deletes (Redis expires keys by itself)."""
-    made = make_store(request.param, request, tmp_path)
+    made = SyncStore(make_store(request.param, request, tmp_path))
     yield made
     made.close()

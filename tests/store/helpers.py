@@ -32,6 +32,14 @@ def game(code: str = "HM-1", n: int = 0, **fields: Any) -> StoredGame:
     return StoredGame(code=code, record={"n": n}, **fields)
 
 
+def take(limiter: Any, item: Any, key: str) -> Any:
+    """Spend one token of ``key``'s bucket (``BucketLimiter.take_async``) from code without a
+    loop: on the store portal's, as the stores' own calls from tests run."""
+    from app.store.sync import portal
+
+    return portal().call(limiter.take_async, item, key, "spend")
+
+
 def put(store: Store, sid: str, stored: StoredGame) -> None:
     store.change_game(sid, stored.code, lambda _s, _g: (stored, None))
 
@@ -76,12 +84,15 @@ def footprint(store: Store) -> int:
     from app.store import MemoryStore
     from app.store.redis import RedisStore
     from app.store.sqlite import SQLiteStore
+    from app.store.sync import SyncStore
 
+    if isinstance(store, SyncStore):
+        store = store.store
     if isinstance(store, MemoryStore):
         held = (
             store._sessions,
             store._games,
-            store._verdicts,
+            store._moved,
             store._stats,
             store._deals,
             store._links,

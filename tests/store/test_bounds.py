@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from app.store import SessionData, Store
 from app.store.base import SESSION_IDLE_SECONDS
+from app.store.bounds import Bounds
 from app.store.redis import RedisStore
+from app.store.sync import SyncStore
 from tests.store.helpers import game, now_ms, put
 
 
@@ -14,7 +16,7 @@ def codes(store: Store, sid: str, candidates: str) -> list[str]:
 
 
 def test_a_new_game_past_the_cap_pushes_out_the_oldest_untouched(store: Store) -> None:
-    store.max_games = 3
+    store.bounds = Bounds(games=3)
     put(store, "s1", game("A", updated_ms=10))
     put(store, "s1", game("B", updated_ms=20))
     put(store, "s1", game("C", updated_ms=30))
@@ -30,7 +32,7 @@ def test_a_new_game_past_the_cap_pushes_out_the_oldest_untouched(store: Store) -
 
 
 def test_changing_a_game_already_kept_never_pushes_one_out(store: Store) -> None:
-    store.max_games = 2
+    store.bounds = Bounds(games=2)
     put(store, "s1", game("A", updated_ms=10))
     put(store, "s1", game("B", updated_ms=20))
     for n in range(5):
@@ -39,7 +41,7 @@ def test_changing_a_game_already_kept_never_pushes_one_out(store: Store) -> None
 
 
 def test_finished_games_count_and_give_way_too(store: Store) -> None:
-    store.max_games = 2
+    store.bounds = Bounds(games=2)
     put(store, "s1", game("W", state="won", updated_ms=10))
     put(store, "s1", game("B", updated_ms=20))
     put(store, "s1", game("C", updated_ms=30))
@@ -61,7 +63,7 @@ def test_a_session_without_games_is_swept_after_a_day(sweeping_store: Store) -> 
 def test_redis_keeps_a_session_without_games_a_day_and_one_with_games_as_long_as_them(
     redis_url: str, redis_client
 ) -> None:
-    store = RedisStore(redis_url, ttl_seconds=90 * 86_400)
+    store = SyncStore(RedisStore(redis_url, ttl_seconds=90 * 86_400))
     try:
         store.save_session("lonely", SessionData("t1"))
         assert 0 < redis_client.ttl("sol:{lonely}:s") <= SESSION_IDLE_SECONDS
@@ -78,12 +80,12 @@ def test_the_cap_holds_for_changes_made_on_the_event_loop(store: Store) -> None:
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    store.max_games = 2
+    store.bounds = Bounds(games=2)
 
     async def main() -> None:
         for code, updated in (("A", 10), ("B", 20), ("C", 30)):
             stored = game(code, updated_ms=updated)
-            await store.change_game_async("s1", code, lambda _s, _g, g=stored: (g, None))
+            await store.store.change_game("s1", code, lambda _s, _g, g=stored: (g, None))
 
     with ThreadPoolExecutor(1) as pool:  # Playwright keeps a loop running in the main thread
         pool.submit(asyncio.run, main()).result()

@@ -20,6 +20,7 @@ from app.main import create_app
 from app.store import SessionData, Store, StoredGame, StoreError, StoreFullError
 from app.store.sqlite import SQLiteStore
 from app.store.sqlite import files as sqlite_files
+from app.store.sync import SyncStore
 from tests.store.helpers import footprint, now_ms
 from tests.store.redis_server import fill_redis
 
@@ -42,7 +43,7 @@ def test_every_store_keeps_one_secret_for_everyone_who_opens_it(store: Store) ->
 def test_a_sqlite_secret_is_made_once_beside_the_file_and_read_by_every_process(
     tmp_path: Path,
 ) -> None:
-    stores = [SQLiteStore(str(tmp_path / "games.db")) for _ in range(2)]
+    stores = [SyncStore(SQLiteStore(str(tmp_path / "games.db"))) for _ in range(2)]
     try:
         assert stores[0].kept_secret() == stores[1].kept_secret()
         kept = tmp_path / "games.db.secret"
@@ -55,7 +56,7 @@ def test_a_sqlite_secret_is_made_once_beside_the_file_and_read_by_every_process(
 
 def test_a_damaged_sqlite_secret_is_refused_not_guessed(tmp_path: Path) -> None:
     (tmp_path / "games.db.secret").write_text("short")
-    store = SQLiteStore(str(tmp_path / "games.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db")))
     try:
         with pytest.raises(StoreError, match="too short"):
             store.kept_secret()
@@ -66,7 +67,7 @@ def test_a_damaged_sqlite_secret_is_refused_not_guessed(tmp_path: Path) -> None:
 def test_two_redis_stores_share_the_secret(redis_url: str, redis_client) -> None:
     from app.store.redis import RedisStore
 
-    stores = [RedisStore(redis_url), RedisStore(redis_url)]
+    stores = [SyncStore(RedisStore(redis_url)), SyncStore(RedisStore(redis_url))]
     try:
         assert stores[0].kept_secret() == stores[1].kept_secret()
     finally:
@@ -82,7 +83,9 @@ def _game(code: str, moves: int = 1, state: str = "playing") -> StoredGame:
     return StoredGame(code, record, state, 0, moves, now_ms(), kind="HM")  # as the web names it
 
 
-def test_moving_a_player_carries_everything_and_leaves_the_old_id_empty(store: Store) -> None:
+def test_revoking_carries_everything_to_the_new_id_and_leaves_the_old_id_empty(
+    store: Store,
+) -> None:
     store.save_session("old", SessionData("tok", move_errors=True))
     for code in ("HM1-N-AAAAAAB", "HM1-N-AAAAAAC"):
         store.change_game("old", code, lambda s, g, c=code: (_game(c), None))
@@ -90,21 +93,59 @@ def test_moving_a_player_carries_everything_and_leaves_the_old_id_empty(store: S
     store.change_game("other", "HM1-N-AAAAAAB", lambda s, g: (_game("HM1-N-AAAAAAB"), None))
     before = (store.player_stats("old"), footprint(store))
     store.save_link("old", "digest")
-    assert store.move_player("old", "new") is True
+    assert store.revoke_link("old", "new") == "new"
     assert store.load("new")[0] == SessionData("tok", move_errors=True)
     assert [g.code for g in store.recent_games("new")] == ["HM1-N-AAAAAAB"]
     assert [g.code for g in store.finished_games("new")] == ["HM1-N-AAAAAAC"]
     assert store.player_stats("new") == before[0] is not None
     assert not store.knows("old") and store.link_owner("digest") is None
     assert store.load("other", "HM1-N-AAAAAAB")[1] is not None  # nobody else's
-    assert footprint(store) == before[1]  # the same rows (or keys), the link gone
-    assert store.move_player("nobody", "new2") is False
+    # the same rows (or keys), the link gone, where "old" went remembered
+    assert footprint(store) == before[1] + 1
+    assert store.revoke_link("nobody", "new2") is None
+
+
+def test_an_id_without_a_device_link_is_not_revoked(store: Store) -> None:
+    """Nothing to revoke: nothing moves, and the answer says so (``None``)."""
+    store.change_game("p", "HM1-N-AAAAAAB", lambda s, g: (_game("HM1-N-AAAAAAB"), None))
+    assert store.revoke_link("p", "q") is None
+    assert store.knows("p") and not store.knows("q")
+
+
+def test_a_revocation_sent_again_answers_where_the_player_went(store: Store) -> None:
+    """The first Revoke's answer was lost, or it was pressed twice: the second moves nothing
+    and answers the id that holds the data, whatever new id it brought."""
+    store.change_game("old", "HM1-N-AAAAAAB", lambda s, g: (_game("HM1-N-AAAAAAB"), None))
+    store.save_link("old", "digest")
+    assert store.revoke_link("old", "first") == "first"
+    assert store.revoke_link("old", "second") == "first"
+    assert store.knows("first") and not store.knows("second") and not store.knows("old")
+    store.save_link("first", "digest-2")  # the player's next link, revoked in turn
+    assert store.revoke_link("first", "third") == "third"
+    assert store.revoke_link("old", "fourth") == "third"  # followed to where the data is
+
+
+def test_ten_revocations_at_once_all_answer_the_id_that_holds_the_data(store: Store) -> None:
+    store.change_game("old", "HM1-N-AAAAAAB", lambda s, g: (_game("HM1-N-AAAAAAB"), None))
+    store.save_link("old", "digest")
+
+    def revoke(n: int) -> str | None:  # as a worker process of its own would
+        answer: str | None = asyncio.run(store.store.revoke_link("old", f"new{n}"))
+        return answer
+
+    with ThreadPoolExecutor(10) as pool:
+        answers = list(pool.map(revoke, range(10)))
+    holder = answers[0]
+    assert holder is not None and answers == [holder] * 10
+    assert [g.code for g in store.recent_games(holder)] == ["HM1-N-AAAAAAB"]
+    assert [store.knows(f"new{n}") for n in range(10)].count(True) == 1
 
 
 def test_a_moved_player_keeps_counting_once(store: Store) -> None:
     code = "HM1-N-AAAAAAB"
     store.change_game("old", code, lambda s, g: (_game(code), None))
-    store.move_player("old", "new")
+    store.save_link("old", "digest")
+    store.revoke_link("old", "new")
     store.change_game("new", code, lambda s, g: (_game(code, 48, "won"), None))
     doc = store.player_stats("new")
     assert doc is not None and (doc["k"]["HM"]["played"], doc["k"]["HM"]["won"]) == (1, 1)
@@ -125,7 +166,7 @@ def small_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SQ
         return conn
 
     monkeypatch.setattr(sqlite_files.SQLiteFile, "_open", limited)
-    store = SQLiteStore(str(tmp_path / "games.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db")))
     yield store
     store.close()
 
@@ -136,25 +177,25 @@ def _fill(store: SQLiteStore) -> int:
         code = f"HM1-N-AAAA{n:03d}"
         row = StoredGame(code, {"pad": "x" * 3000}, "playing", 0, 0, now_ms())
         try:
-            run(store.change_game_async(f"p{n % 50}", code, lambda s, g, r=row: (r, None)))
+            run(store.store.change_game(f"p{n % 50}", code, lambda s, g, r=row: (r, None)))
         except StoreError:
             return n
     raise AssertionError("the file never filled")
 
 
 def test_a_full_sqlite_file_is_unhealthy_until_room_is_made(small_sqlite: SQLiteStore) -> None:
-    run(small_sqlite.ping())
+    small_sqlite.ping()
     assert _fill(small_sqlite) > 0
     with pytest.raises(StoreFullError, match="full"):
-        run(small_sqlite.ping())
+        small_sqlite.ping()
     small_sqlite.sweep(now_ms() + 1)  # room again: every game deleted
-    run(small_sqlite.ping())
+    small_sqlite.ping()
     assert small_sqlite._file.cannot_write is None
 
 
 def test_health_says_a_full_sqlite_store_cannot_write(small_sqlite: SQLiteStore) -> None:
     """Before: ``/health`` said ``ok`` while every new game was refused."""
-    with TestClient(create_app(store=small_sqlite)) as client:
+    with TestClient(create_app(store=small_sqlite.store)) as client:
         assert client.get("/health").text == "ok"
         _fill(small_sqlite)
         answer = client.get("/health")
@@ -168,7 +209,7 @@ def full_redis(redis_url: str, redis_client) -> Iterator[Store]:
     whole run)."""
     from app.store.redis import RedisStore
 
-    store = RedisStore(redis_url)  # opened before: it has written its layout's marker
+    store = SyncStore(RedisStore(redis_url))  # opened before: it has written its layout's marker
     store.kept_secret()  # and the secret, as the site's first start did
     saved = redis_client.config_get("maxmemory*")
     used = int(redis_client.info("memory")["used_memory"])
@@ -176,6 +217,10 @@ def full_redis(redis_url: str, redis_client) -> Iterator[Store]:
     redis_client.config_set("maxmemory", used + 512 * 1024)
     try:
         fill_redis(redis_client)
+        # well over it, not by a hair: the server frees client buffers over time, and then
+        # used_memory fell back under maxmemory between the checks
+        full = int(redis_client.info("memory")["used_memory"]) - 256 * 1024
+        redis_client.config_set("maxmemory", full)
         yield store
     finally:
         redis_client.config_set("maxmemory", saved["maxmemory"])
@@ -187,7 +232,7 @@ def full_redis(redis_url: str, redis_client) -> Iterator[Store]:
 def test_health_says_a_full_redis_cannot_write(full_redis: Store) -> None:
     """Before: a new player's first tap answered 503 while ``/health`` said 200."""
     with pytest.raises(StoreFullError, match="maxmemory"):
-        run(full_redis.ping())
-    with TestClient(create_app(store=full_redis)) as client:
+        full_redis.ping()
+    with TestClient(create_app(store=full_redis.store)) as client:
         answer = client.get("/health")
         assert (answer.status_code, answer.text) == (503, "store cannot write")

@@ -20,6 +20,7 @@ from app.store.base import carry
 from app.store.marks import NO_MARKS, Marks, Win
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 from tests.store.helpers import MARKED, MARKED_EXTRA, REPLAY, WON_REPLAY, put
 
 OLD_EXTRA, OLD_MARKS = MARKED_EXTRA, MARKED
@@ -69,7 +70,7 @@ def test_a_damaged_mark_reads_as_unset(extra: Any, marks: Marks) -> None:
 
 def _old_row(path: Path, extra: Any) -> None:
     """A game row as the previous version wrote it (its ``extra`` text as it was)."""
-    SQLiteStore(str(path)).close()  # the schema of today (the column did not change)
+    SyncStore(SQLiteStore(str(path))).close()  # the schema of today (the column did not change)
     with closing(sqlite3.connect(path)) as raw, raw:
         raw.execute(
             "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
@@ -81,7 +82,7 @@ def _old_row(path: Path, extra: Any) -> None:
 def test_a_sqlite_row_saved_before_the_marks_were_typed_loads_every_mark(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     _old_row(path, json.dumps(OLD_EXTRA))
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     try:
         _, row = store.load("s1", "HM1-N-AAAAAAB")
         assert row == StoredGame(
@@ -98,7 +99,7 @@ def test_a_sqlite_row_saved_before_the_marks_were_typed_loads_every_mark(tmp_pat
 def test_a_damaged_sqlite_extra_loads_as_no_marks(tmp_path: Path, extra: str) -> None:
     path = tmp_path / "games.db"
     _old_row(path, extra)
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     try:
         row = store.load("s1", "HM1-N-AAAAAAB")[1]
         assert row is not None and row.marks == NO_MARKS and row.state == "won"
@@ -108,7 +109,7 @@ def test_a_damaged_sqlite_extra_loads_as_no_marks(tmp_path: Path, extra: str) ->
 
 def test_the_sqlite_column_holds_the_same_json_as_before(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     try:
         put(store, "s1", StoredGame("HM-1", {"n": 1}, "playing", 0, 0, 5, OLD_MARKS))
     finally:
@@ -120,7 +121,7 @@ def test_the_sqlite_column_holds_the_same_json_as_before(tmp_path: Path) -> None
 
 @pytest.fixture
 def redis_store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
-    made = RedisStore(redis_url)
+    made = SyncStore(RedisStore(redis_url))
     yield made
     made.close()
 

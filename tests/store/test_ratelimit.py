@@ -15,15 +15,17 @@ import pytest
 
 from app.clock import now_ms
 from app.store import MemoryStore, Store
+from app.store.buckets import BucketLimiter
 from app.store.ratelimit import (
     ALLOWED,
-    BucketLimiter,
     Limits,
     RateLimiter,
     Verdict,
 )
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore, portal
+from tests.store.helpers import take
 
 OFF = Limits.parse("off", "off")
 
@@ -38,11 +40,11 @@ def bucket_limiter(store: Store) -> BucketLimiter:
 def bucket_store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     if request.param == "redis":
         request.getfixturevalue("redis_client")  # an empty database
-        made: Store = RedisStore(request.getfixturevalue("redis_url"))
+        made: Store = SyncStore(RedisStore(request.getfixturevalue("redis_url")))
     elif request.param == "memory":
-        made = MemoryStore()
+        made = SyncStore(MemoryStore())
     else:
-        made = SQLiteStore(str(tmp_path / "g.db"))
+        made = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     yield made
     made.close()
 
@@ -51,13 +53,12 @@ def test_a_token_bucket_allows_its_burst_then_refills_at_its_rate(bucket_store: 
     limiter = bucket_limiter(bucket_store)
     item = limits.parse("3/second")
     try:
-        assert [limiter.take(item, "k", True).allowed for _ in range(4)] == [True] * 3 + [False]
-        assert limiter.take(item, "k", True) == Verdict(False, 1)
-        assert limiter.take(item, "other", True) == ALLOWED  # buckets are per key
+        assert [take(limiter, item, "k").allowed for _ in range(4)] == [True] * 3 + [False]
+        assert take(limiter, item, "k") == Verdict(False, 1)
+        assert take(limiter, item, "other") == ALLOWED  # buckets are per key
         time.sleep(0.4)  # 3 a second: one token back after a third of a second
-        assert limiter.take(item, "k", False) == ALLOWED  # a test takes nothing …
-        assert limiter.take(item, "k", True) == ALLOWED  # … so this one still gets it
-        assert not limiter.take(item, "k", True).allowed
+        assert take(limiter, item, "k") == ALLOWED
+        assert not take(limiter, item, "k").allowed
     finally:
         limiter.close()
 
@@ -67,9 +68,9 @@ def test_every_store_gives_a_limiter_that_shares_its_counts_as_it_shares_games(
 ) -> None:
     """No store counts per process by accident: each says how (issue 25)."""
     memory, sqlite, redis = (
-        MemoryStore(),
-        SQLiteStore(str(tmp_path / "g.db")),
-        RedisStore(redis_url),
+        SyncStore(MemoryStore()),
+        SyncStore(SQLiteStore(str(tmp_path / "g.db"))),
+        SyncStore(RedisStore(redis_url)),
     )
     try:
         limiters = [s.rate_limiter(OFF) for s in (memory, sqlite, redis)]
@@ -90,16 +91,16 @@ def test_two_processes_on_one_file_spend_one_bucket(tmp_path: Path) -> None:
     """Two stores on one file, as two workers have: each decides in its own memory, and the
     store merges their spends; near the bucket's end each reads the other's."""
     path = str(tmp_path / "g.db")
-    first, second = SQLiteStore(path), SQLiteStore(path)
+    first, second = SyncStore(SQLiteStore(path)), SyncStore(SQLiteStore(path))
     one, two = bucket_limiter(first), bucket_limiter(second)
     item = limits.parse("4/minute")
     try:
         verdicts = []
         for limiter in (one, two, one, two, one):
-            verdicts.append(limiter.take(item, "k", True).allowed)
+            verdicts.append(take(limiter, item, "k").allowed)
             assert limiter.sync()  # the tap's group commit, which the next request follows
         assert verdicts == [True, True, True, True, False]
-        refused = two.take(item, "k", True)
+        refused = take(two, item, "k")
         assert not refused.allowed and 1 <= refused.retry_after <= 15
     finally:
         first.close()
@@ -107,15 +108,20 @@ def test_two_processes_on_one_file_spend_one_bucket(tmp_path: Path) -> None:
 
 
 def test_far_from_its_end_a_bucket_is_spent_without_reading_the_store(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "g.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter = bucket_limiter(store)
-    item = limits.parse("1000/minute")
+    item = limits.parse("1000/hour")  # refills a token every 3.6 s: 100 spends stay 100
     reads: list[str] = []
     share: Any = limiter._share
     read = share.read_bucket
-    share.read_bucket = lambda key: reads.append(key) or read(key)
+
+    async def counted(key: str) -> Any:
+        reads.append(key)
+        return await read(key)
+
+    share.read_bucket = counted
     try:
-        assert all(limiter.take(item, "k", True).allowed for _ in range(100))
+        assert all(take(limiter, item, "k").allowed for _ in range(100))
         assert limiter.sync()
         assert reads == ["k"]  # once, when it was new to this worker
         assert store.connection().execute("SELECT tokens FROM rate_buckets").fetchone()[0] == (
@@ -135,9 +141,9 @@ def test_a_busy_worker_shares_its_spends_at_most_every_fifty_milliseconds(
     each on Redis). Every spend still reaches the store, without a sync."""
     if kind == "redis":
         request.getfixturevalue("redis_client")  # an empty database
-        store: Store = RedisStore(request.getfixturevalue("redis_url"))
+        store: Store = SyncStore(RedisStore(request.getfixturevalue("redis_url")))
     else:
-        store = SQLiteStore(str(tmp_path / "g.db"))
+        store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter = bucket_limiter(store)
     item = limits.parse("100000/hour")  # refills 28 a second
     started: list[float] = []
@@ -147,7 +153,7 @@ def test_a_busy_worker_shares_its_spends_at_most_every_fifty_milliseconds(
     try:
         spends, began = 0, time.monotonic()
         while time.monotonic() - began < 0.5:  # a busy worker: a spend every millisecond
-            assert limiter.take(item, "k", True).allowed
+            assert take(limiter, item, "k").allowed
             spends += 1
             time.sleep(0.001)
         held = limiter._held["k"]
@@ -158,7 +164,9 @@ def test_a_busy_worker_shares_its_spends_at_most_every_fifty_milliseconds(
         gaps = [b - a for a, b in itertools.pairwise(started)]
         assert 5 <= len(started) <= 13, gaps  # 0.5 s, at most 20 a second: not hundreds
         assert min(gaps) >= 0.045, gaps
-        assert share.read_bucket("k").tokens == pytest.approx(100_000 - spends, abs=20)
+        assert portal().call(share.read_bucket, "k").tokens == pytest.approx(
+            100_000 - spends, abs=20
+        )
     finally:
         store.close()
 
@@ -166,25 +174,25 @@ def test_a_busy_worker_shares_its_spends_at_most_every_fifty_milliseconds(
 def test_the_counts_survive_a_restart_within_the_limits_period(tmp_path: Path) -> None:
     path = str(tmp_path / "g.db")
     item = limits.parse("3/hour")
-    store = SQLiteStore(path)
+    store = SyncStore(SQLiteStore(path))
     limiter = bucket_limiter(store)
-    assert limiter.take(item, "k", True).allowed and limiter.take(item, "k", True).allowed
+    assert take(limiter, item, "k").allowed and take(limiter, item, "k").allowed
     limiter.close()  # a server's shutdown shares what it counted
     store.close()
-    again = SQLiteStore(path)
+    again = SyncStore(SQLiteStore(path))
     try:
         restarted = bucket_limiter(again)
-        assert [restarted.take(item, "k", True).allowed for _ in range(2)] == [True, False]
+        assert [take(restarted, item, "k").allowed for _ in range(2)] == [True, False]
     finally:
         again.close()
 
 
 def test_full_buckets_are_swept(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "g.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter = bucket_limiter(store)
     try:
-        limiter.take(limits.parse("5/second"), "brief", True)
-        limiter.take(limits.parse("5/hour"), "long", True)
+        take(limiter, limits.parse("5/second"), "brief")
+        take(limiter, limits.parse("5/hour"), "long")
         assert limiter.sync()
         time.sleep(0.25)  # one token back in 0.2 s: "brief" is full again
         store.sweep(now_ms() - 1000)
@@ -195,7 +203,7 @@ def test_full_buckets_are_swept(tmp_path: Path) -> None:
 
 
 def test_a_failing_limiter_lets_the_request_through(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "g.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "g.db")))
     limiter: RateLimiter = store.rate_limiter(Limits.parse("1/minute", "1/hour"))
     store.close()  # the store cannot be read any more
     with ThreadPoolExecutor(1) as pool:  # Playwright keeps a loop running in the main thread
@@ -207,3 +215,43 @@ def test_a_failing_limiter_lets_the_request_through(tmp_path: Path) -> None:
 def test_a_rate_that_is_not_one_is_refused(text: str) -> None:
     with pytest.raises(ValueError, match="is not a rate"):
         Limits.parse(text, "off")
+
+
+def test_holds_taken_at_once_get_exactly_the_tokens_left(bucket_store: Store) -> None:
+    """A hold is taken atomically before the write it allows (issue 34): 64 at once on a
+    bucket of 60 get 60; a hold given back is a token again, one spent stays spent, and a
+    hold is given back once at most."""
+    limiter = bucket_store.rate_limiter(Limits.parse("off", "60/hour"))
+
+    async def main() -> list[bool]:
+        holds = await asyncio.gather(*(limiter.hold("new", "203.0.113.5") for _ in range(64)))
+        allowed = [h for h in holds if h.verdict.allowed]
+        assert len(allowed) == 60
+        assert {h.verdict.retry_after for h in holds if not h.verdict.allowed} == {60}
+        for h in allowed[:10]:
+            h.release()
+            h.release()  # twice: still one token
+        for h in allowed[10:]:
+            await h.spend()
+            h.release()  # after its spend: nothing
+        again = [await limiter.hold("new", "203.0.113.5") for _ in range(12)]
+        return [h.verdict.allowed for h in again]
+
+    try:
+        assert portal().call(main) == [True] * 10 + [False] * 2
+    finally:
+        limiter.close()
+
+
+def test_a_limit_that_is_off_holds_nothing(bucket_store: Store) -> None:
+    limiter = bucket_store.rate_limiter(OFF)
+
+    async def main() -> bool:
+        held = await limiter.hold("new", "203.0.113.5")
+        await held.spend()
+        return held.verdict.allowed
+
+    try:
+        assert portal().call(main)
+    finally:
+        limiter.close()

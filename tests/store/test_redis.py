@@ -17,6 +17,7 @@ from redis.crc import key_slot
 from app.store import GameSummary, SessionData, StoredGame, StoreError
 from app.store.marks import Marks
 from app.store.redis import DEFAULT_TTL_SECONDS, MAX_ATTEMPTS, RedisStore
+from app.store.sync import Portal, SyncStore
 from tests.store.helpers import (
     MARKED,
     MARKED_EXTRA,
@@ -34,7 +35,7 @@ DAMAGED = StoredGame("HM-1", {}, "playing", 0, 0, 0)
 @pytest.fixture
 def store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
     """A Redis store on an emptied database (``redis_client`` looks at its keys)."""
-    made = RedisStore(redis_url)
+    made = SyncStore(RedisStore(redis_url))
     yield made
     made.close()
 
@@ -103,8 +104,8 @@ def test_saving_a_session_again_keeps_when_it_was_created(
 
 
 def test_the_key_prefix_is_configurable(redis_url: str, redis_client: redis.Redis) -> None:
-    other = RedisStore(redis_url, prefix="solitaire:test:")
-    default = RedisStore(redis_url)
+    other = SyncStore(RedisStore(redis_url, prefix="solitaire:test:"))
+    default = SyncStore(RedisStore(redis_url))
     other.save_session("s1", SessionData("tok"))
     put(other, "s1", game("A", 1))
     assert sorted(redis_client.keys("*")) == [
@@ -148,7 +149,7 @@ def test_a_load_is_one_mget(store: RedisStore, redis_client: redis.Redis) -> Non
 
 def test_a_change_is_one_mget_and_one_script(store: RedisStore, redis_client: redis.Redis) -> None:
     """Two round trips: the read, then the write with its check (no WATCH, no MULTI)."""
-    other = RedisStore(store.url)  # another worker wrote last
+    other = SyncStore(RedisStore(store.url))  # another worker wrote last
     put(other, "s1", game("A"))
     redis_client.config_resetstat()
     put(store, "s1", game("A", 1))
@@ -173,7 +174,7 @@ def test_a_change_that_writes_nothing_is_checked_by_a_read(
 ) -> None:
     """Nothing written, nothing checked by the script: the worker's knowledge is checked by a
     read, and the change decided again when another worker wrote since."""
-    other = RedisStore(redis_url)
+    other = SyncStore(RedisStore(redis_url))
     put(store, "s1", game("A", 1))
     redis_client.config_resetstat()
     assert store.change_game("s1", "A", lambda _s, g: (None, g)) == game("A", 1)
@@ -192,7 +193,7 @@ def test_a_refused_write_answers_what_the_keys_hold_now(
 ) -> None:
     """Another worker wrote since this one's last write: the script refuses and answers the
     values, the change is decided again on them and written — no read, no pause."""
-    other = RedisStore(redis_url)
+    other = SyncStore(RedisStore(redis_url))
     put(store, "s1", game("A", 1))
     put(other, "s1", game("A", 5))
     redis_client.config_resetstat()
@@ -248,7 +249,7 @@ def test_one_players_keys_share_one_hash_slot(store: RedisStore, redis_client: r
 def test_every_written_key_gets_the_stores_time_to_live(
     redis_url: str, redis_client: redis.Redis
 ) -> None:
-    store = RedisStore(redis_url, ttl_seconds=1000)
+    store = SyncStore(RedisStore(redis_url, ttl_seconds=1000))
     store.save_session("s1", SessionData("tok"))
     assert 990 < redis_client.ttl("sol:{s1}:s") <= 1000
     redis_client.expire("sol:{s1}:s", 50)
@@ -272,7 +273,7 @@ def test_the_default_time_to_live_is_the_cookies_90_days(
 def test_redis_expires_abandoned_sessions_and_games_by_itself(
     redis_url: str, redis_client: redis.Redis
 ) -> None:
-    store = RedisStore(redis_url, ttl_seconds=1)
+    store = SyncStore(RedisStore(redis_url, ttl_seconds=1))
     store.save_session("s1", SessionData("tok"))
     put(store, "s1", game("A"))
     assert store.sweep(now_ms() + 10_000) == 0  # nothing for the sweep to do
@@ -288,7 +289,7 @@ def test_redis_expires_abandoned_sessions_and_games_by_itself(
 
 def test_a_time_to_live_below_a_second_is_refused(redis_url: str) -> None:
     with pytest.raises(ValueError, match="ttl_seconds"):
-        RedisStore(redis_url, ttl_seconds=0)
+        SyncStore(RedisStore(redis_url, ttl_seconds=0))
 
 
 # The recent set.
@@ -322,7 +323,7 @@ def test_a_finished_game_leaves_the_recent_set(
 def test_a_change_that_lost_the_race_runs_again_on_the_winners_game(
     store: RedisStore, redis_url: str
 ) -> None:
-    other = RedisStore(redis_url)  # another worker
+    other = SyncStore(RedisStore(redis_url), Portal("other"))  # another worker
     put(store, "s1", game("A", 1))
     seen: list[StoredGame | None] = []
 
@@ -343,7 +344,7 @@ def test_a_change_that_lost_the_race_runs_again_on_the_winners_game(
 def test_a_change_of_the_session_meanwhile_also_means_again(
     store: RedisStore, redis_url: str
 ) -> None:
-    other = RedisStore(redis_url)
+    other = SyncStore(RedisStore(redis_url), Portal("other"))
     store.save_session("s1", SessionData("old"))
     seen: list[SessionData | None] = []
 
@@ -361,7 +362,7 @@ def test_a_change_of_the_session_meanwhile_also_means_again(
 def test_a_change_that_always_loses_gives_up_with_a_store_error(
     store: RedisStore, redis_url: str
 ) -> None:
-    other = RedisStore(redis_url)
+    other = SyncStore(RedisStore(redis_url), Portal("other"))
     calls = 0
 
     def always_overtaken(_s: SessionData | None, g: StoredGame | None) -> tuple[StoredGame, None]:
@@ -381,7 +382,9 @@ def test_a_change_that_always_loses_gives_up_with_a_store_error(
 def test_two_redis_stores_lose_no_update(redis_url: str, redis_client: redis.Redis) -> None:
     """Two stores stand for two machines: only WATCH/MULTI keeps them in line."""
 
-    assert_two_stores_lose_no_update([RedisStore(redis_url), RedisStore(redis_url)])
+    assert_two_stores_lose_no_update(
+        [SyncStore(RedisStore(redis_url)), SyncStore(RedisStore(redis_url))]
+    )
 
 
 # Damaged keys never raise.
@@ -471,7 +474,7 @@ def test_a_recent_entry_whose_game_key_has_another_type_is_dropped(
 
 def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:
     with pytest.raises(StoreError, match="cannot reach the Redis store") as refused:
-        RedisStore("redis://user:hunter2@127.0.0.1:1/0", socket_timeout=1)
+        SyncStore(RedisStore("redis://user:hunter2@127.0.0.1:1/0", socket_timeout=1))
     assert "hunter2" not in str(refused.value)
     assert "redis://user:***@127.0.0.1:1/0" in str(refused.value)
 
@@ -479,12 +482,12 @@ def test_an_unreachable_server_is_a_store_error_without_the_password() -> None:
 @pytest.mark.parametrize("url", ["redis://127.0.0.1:notaport/0", "redis://127.0.0.1:6379/db"])
 def test_a_bad_url_is_a_store_error(url: str) -> None:
     with pytest.raises(StoreError, match=re.escape(url)):
-        RedisStore(url)
+        SyncStore(RedisStore(url))
 
 
 def test_a_server_that_goes_away_is_a_store_error(tmp_path: Path) -> None:
     process, url = start_redis_server(tmp_path)
-    store = RedisStore(url, socket_timeout=1)
+    store = SyncStore(RedisStore(url, socket_timeout=1))
     put(store, "s1", game("A", 1))
     stop_redis_server(process)
     port = url.rsplit(":", 1)[1].split("/")[0]

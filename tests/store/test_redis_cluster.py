@@ -24,6 +24,7 @@ from app.engine.halfmoon import deal
 from app.main import create_app
 from app.store import SessionData, StoredGame, StoreError, open_store
 from app.store.redis import RedisStore
+from app.store.sync import SyncStore
 from tests.store.helpers import put
 from tests.store.redis_server import Cluster, start_redis_cluster
 from tests.web.html import parse
@@ -35,7 +36,7 @@ CARD = str(deal(DealCode.parse(HM)).top(0))
 
 @pytest.fixture
 def store(redis_cluster: Cluster, redis_cluster_client: redis.RedisCluster) -> Iterator[RedisStore]:
-    made = RedisStore(redis_cluster.url)
+    made = SyncStore(RedisStore(redis_cluster.url))
     yield made
     made.close()
 
@@ -43,10 +44,10 @@ def store(redis_cluster: Cluster, redis_cluster_client: redis.RedisCluster) -> I
 def test_a_cluster_url_opens_the_store_on_the_cluster(
     redis_cluster: Cluster, redis_cluster_client: redis.RedisCluster
 ) -> None:
-    made = open_store(redis_cluster.url)
-    assert isinstance(made, RedisStore) and made.cluster
+    made = SyncStore(open_store(redis_cluster.url))
+    assert isinstance(made.store, RedisStore) and made.cluster
     made.close()
-    again = RedisStore(redis_cluster.url.split(",")[0])  # any one node finds the others
+    again = SyncStore(RedisStore(redis_cluster.url.split(",")[0]))  # any one node finds the others
     try:
         put(again, "p", StoredGame(HM, {"n": 1}))
         assert again.load("p", HM)[1] == StoredGame(HM, {"n": 1})
@@ -59,7 +60,7 @@ def test_a_cluster_url_opens_the_store_on_the_cluster(
 )
 def test_a_bad_cluster_url_is_a_store_error(url: str) -> None:
     with pytest.raises(StoreError, match="bad Redis store URL"):
-        RedisStore(url)
+        SyncStore(RedisStore(url))
 
 
 def test_players_spread_over_the_primaries_each_players_keys_on_one(
@@ -111,7 +112,7 @@ def test_keys_of_the_first_layout_move_across_the_nodes(
         old.set(f"sol:g:p{i}:{HM}", json.dumps(game), ex=1000)
         old.zadd(f"sol:r:p{i}", {HM: 5})
         old.zadd(f"sol:a:p{i}", {HM: 5})
-    made = RedisStore(redis_cluster.url)
+    made = SyncStore(RedisStore(redis_cluster.url))
     try:
         for i in range(12):
             assert made.load(f"p{i}", HM) == (
@@ -131,7 +132,9 @@ def test_racing_changes_on_the_cluster_lose_no_update(
 ) -> None:
     from tests.store.helpers import assert_two_stores_lose_no_update
 
-    assert_two_stores_lose_no_update([RedisStore(redis_cluster.url), RedisStore(redis_cluster.url)])
+    assert_two_stores_lose_no_update(
+        [SyncStore(RedisStore(redis_cluster.url)), SyncStore(RedisStore(redis_cluster.url))]
+    )
 
 
 # --- a primary paused ----------------------------------------------------------------------------
@@ -168,11 +171,11 @@ def test_a_tap_while_one_primary_is_paused(own_cluster: Cluster, proof_pool: Any
     the write is the tap's only command), "we could not confirm" (issue 23 item 2); a player on another primary taps on as if nothing happened; after
     SIGCONT the first player's next tap is served, and nothing was applied twice."""
     url = own_cluster.url
-    store = RedisStore(url, socket_timeout=TIMEOUT)
+    store = SyncStore(RedisStore(url, socket_timeout=TIMEOUT))
     # the shipped limits: a hit is decided in memory, so the node that holds the client's
     # bucket (the same for both players here) never holds up a tap
     config = Config(store=url, store_timeout=TIMEOUT)
-    app = create_app(config, store, proof_pool)
+    app = create_app(config, store.store, proof_pool)
 
     async def main() -> dict[str, Any]:
         transport = httpx.ASGITransport(app=app)

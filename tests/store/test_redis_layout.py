@@ -5,6 +5,7 @@ folded."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,9 @@ import redis
 from app.store import GameSummary, SessionData, StoredGame, StoreError
 from app.store.marks import Marks
 from app.store.redis import RedisStore
+from app.store.redis import figures as deal_figures
 from app.store.redis.store import _result_id
+from app.store.sync import SyncStore, portal
 from tests.store.helpers import put
 
 HM = "HM1-N-AAAAAAB"
@@ -65,7 +68,7 @@ def write_first_layout(client: redis.Redis, sid: str = "p%1:x") -> dict[str, str
 
 def test_keys_of_the_first_layout_are_moved_at_start_up(redis_url: str, redis_client: Any) -> None:
     old = write_first_layout(redis_client)
-    store = RedisStore(redis_url)
+    store = SyncStore(RedisStore(redis_url))
     try:
         sid = "p%1:x"
         assert store.load(sid, HM) == (
@@ -112,15 +115,15 @@ def test_a_second_start_up_moves_nothing_and_a_newer_key_is_kept(
     at both names: the new one was written by this version and wins; the old one goes."""
     old = write_first_layout(redis_client, sid="p")
     redis_client.set("sol:{p}:g:" + HM, _old_game(HM, "playing", 900))
-    RedisStore(redis_url).close()
-    store = RedisStore(redis_url)
+    SyncStore(RedisStore(redis_url)).close()
+    store = SyncStore(RedisStore(redis_url))
     try:
         assert store.load("p", HM)[1] == StoredGame(
             HM, {"n": 900}, "playing", 7, 3, 900, Marks(counted="open")
         )
         assert not redis_client.exists(old["game"])
         redis_client.set(old["session"], "written by an old instance after the move")
-        RedisStore(redis_url).close()  # the layout key says done: no scan
+        SyncStore(RedisStore(redis_url)).close()  # the layout key says done: no scan
         assert redis_client.exists(old["session"])
     finally:
         store.close()
@@ -132,7 +135,7 @@ def test_the_migration_leaves_other_prefixes_and_this_layouts_keys_alone(
     redis_client.set("other:s:p", "x")
     redis_client.set("sol:v:position", "1")
     redis_client.set("sol:rl/x", "3")
-    RedisStore(redis_url).close()
+    SyncStore(RedisStore(redis_url)).close()
     assert sorted(redis_client.keys("*")) == [
         "other:s:p",
         "sol:layout",
@@ -146,7 +149,7 @@ def test_the_migration_leaves_other_prefixes_and_this_layouts_keys_alone(
 
 @pytest.fixture
 def store(redis_url: str, redis_client: redis.Redis) -> Iterator[RedisStore]:
-    made = RedisStore(redis_url)
+    made = SyncStore(RedisStore(redis_url))
     yield made
     made.close()
 
@@ -168,7 +171,7 @@ def test_a_result_folded_twice_counts_once(store: RedisStore, redis_client: Any)
     assert redis_client.smembers(f"sol:d:{{{HM}}}:seen") == {result_id}
     # a retry of the fold (the first one's answer lost) finds the id and adds nothing
     entry = json.dumps({"code": HM, "won": True, "ms": 7000, "moves": 48})
-    store._sync(store._fold, store.layout.player("p"), [(result_id, entry.encode())])
+    portal().call(deal_figures.fold, store.store, store.layout.player("p"), [(result_id, entry)])
     assert store.deal_stats(HM) == figures
     assert not redis_client.exists("sol:{p}:q")
 
@@ -179,12 +182,12 @@ def test_a_fold_that_failed_is_done_by_the_players_next_change(
     """The deal's node did not answer after the game's write: the tap still succeeded, the
     result waits under the player's keys, and the next change (any game) folds it, once."""
     put(store, "p", _played())
-    real = RedisStore._fold_one
+    real = deal_figures._fold_one
 
     async def unreachable(*_args: Any) -> None:
         raise StoreError("the deal's node does not answer")
 
-    monkeypatch.setattr(RedisStore, "_fold_one", unreachable)
+    monkeypatch.setattr(deal_figures, "_fold_one", unreachable)
     put(store, "p", _won())
     assert store.load("p", HM)[1] is not None and store.load("p", HM)[1].state == "won"
     assert store.deal_stats(HM) is None
@@ -196,7 +199,7 @@ def test_a_fold_that_failed_is_done_by_the_players_next_change(
         "ms": 7000,
         "moves": 48,
     }
-    monkeypatch.setattr(RedisStore, "_fold_one", real)
+    monkeypatch.setattr(deal_figures, "_fold_one", real)
     put(store, "p", _played("HM1-N-AAAAAAC", at=3000))
     assert store.deal_stats(HM) == {
         "players": 1, "wins": 1, "best_ms": 7000, "fewest": 48, "cells": {"48.1": 1}
@@ -206,8 +209,35 @@ def test_a_fold_that_failed_is_done_by_the_players_next_change(
     assert store.deal_stats(HM)["players"] == 1  # type: ignore[index]
 
 
+def test_a_fold_that_failed_after_the_write_is_done_in_the_background(
+    store: RedisStore, redis_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: the deal's figures are work after the game's commit. A fold that fails
+    (the deal's node away for a moment) never makes the change fail — it was made — and it is
+    not left to a next change the player may never make: it is tried again, and done."""
+    put(store, "p", _played())
+    real, failures = deal_figures._fold_one, [2]
+
+    async def away_for_a_moment(*args: Any) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            raise StoreError("the deal's node does not answer")
+        await real(*args)
+
+    monkeypatch.setattr(deal_figures, "_fold_one", away_for_a_moment)
+    assert store.change_game("p", HM, lambda _s, _g: (_won(), "made")) == "made"
+    assert store.deal_stats(HM) is None  # not yet
+    deadline = time.monotonic() + 10
+    while store.deal_stats(HM) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert store.deal_stats(HM) == {
+        "players": 1, "wins": 1, "best_ms": 7000, "fewest": 48, "cells": {"48.1": 1}
+    }  # fmt: skip
+    assert failures == [0] and not redis_client.exists("sol:{p}:q")
+
+
 def test_two_players_finishing_one_deal_are_both_counted(store: RedisStore, redis_url: str) -> None:
-    other = RedisStore(redis_url)  # another instance
+    other = SyncStore(RedisStore(redis_url))  # another instance
     try:
         for who, at in ((store, 1000), (other, 1500)):
             sid = f"p{at}"

@@ -19,8 +19,9 @@ import pytest
 import redis
 
 from app.store import SessionData, StoredGame, StoreError
-from app.store.base import UnconfirmedChangeError
+from app.store.base import Outcome, UnconfirmedChangeError, outcome_of
 from app.store.redis import RedisStore
+from app.store.sync import SyncStore
 from tests.store.helpers import game, put
 from tests.store.holding_proxy import HoldingProxy
 from tests.store.redis_server import start_redis_server, stop_redis_server
@@ -43,7 +44,7 @@ def server(tmp_path) -> Iterator[tuple[int, str]]:
 
 @pytest.fixture
 def store(server: tuple[int, str]) -> Iterator[RedisStore]:
-    made = RedisStore(server[1], socket_timeout=TIMEOUT)
+    made = SyncStore(RedisStore(server[1], socket_timeout=TIMEOUT))
     yield made
     made.close()
 
@@ -98,7 +99,7 @@ def test_a_write_held_back_until_after_the_question_never_lands(server: tuple[in
     _, url = server
     port = int(url.rsplit(":", 1)[1].split("/")[0])
     proxy = HoldingProxy(port)
-    store = RedisStore(proxy.url, socket_timeout=TIMEOUT)
+    store = SyncStore(RedisStore(proxy.url, socket_timeout=TIMEOUT))
     watcher = redis.Redis.from_url(url, decode_responses=True)
     try:
         put(store, "s1", game("A", 1))
@@ -110,6 +111,7 @@ def test_a_write_held_back_until_after_the_question_never_lands(server: tuple[in
         with pytest.raises(StoreError, match="was not applied") as raised:
             store.change_game("s1", "A", held)
         assert not isinstance(raised.value, UnconfirmedChangeError)
+        assert outcome_of(raised.value) is Outcome.NOT_MADE  # what the answer may say
         before = _script_calls(watcher)
         assert proxy.release() > 0
         deadline = time.monotonic() + 5
@@ -142,8 +144,9 @@ def test_a_stall_that_outlasts_the_question_is_unconfirmed(
     put(store, "s1", game("A", 1))
     start = time.monotonic()
     try:
-        with pytest.raises(UnconfirmedChangeError, match="could not be confirmed"):
+        with pytest.raises(UnconfirmedChangeError, match="could not be confirmed") as raised:
             store.change_game("s1", "A", pausing(pid, 1))
+        assert outcome_of(raised.value) is Outcome.UNKNOWN  # never "not made"
         took = time.monotonic() - start
     finally:
         os.kill(pid, signal.SIGCONT)

@@ -12,11 +12,12 @@ from app.clock import now_ms
 from app.engine.codes import DealCode
 from app.engine.games import kind_of
 from app.store import Store, StoredGame
+from app.store.bounds import MAX_REPLAYS_PER_SESSION
 from app.store.counting import DealResult, fold_deal
 from app.store.histogram import MAX_CELLS, add, cell, cells_of, standing
 from app.store.marks import Marks
 from app.store.redis import DEFAULT_TTL_SECONDS, RedisStore
-from app.store.replays import MAX_REPLAYS_PER_SESSION, StoredReplay
+from app.store.replays import StoredReplay
 from tests.store.helpers import footprint
 
 HM = "HM1-N-AAAAAAB"
@@ -53,7 +54,7 @@ def test_the_footprint_counts_a_replay(store: Store) -> None:
     before = footprint(store)
     write(store, "p", game("stuck", moves=2, replay=RID, line="ae.bq"))
     # the replay (in Redis a key, and the player's list of replays, a key too)
-    assert footprint(store) == before + (2 if isinstance(store, RedisStore) else 1)
+    assert footprint(store) == before + (2 if isinstance(store.store, RedisStore) else 1)
     assert store.delete_replay("p", RID)
     assert footprint(store) == before
 
@@ -119,11 +120,11 @@ def test_the_async_calls_answer_as_the_blocking_ones(store: Store) -> None:
     write(store, "p", game("won", replay=RID))
 
     async def main() -> tuple[Any, ...]:
-        found = await store.replay_async(RID)
-        listed = await store.player_replays_async("p")
-        deleted = await store.delete_replay_async("p", RID)
-        gone = await store.replay_async(RID)
-        await store.aclose()
+        found = await store.store.replay(RID)
+        listed = await store.store.player_replays("p")
+        deleted = await store.store.delete_replay("p", RID)
+        gone = await store.store.replay(RID)
+        await store.store.close()
         return found, listed, deleted, gone
 
     with ThreadPoolExecutor(1) as pool:
@@ -218,7 +219,8 @@ def test_a_player_moved_to_a_new_id_takes_their_replays(store: Store) -> None:
     """A revoked device link moves the player (issue 23): the replays' list goes with them,
     the replays keep their ids (their links still work) and only the new id deletes them."""
     write(store, "p", game("won", moves=2, replay=RID, line="ae.bq"))
-    assert store.move_player("p", "q")
+    store.save_link("p", "digest")
+    assert store.revoke_link("p", "q") == "q"
     assert [r.id for r in store.player_replays("q")] == [RID]
     assert store.player_replays("p") == [] and not store.delete_replay("p", RID)
     assert store.replay(RID) is not None

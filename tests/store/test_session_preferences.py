@@ -16,6 +16,7 @@ from app.store import SessionData, Store
 from app.store.base import CHOICES
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 
 OLD = {"token": "t1", "move_errors": True, "placement_help": False, "lang": "fr"}
 """A session as the stores wrote it before issue 27."""
@@ -81,7 +82,7 @@ def test_an_unknown_preference_value_is_its_default_and_the_session_is_kept(dama
 
 def test_an_old_sqlite_row_loads_and_takes_preferences(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     try:
         with closing(sqlite3.connect(path)) as raw:
             raw.execute(
@@ -101,7 +102,7 @@ def test_an_old_sqlite_row_loads_and_takes_preferences(tmp_path: Path) -> None:
 def test_an_old_redis_session_loads_and_takes_preferences(
     redis_url: str, redis_client: redis.Redis
 ) -> None:
-    store = RedisStore(redis_url)
+    store = SyncStore(RedisStore(redis_url))
     try:
         redis_client.set("sol:{s1}:s", json.dumps({**OLD, "created_ms": 1, "touched_ms": 2}))
         assert store.load("s1") == (SessionData("t1", move_errors=True, lang="fr"), None)

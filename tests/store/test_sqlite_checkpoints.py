@@ -15,6 +15,7 @@ import pytest
 import app.store.sqlite.writer as sqlite_writer
 from app.store import StoredGame
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 
 PAGE = 4096
 
@@ -29,7 +30,7 @@ def write(store: SQLiteStore, first: int, count: int) -> None:
 
         for start in range(first, first + count, 20):
             sids = [f"{n:032d}" for n in range(start, min(start + 20, first + count))]
-            await asyncio.gather(*(store.change_game_async(s, "HM1-N-AAAAAAB", put) for s in sids))
+            await asyncio.gather(*(store.store.change_game(s, "HM1-N-AAAAAAB", put) for s in sids))
 
     with ThreadPoolExecutor(1) as pool:  # a loop of its own (the browser tests keep one running)
         pool.submit(asyncio.run, main()).result()
@@ -43,7 +44,7 @@ def log_pages(path: Path) -> int:
 def test_the_writers_commits_never_checkpoint(tmp_path, monkeypatch):
     monkeypatch.setattr(sqlite_writer, "CHECKPOINT_SECONDS", 3600.0)  # no checkpointer round
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     try:
         write(store, 0, 1500)
         # SQLite's own checkpoint would have run at 1,000 pages and the log restarted there
@@ -55,7 +56,7 @@ def test_the_writers_commits_never_checkpoint(tmp_path, monkeypatch):
 def test_the_checkpointer_keeps_the_log_short(tmp_path, monkeypatch):
     monkeypatch.setattr(sqlite_writer, "CHECKPOINT_SECONDS", 0.05)
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     try:
         write(store, 0, 600)
         one_round = log_pages(path)
@@ -71,7 +72,7 @@ def test_the_checkpointer_keeps_the_log_short(tmp_path, monkeypatch):
 @pytest.mark.parametrize("seconds", [0.05])
 def test_closing_the_store_stops_the_checkpointer(tmp_path, monkeypatch, seconds):
     monkeypatch.setattr(sqlite_writer, "CHECKPOINT_SECONDS", seconds)
-    store = SQLiteStore(str(tmp_path / "games.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db")))
     write(store, 0, 10)
     thread = store._writer._checkpointer
     assert thread is not None and thread.is_alive()

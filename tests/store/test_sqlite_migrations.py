@@ -13,6 +13,7 @@ from app.store import GameSummary, SessionData, StoredGame, StoreError
 from app.store.marks import Marks
 from app.store.sqlite import MIGRATIONS, SCHEMA_VERSION, SQLiteStore
 from app.store.sqlite import schema as sqlite_schema
+from app.store.sync import SyncStore
 from tests.store.helpers import game, put
 
 
@@ -28,7 +29,7 @@ def names_in(path: Path) -> set[str]:
 
 
 def test_migrations_are_numbered_by_their_position() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 6
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 7
     assert [step.__name__ for step in MIGRATIONS] == [
         "create_schema_v1",
         "add_sweep_indexes_v2",
@@ -36,6 +37,7 @@ def test_migrations_are_numbered_by_their_position() -> None:
         "add_statistics_v4",
         "add_rate_buckets_v5",
         "add_replays_v6",
+        "add_moved_v7",
     ]
 
 
@@ -54,8 +56,8 @@ def test_a_version_5_file_gains_replays_and_the_deals_cells_and_keeps_its_figure
             " VALUES ('HM1-N-AAAAAAB', 3, 2, 9000, 48, 5)"
         )
         raw.commit()
-    store = SQLiteStore(str(path))
-    assert version_of(path) == 6
+    store = SyncStore(SQLiteStore(str(path)))
+    assert version_of(path) == 7
     assert {"replays", "replays_by_sid", "replays_by_ended"} <= names_in(path)
     assert store.deal_stats("HM1-N-AAAAAAB") == {
         "players": 3,
@@ -80,7 +82,7 @@ def test_a_version_4_file_gains_the_rate_buckets_and_keeps_its_games(tmp_path: P
             " VALUES ('s1', 'HM1-N-AAAAAAB', '{\"clock\":[1000,5]}', 'playing', 10, 3, '{}', 5)"
         )
         raw.commit()
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == SCHEMA_VERSION
     assert {"rate_buckets", "rate_buckets_by_full"} <= names_in(path)
     assert [g.code for g in store.recent_games("s1")] == ["HM1-N-AAAAAAB"]
@@ -101,7 +103,7 @@ def test_a_version_3_file_gains_the_statistics_tables_and_counts(tmp_path: Path)
         )
         raw.commit()
     assert not {"player_stats", "deal_stats", "links"} & names_in(path)
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == SCHEMA_VERSION
     assert {"player_stats", "deal_stats", "links", "player_stats_by_updated"} <= names_in(path)
     won = StoredGame("HM1-N-AAAAAAB", {"clock": [9000, None]}, "won", 520, 48, 10, kind="HM")
@@ -158,7 +160,7 @@ def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path
     assert version_of(path) == 1
     assert "games_by_updated" not in names_in(path)
 
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == SCHEMA_VERSION
     assert {"games_by_updated", "sessions_by_touched"} <= names_in(path)
     s1 = SessionData("t1", move_errors=True, placement_help=False, lang="fr")
@@ -179,7 +181,7 @@ def test_a_version_1_file_with_data_migrates_to_the_latest_and_keeps_it(tmp_path
     assert store.load("s2") == (s2, None)
     store.close()
 
-    reopened = SQLiteStore(str(path))  # already at the latest version: nothing to do
+    reopened = SyncStore(SQLiteStore(str(path)))  # already at the latest version: nothing to do
     assert version_of(path) == SCHEMA_VERSION
     assert reopened.load("s2", "HM-1")[1] == game("HM-1", 4, updated_ms=1000)
     reopened.close()
@@ -196,7 +198,7 @@ def test_a_failing_step_rolls_back_every_step_of_the_open(
     monkeypatch.setattr(sqlite_schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     path = tmp_path / "games.db"
     with pytest.raises(StoreError, match="no_such_table"):
-        SQLiteStore(str(path))
+        SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == 0
     assert names_in(path) == set()  # not even version 1's tables: one transaction
 
@@ -210,7 +212,7 @@ def open_together(path: Path, count: int) -> tuple[list[SQLiteStore], list[BaseE
     def open_it() -> None:
         start.wait()
         try:
-            opened.append(SQLiteStore(str(path)))
+            opened.append(SyncStore(SQLiteStore(str(path))))
         except BaseException as exc:  # reported to the main thread
             errors.append(exc)
 

@@ -16,10 +16,12 @@ import pytest
 from app.clock import now_ms
 from app.engine.codes import encode_number
 from app.store import MemoryStore, SessionData, Store, StoredGame, counting
+from app.store.bounds import Bounds
 from app.store.counting import Written, count, empty_kind, normal, settle
 from app.store.marks import Marks
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 
 HM = "HM1-N-AAAAAAB"
 HM2 = "HM1-N-AAAAAAC"
@@ -315,14 +317,14 @@ def test_many_tabs_finishing_one_game_count_it_once(store: Store) -> None:
 
 
 def test_two_sqlite_stores_on_one_file_count_a_game_once(tmp_path: Path) -> None:
-    stores: list[Store] = [SQLiteStore(str(tmp_path / "g.db")) for _ in range(2)]
+    stores: list[Store] = [SyncStore(SQLiteStore(str(tmp_path / "g.db"))) for _ in range(2)]
     finish_together(stores, "p")
     for s in stores:
         s.close()
 
 
 def test_two_redis_stores_count_a_game_once(redis_url: str, redis_client: Any) -> None:
-    stores: list[Store] = [RedisStore(redis_url), RedisStore(redis_url)]
+    stores: list[Store] = [SyncStore(RedisStore(redis_url)), SyncStore(RedisStore(redis_url))]
     finish_together(stores, "p", threads=12)
     for s in stores:
         s.close()
@@ -334,25 +336,25 @@ def test_async_changes_count_once_too(store: Store) -> None:
     async def main() -> None:
         won = stored(HM, "won", moves=48, ms=7000)
         await asyncio.gather(
-            *(store.change_game_async("p", HM, lambda _s, _g: (won, None)) for _ in range(6))
+            *(store.store.change_game("p", HM, lambda _s, _g: (won, None)) for _ in range(6))
         )
-        doc = await store.player_stats_async("p")
+        doc = await store.store.player_stats("p")
         assert doc is not None and doc["k"]["HM"]["won"] == 1
-        assert await store.deal_stats_async(HM) == {
+        assert await store.store.deal_stats(HM) == {
             "players": 1,
             "wins": 1,
             "best_ms": 7000,
             "fewest": 48,
             "cells": {"48.1": 1},
         }
-        await store.aclose()
+        await store.store.close()
 
     with ThreadPoolExecutor(1) as pool:  # a loop of its own (browser tests leave one)
         pool.submit(asyncio.run, main()).result()
 
 
 def test_statistics_and_deal_figures_are_swept_with_old_games(tmp_path: Path) -> None:
-    for store in (MemoryStore(), SQLiteStore(str(tmp_path / "s.db"))):
+    for store in (SyncStore(MemoryStore()), SyncStore(SQLiteStore(str(tmp_path / "s.db")))):
         write(store, "p", stored(HM, moves=1, at=1000))
         write(store, "p", stored(HM, "won", moves=48, at=2000))
         store.sweep(1500)
@@ -367,14 +369,17 @@ def test_a_device_link_names_one_player_until_revoked(store: Store) -> None:
     assert store.link_owner("hash-1") == "p"
     store.save_link("p", "hash-2")  # a new link replaces the old one
     assert (store.link_owner("hash-1"), store.link_owner("hash-2")) == (None, "p")
-    assert store.drop_link("p") is True
-    assert store.link_owner("hash-2") is None
-    assert store.drop_link("p") is False
+    assert store.revoke_link("p", "q") == "q"
+    assert (store.link_owner("hash-2"), store.has_link("p"), store.has_link("q")) == (
+        None,
+        False,
+        False,
+    )
 
 
 def test_a_device_link_is_swept_like_an_expired_game(tmp_path: Path) -> None:
     """A link lives as long as a game untouched since it was made (Redis: the same TTL)."""
-    for store in (MemoryStore(), SQLiteStore(str(tmp_path / "s.db"))):
+    for store in (SyncStore(MemoryStore()), SyncStore(SQLiteStore(str(tmp_path / "s.db")))):
         store.save_link("p", "hash-1")
         made = now_ms()
         store.sweep(made - 60_000)  # younger than the cutoff: kept
@@ -393,7 +398,7 @@ def test_sessions_are_untouched_by_counting(store: Store) -> None:
 def test_redis_statistics_keys_carry_the_games_time_to_live(
     redis_url: str, redis_client: Any
 ) -> None:
-    store = RedisStore(redis_url, ttl_seconds=1000)
+    store = SyncStore(RedisStore(redis_url, ttl_seconds=1000))
     write(store, "p", stored(HM, moves=1))
     write(store, "p", stored(HM, "won", moves=48))
     store.save_link("p", "hash-1")
@@ -411,7 +416,7 @@ def test_a_won_deal_pushed_out_of_the_game_cap_counts_nothing_when_played_again(
 ) -> None:
     """Before: once 100 newer games pushed the won game out of the session, the same deal
     counted again (won 1 → 2, the deal's players + 1)."""
-    store.max_games = 3
+    store.bounds = Bounds(games=3)
     write(store, "p", stored(HM, moves=1))
     write(store, "p", stored(HM, "won", moves=48, ms=5000))
     for i in range(3):  # three newer games push the won one out
@@ -426,7 +431,7 @@ def test_a_won_deal_pushed_out_of_the_game_cap_counts_nothing_when_played_again(
 
 
 def test_a_reset_does_not_let_a_deal_count_again(store: Store) -> None:
-    store.max_games = 2
+    store.bounds = Bounds(games=2)
     write(store, "p", stored(HM, moves=1))
     write(store, "p", stored(HM, "won", moves=48))
     store.reset_stats("p")
@@ -439,7 +444,7 @@ def test_a_reset_does_not_let_a_deal_count_again(store: Store) -> None:
 
 
 def test_an_open_game_pushed_out_goes_on_and_counts_its_end_once(store: Store) -> None:
-    store.max_games = 2
+    store.bounds = Bounds(games=2)
     write(store, "p", stored(HM, moves=1))
     for i in range(2):
         write(store, "p", stored(f"HM1-N-{encode_number(700 + i)}", moves=0, at=2000 + i))

@@ -25,6 +25,7 @@ from app.store.base import FINISHED_WINDOW
 from app.store.marks import Marks, Win
 from app.store.redis import RedisStore
 from app.store.sqlite import SCHEMA_VERSION, SQLiteStore
+from app.store.sync import SyncStore
 from tests.store.helpers import (
     MARKED,
     REPLAY,
@@ -203,7 +204,7 @@ def test_finished_games_lists_ended_games_newest_first_with_their_time_and_marks
     assert [g.code for g in store.finished_games("s1", limit=1)] == ["L"]
     assert store.finished_games("s1", limit=0) == []
     assert store.finished_games("nobody") == []
-    assert run_loop(store.finished_games_async("s1", limit=2)) == store.finished_games("s1")[:2]
+    assert run_loop(store.store.finished_games("s1", limit=2)) == store.finished_games("s1")[:2]
 
 
 def test_finished_games_look_only_among_the_most_recently_changed(store: Store) -> None:
@@ -292,25 +293,25 @@ def test_sqlite_data_survives_closing_and_reopening(tmp_path: Path) -> None:
     path = str(tmp_path / "deep" / "er" / "games.db")
     session = SessionData("tok", move_errors=True, lang="fr")
     stored = StoredGame("HM-1", {"n": 1}, "playing", 3, 4, 5, MARKED)
-    first = SQLiteStore(path)
+    first = SyncStore(SQLiteStore(path))
     first.save_session("s1", session)
     put(first, "s1", stored)
     first.close()
-    second = SQLiteStore(path)
+    second = SyncStore(SQLiteStore(path))
     assert second.load("s1", "HM-1") == (session, stored)
     assert second.recent_games("s1") == [GameSummary("HM-1", "playing", 3, 4, 5, 0, MARKED)]
     second.close()
 
 
 def test_a_closed_sqlite_store_refuses_use(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "games.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db")))
     store.close()
     with pytest.raises(StoreError, match="closed"):
         store.load("s1")
 
 
 def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "games.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db")))
     conns: list[sqlite3.Connection] = [store.connection()]
     worker = threading.Thread(target=lambda: conns.append(store.connection()))
     worker.start()
@@ -327,10 +328,10 @@ def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
 
 def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    SQLiteStore(str(path)).close()
+    SyncStore(SQLiteStore(str(path))).close()
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (6,)
-    assert SCHEMA_VERSION == 6
+    assert raw.execute("PRAGMA user_version").fetchone() == (7,)
+    assert SCHEMA_VERSION == 7
     tables = {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
     assert {
         "sessions",
@@ -340,42 +341,43 @@ def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> Non
         "sessions_by_touched",
         "verdicts",
         "verdicts_by_updated",
+        "moved",
     } <= tables
     raw.close()
 
 
 def test_a_file_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    SQLiteStore(str(path)).close()
+    SyncStore(SQLiteStore(str(path))).close()
     raw = sqlite3.connect(path)
     raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     raw.close()
     with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1} is newer"):
-        SQLiteStore(str(path))
+        SyncStore(SQLiteStore(str(path)))
 
 
 def test_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=re.escape(str(tmp_path))):
-        SQLiteStore(str(tmp_path))
+        SyncStore(SQLiteStore(str(tmp_path)))
 
 
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("these are not the tables you are looking for\n" * 100)
     with pytest.raises(StoreError, match=re.escape(str(path))):
-        SQLiteStore(str(path))
+        SyncStore(SQLiteStore(str(path)))
 
 
 def test_a_path_under_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(StoreError, match="file"):
-        SQLiteStore(str(tmp_path / "file" / "games.db"))
+        SyncStore(SQLiteStore(str(tmp_path / "file" / "games.db")))
 
 
 @pytest.mark.parametrize("data", ["{not json", "[1, 2]", '{"token": 5}', "null", "7"])
 def test_a_damaged_session_row_loads_as_no_session(tmp_path: Path, data: str) -> None:
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     store.save_session("s1", SessionData("tok"))
     with closing(sqlite3.connect(path)) as raw, raw:
         raw.execute("UPDATE sessions SET data = ? WHERE sid = 's1'", (data,))
@@ -386,7 +388,7 @@ def test_a_damaged_session_row_loads_as_no_session(tmp_path: Path, data: str) ->
 @pytest.mark.parametrize("record", ["{not json", "[1, 2]", '"text"', "null", ""])
 def test_a_damaged_game_record_loads_as_an_empty_record(tmp_path: Path, record: str) -> None:
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     put(store, "s1", game("HM-1", 1, score=3, moves=4, updated_ms=5))
     with closing(sqlite3.connect(path)) as raw, raw:
         raw.execute("UPDATE games SET record = ? WHERE sid = 's1'", (record,))
@@ -399,7 +401,7 @@ def test_a_damaged_game_record_loads_as_an_empty_record(tmp_path: Path, record: 
 
 def test_damaged_game_columns_load_as_defaults(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     put(store, "s1", game("HM-1", 1))
     with closing(sqlite3.connect(path)) as raw, raw:
         raw.execute(
@@ -413,7 +415,7 @@ def test_damaged_game_columns_load_as_defaults(tmp_path: Path) -> None:
 def test_two_sqlite_stores_on_one_file_lose_no_update(tmp_path: Path) -> None:
     """Two stores stand for two worker processes: flock and BEGIN IMMEDIATE keep them in line."""
     path = str(tmp_path / "games.db")
-    assert_two_stores_lose_no_update([SQLiteStore(path), SQLiteStore(path)])
+    assert_two_stores_lose_no_update([SyncStore(SQLiteStore(path)), SyncStore(SQLiteStore(path))])
 
 
 # Choosing a store from configuration text.
@@ -421,8 +423,8 @@ def test_two_sqlite_stores_on_one_file_lose_no_update(tmp_path: Path) -> None:
 
 def test_open_store_reads_a_sqlite_url(tmp_path: Path) -> None:
     path = tmp_path / "a" / "games.db"
-    store = open_store(f"sqlite:///{path}")
-    assert isinstance(store, SQLiteStore)
+    store = SyncStore(open_store(f"sqlite:///{path}"))
+    assert isinstance(store.store, SQLiteStore)
     store.save_session("s1", SessionData("tok"))
     store.close()
     assert path.is_file()
@@ -430,8 +432,8 @@ def test_open_store_reads_a_sqlite_url(tmp_path: Path) -> None:
 
 def test_open_store_reads_a_plain_path(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    store = open_store(str(path))
-    assert isinstance(store, SQLiteStore)
+    store = SyncStore(open_store(str(path)))
+    assert isinstance(store.store, SQLiteStore)
     store.close()
     assert path.is_file()
 
@@ -441,8 +443,9 @@ def test_open_store_reads_memory() -> None:
 
 
 def test_open_store_reads_a_redis_url(redis_url: str) -> None:
-    store = open_store(f" {redis_url} ")
-    assert isinstance(store, RedisStore)
+    opened = open_store(f" {redis_url} ")
+    assert isinstance(opened, RedisStore)
+    store = SyncStore(opened)
     store.save_session("s1", SessionData("tok"))
     assert store.load("s1") == (SessionData("tok"), None)
     store.close()
@@ -481,12 +484,12 @@ def test_change_game_async_applies_concurrent_changes_in_order_exactly_once(stor
             n = (game.record.get("n", 0) if game else 0) + 1
             return StoredGame(CODE, {"n": n}, updated_ms=n), n
 
-        return await asyncio.gather(*(store.change_game_async(SID, CODE, bump) for _ in range(200)))
+        return await asyncio.gather(*(store.store.change_game(SID, CODE, bump) for _ in range(200)))
 
     results = run_loop(main())
     assert sorted(results) == list(range(1, 201))
     assert store.load(SID, CODE)[1].record == {"n": 200}
-    if isinstance(store, SQLiteStore):  # group commit: many changes share each transaction
+    if isinstance(store.store, SQLiteStore):  # group commit: many changes share each transaction
         assert store.batched_changes == 200
         assert store.batches <= 20
 
@@ -501,7 +504,7 @@ def test_a_refused_change_in_a_batch_leaves_the_others(store):
             raise ValueError("refused")
 
         calls = [
-            store.change_game_async(SID, CODE, refuse if i % 3 == 0 else bump) for i in range(30)
+            store.store.change_game(SID, CODE, refuse if i % 3 == 0 else bump) for i in range(30)
         ]
         return await asyncio.gather(*calls, return_exceptions=True)
 
@@ -512,16 +515,7 @@ def test_a_refused_change_in_a_batch_leaves_the_others(store):
     assert store.load(SID, CODE)[1].record == {"n": 20}
 
 
-# --- verdicts on positions, and the asyncio side --------------------------------------------
-
-
-def test_a_verdict_is_remembered_for_everyone(store: Store) -> None:
-    assert store.verdict("sh1-20000:abc") is None
-    store.remember_verdict("sh1-20000:abc", True)
-    store.remember_verdict("sh1-20000:def", False)
-    assert (store.verdict("sh1-20000:abc"), store.verdict("sh1-20000:def")) == (True, False)
-    store.remember_verdict("sh1-20000:abc", True)  # proved twice (two workers): harmless
-    assert store.verdict("sh1-20000:abc") is True
+# --- the asyncio side ----------------------------------------------------------------------
 
 
 def test_the_asyncio_calls_see_what_the_others_wrote(store: Store) -> None:
@@ -529,37 +523,26 @@ def test_the_asyncio_calls_see_what_the_others_wrote(store: Store) -> None:
     put(store, "s1", game("SH1-C4-AAAAAJ2", n=3, updated_ms=5))
 
     async def main():
-        loaded = await store.load_async("s1", "SH1-C4-AAAAAJ2")
-        await store.save_session_async("s2", SessionData("tok2", lang="tr"))
-        await store.remember_verdict_async("k", True)
-        recent = await store.recent_games_async("s1")
-        await store.ping()
-        return loaded, recent, await store.verdict_async("k"), await store.verdict_async("x")
+        loaded = await store.store.load("s1", "SH1-C4-AAAAAJ2")
+        await store.store.save_session("s2", SessionData("tok2", lang="tr"))
+        recent = await store.store.recent_games("s1")
+        await store.store.ping()
+        return loaded, recent
 
-    (session, stored), recent, known, unknown = run_loop(main())
+    (session, stored), recent = run_loop(main())
     assert session == SessionData("tok")
     assert stored is not None and stored.record == {"n": 3}
     assert [g.code for g in recent] == ["SH1-C4-AAAAAJ2"]
-    assert (known, unknown) == (True, None)
     assert store.load("s2")[0] == SessionData("tok2", lang="tr")
 
 
-def test_redis_verdicts_expire_like_games(redis_url: str, redis_client) -> None:
-    store = RedisStore(redis_url, ttl_seconds=600)
+def test_sqlite_verdicts_an_older_version_wrote_are_swept_with_old_games(tmp_path: Path) -> None:
+    store = SyncStore(SQLiteStore(str(tmp_path / "v.db")))
     try:
-        store.remember_verdict("sh1-20000:abc", False)
-        assert redis_client.get("sol:v:sh1-20000:abc") == "0"
-        assert 590 <= redis_client.ttl("sol:v:sh1-20000:abc") <= 600
-    finally:
-        store.close()
-
-
-def test_sqlite_verdicts_are_swept_with_old_games(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "v.db"))
-    try:
-        store.remember_verdict("old", True)
+        with store.connection() as conn:
+            conn.execute("INSERT INTO verdicts VALUES ('old', 1, ?)", (now_ms(),))
         store.sweep(cutoff_ms=now_ms() + 1000)
-        assert store.verdict("old") is None
+        assert store.connection().execute("SELECT count(*) FROM verdicts").fetchone() == (0,)
     finally:
         store.close()
 
@@ -568,7 +551,7 @@ def test_a_batch_wakes_its_loop_once_not_once_per_change(tmp_path: Path) -> None
     """The group-commit writer answers a batch's callers with one ``call_soon_threadsafe``
     per loop: each call wakes the loop and takes the GIL (docs/performance.md, "The
     writer")."""
-    store = SQLiteStore(str(tmp_path / "s.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "s.db")))
     wakes: list[object] = []
 
     async def main():
@@ -585,7 +568,7 @@ def test_a_batch_wakes_its_loop_once_not_once_per_change(tmp_path: Path) -> None
             n = (game.record.get("n", 0) if game else 0) + 1
             return StoredGame(CODE, {"n": n}, updated_ms=n), n
 
-        return await asyncio.gather(*(store.change_game_async(SID, CODE, bump) for _ in range(60)))
+        return await asyncio.gather(*(store.store.change_game(SID, CODE, bump) for _ in range(60)))
 
     try:
         results = run_loop(main())

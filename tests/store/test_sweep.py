@@ -17,6 +17,7 @@ from app.store import SessionData, Store
 from app.store.sqlite import SQLiteStore
 from app.store.sqlite import sql as sqlite_sql
 from app.store.sqlite import sweep as sqlite_sweep
+from app.store.sync import SyncStore
 from tests.store.helpers import game, now_ms, put
 
 FUTURE = 10**15
@@ -98,26 +99,26 @@ def test_sweep_refuses_an_empty_batch(store: Store, batch: int) -> None:
 
 
 def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -> None:
-    store = SQLiteStore(str(tmp_path / "games.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db")))
     for i in range(5):
         put(store, f"g{i}", game("A", updated_ms=i))
     for i in range(3):
         store.save_session(f"s{i}", SessionData("tok"))
     statements: list[str] = []
-    store.connection().set_trace_callback(statements.append)
-    assert store.sweep(now_ms() + 60_000, batch=2) == 8
+    store.connection().set_trace_callback(statements.append)  # this thread's connection
+    assert sqlite_sweep.sweep(store._file, now_ms() + 60_000, 2, None, 0) == 8
     store.connection().set_trace_callback(None)
     # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done),
-    # player statistics, deal figures, device links and replays 0 each (short: done), full
-    # rate-limit buckets 0 (short: done)
-    assert statements.count("BEGIN IMMEDIATE") == 11
-    assert statements.count("COMMIT") == 11
+    # player statistics, deal figures, device links, replays and moves 0 each (short: done),
+    # full rate-limit buckets 0 (short: done)
+    assert statements.count("BEGIN IMMEDIATE") == 12
+    assert statements.count("COMMIT") == 12
     store.close()
 
 
 def test_sqlite_sweep_finds_old_rows_through_indexes(tmp_path: Path) -> None:
     """Version 2's indexes: the sweep never scans a table to find what is old."""
-    store = SQLiteStore(str(tmp_path / "games.db"))
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db")))
     conn = store.connection()
 
     def plan(sql: str, *args: int) -> str:
@@ -144,7 +145,7 @@ def test_sqlite_sweep_walks_sessions_with_equal_times_and_live_games(tmp_path: P
     """The session cursor is (touched_ms, rowid): equal times are neither skipped nor
     examined twice, and sessions kept alive by a game do not stop the walk."""
     path = tmp_path / "games.db"
-    store = SQLiteStore(str(path))
+    store = SyncStore(SQLiteStore(str(path)))
     with closing(sqlite3.connect(path)) as raw, raw:
         raw.executemany(
             'INSERT INTO sessions VALUES (?, \'{"token": "t"}\', 5, 5)',
@@ -153,12 +154,12 @@ def test_sqlite_sweep_walks_sessions_with_equal_times_and_live_games(tmp_path: P
     for i in range(0, 9, 3):
         put(store, f"s{i}", game("A", updated_ms=FUTURE))
     statements: list[str] = []
-    store.connection().set_trace_callback(statements.append)
-    assert store.sweep(6, batch=2) == 6
+    store.connection().set_trace_callback(statements.append)  # this thread's connection
+    assert sqlite_sweep.sweep(store._file, 6, 2, None, 0) == 6
     store.connection().set_trace_callback(None)
     assert (
-        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3 + 1 + 1
-    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables; replays; full rate-limit buckets
+        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3 + 1 + 1 + 1
+    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables; replays; moves; full buckets
     with closing(sqlite3.connect(path)) as raw:
         left = [sid for (sid,) in raw.execute("SELECT sid FROM sessions ORDER BY sid")]
     assert left == ["s0", "s3", "s6"]
@@ -169,7 +170,7 @@ def test_sqlite_sweep_rests_between_batches_for_other_processes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another process's writer polls for the lock; back-to-back batches would starve it."""
-    store = SQLiteStore(str(tmp_path / "games.db"), sweep_pause_seconds=0.25)
+    store = SyncStore(SQLiteStore(str(tmp_path / "games.db"), sweep_pause_seconds=0.25))
     for i in range(5):
         put(store, f"g{i}", game("A", updated_ms=i))
     for i in range(3):

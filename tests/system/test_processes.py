@@ -21,6 +21,7 @@ from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
 from app.engine.solving import Verdict
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 from tests.system.conftest import HTMX, board_of, status_of, token_of
 from tests.system.servers import start_server
 
@@ -171,7 +172,7 @@ def test_64_concurrent_clients_on_two_workers_lose_and_duplicate_nothing(tmp_pat
     finally:
         server.stop()
 
-    store = SQLiteStore(str(db))
+    store = SyncStore(SQLiteStore(str(db)))
     try:
         for sid, code, acked in separate_results:
             stored = store.load(sid, code)[1]

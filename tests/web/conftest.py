@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.store.sync import SyncStore
 from tests.store.conftest import make_store
 from tests.web.html import Element, parse
 
@@ -41,14 +42,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture
 def store(request, tmp_path):
-    made = make_store(request.param, request, tmp_path)
+    """The store, called synchronously as tests do (:class:`app.store.sync.SyncStore`);
+    ``store.store`` is the store itself, which the application is given."""
+    made = SyncStore(make_store(request.param, request, tmp_path))
     yield made
     made.close()
 
 
 @pytest.fixture
 def app(store, proof_pool):
-    return create_app(store=store, proof_pool=proof_pool)
+    return create_app(store=store.store, proof_pool=proof_pool)
 
 
 @pytest.fixture
@@ -69,11 +72,12 @@ def plant(client: TestClient, value: str, name: str = "sid") -> None:
     client.cookies.set(name, value, domain=host if "." in host else f"{host}.local")
 
 
-def cookie_for(app, sid: str, name: str = "sid") -> str:
-    """The cookie value this app would give the session id ``sid`` (signed)."""
+def cookie_for(app, sid: str, name: str = "sid", joined: bool = False) -> str:
+    """The cookie value this app would give the session id ``sid`` (signed; ``joined``: to a
+    browser that holds it through a device link)."""
     from app.web.sessions import cookie_value, signer_of
 
-    return cookie_value(signer_of(app), name, sid)
+    return cookie_value(signer_of(app), name, sid, joined)
 
 
 def varies(response) -> list[str]:

@@ -18,6 +18,7 @@ from app.main import create_app
 from app.store import MemoryStore, StoredGame
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
+from app.store.sync import SyncStore
 from app.web.middleware import CSP
 from app.web.sessions import form_token
 from tests.store.helpers import footprint
@@ -143,7 +144,7 @@ def test_settings_of_a_new_player_create_the_session_with_the_page_token(client,
 
 
 def test_writes_beyond_the_limit_get_429_with_retry_after_in_the_players_language(store):
-    app = create_app(Config(rate_writes="3/minute"), store=store)
+    app = create_app(Config(rate_writes="3/minute"), store=store.store)
     with client_for(app) as client:
         page = parse(client.get(URL, headers={"Accept-Language": "tr"}).text)
         data = {"token": token_of(page)}
@@ -176,7 +177,7 @@ def test_the_write_limit_counts_per_client_address():
 
 
 def test_new_games_beyond_their_limit_are_refused_but_games_in_progress_go_on(store):
-    app = create_app(Config(rate_new="2/hour", rate_writes="off"), store=store)
+    app = create_app(Config(rate_new="2/hour", rate_writes="off"), store=store.store)
     with client_for(app) as client:
         codes = ["HM1-N-AAAAAAB", "HM1-N-AAAAAAC", "HM1-N-AAAAAAD"]
         answers = [tap_first(client, f"/half-moon/{code}") for code in codes]
@@ -205,7 +206,7 @@ def shared_stores(request, tmp_path):
         made = [RedisStore(url) for _ in range(2)]
     yield made
     for store in made:
-        store.close()
+        SyncStore(store).close()
 
 
 @pytest.mark.slow
@@ -361,7 +362,7 @@ def test_head_on_a_post_only_route_is_405(client):
 
 
 def test_a_chunked_body_over_the_limit_is_413(store):
-    app = create_app(Config(max_body=1024), store=store)
+    app = create_app(Config(max_body=1024), store=store.store)
 
     def chunks():
         for _ in range(8):
@@ -396,7 +397,7 @@ def test_a_chunked_body_within_the_limit_is_read(client):
 
 
 def test_behind_a_proxy_that_rewrites_host_the_configured_origin_is_accepted(store):
-    app = create_app(Config(origin="https://cards.example"), store=store)
+    app = create_app(Config(origin="https://cards.example"), store=store.store)
     with client_for(app, base_url="http://127.0.0.1:8000") as client:  # what the proxy sends
         response = client.get(URL)
         cookie = cookies_of(response)[0].split(";")[0]  # the proxy passes the browser's cookie on
@@ -415,7 +416,7 @@ def test_behind_a_proxy_that_rewrites_host_the_configured_origin_is_accepted(sto
 
 
 def test_the_share_link_names_the_configured_origin_not_the_host_header(store):
-    app = create_app(Config(origin="https://cards.example"), store=store)
+    app = create_app(Config(origin="https://cards.example"), store=store.store)
     with client_for(app) as client:
         page = client.get(URL, headers={"Host": "evil.example"}).text
     assert "evil.example" not in page
@@ -437,7 +438,7 @@ def test_a_malformed_origin_is_refused_at_start_up(bad):
 
 
 def test_under_https_the_cookie_is_host_prefixed_and_hsts_is_sent(store):
-    with client_for(create_app(store=store), base_url="https://cards.example") as client:
+    with client_for(create_app(store=store.store), base_url="https://cards.example") as client:
         response = client.get(URL)
         (cookie,) = cookies_of(response)
         assert cookie.startswith("__Host-sid=")
@@ -447,7 +448,7 @@ def test_under_https_the_cookie_is_host_prefixed_and_hsts_is_sent(store):
 
 
 def test_a_configured_https_origin_means_https_behind_a_plain_http_proxy(store):
-    app = create_app(Config(origin="https://cards.example"), store=store)
+    app = create_app(Config(origin="https://cards.example"), store=store.store)
     with client_for(app) as client:
         response = client.get(URL)
     assert cookies_of(response)[0].startswith("__Host-sid=")
@@ -463,7 +464,7 @@ def test_over_plain_http_no_hsts_and_a_plain_cookie(client):
 def test_a_plain_cookie_is_never_read_under_https(store):
     # issue 23: any site of the domain, or a plain-HTTP hop, can plant a plain ``sid``; only
     # ``__Host-sid`` cannot be planted, so it is the only one read under HTTPS
-    app = create_app(store=store)
+    app = create_app(store=store.store)
     with client_for(app) as plain:
         plain.get(URL)
         issued = plain.cookies["sid"]

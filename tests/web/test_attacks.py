@@ -223,7 +223,7 @@ def test_players_from_before_signed_ids_keep_their_games_under_https(store, proo
     game.tap("pile-1", game.position.top(0), now=now_ms())
     saved = StoredGame(CODE, game.to_record(), "playing", 0, 0, now_ms())
     store.change_game(LEGACY, CODE, lambda s, g: (saved, None))
-    app = create_app(Config(origin=HTTPS), store=store, proof_pool=proof_pool)
+    app = create_app(Config(origin=HTTPS), store=store.store, proof_pool=proof_pool)
     with browser(app, HTTPS) as player:
         plant(player, LEGACY, "__Host-sid")
         page = parse(player.get(URL).text)
@@ -257,7 +257,8 @@ def test_using_a_device_link_replaces_this_browsers_id_with_a_signed_one(app, cl
         used = use_link(other, secret)
         assert used.status_code == 303
         assert sid_of(other) == owner != before
-        assert other.cookies["sid"] == cookie_for(app, owner)
+        assert other.cookies["sid"] == cookie_for(app, owner, joined=True)
+        assert other.cookies["sid"] != cookie_for(app, owner)  # not the owner's own
 
 
 @pytest.mark.all_stores
@@ -275,7 +276,8 @@ def test_a_browser_that_uses_a_link_leaves_its_own_id_and_its_games_stay_with_th
         own, own_cookie = sid_of(other), other.cookies["sid"]
         plant(tablet, own_cookie)  # a second browser of that id (its own link, say)
         used = use_link(other, secret)
-        assert used.cookies["sid"] == cookie_for(app, owner)  # answered with the owner's id
+        # answered with the owner's id, held through the link
+        assert used.cookies["sid"] == cookie_for(app, owner, joined=True)
         assert sid_of(other) == owner != own
         home = parse(other.get("/").text)
         assert home.find_all("a", href=URL) == []  # no longer reaches what its own id had
@@ -288,8 +290,8 @@ def test_a_browser_that_uses_a_link_leaves_its_own_id_and_its_games_stay_with_th
 
 
 def test_the_secret_comes_from_the_environment_when_set(store):
-    one = create_app(Config(secret="s" * 40), store=store)
-    two = create_app(Config(secret="s" * 40), store=store)
+    one = create_app(Config(secret="s" * 40), store=store.store)
+    two = create_app(Config(secret="s" * 40), store=store.store)
     with browser(one) as a, browser(two) as b:
         a.get("/")
         plant(b, a.cookies["sid"])

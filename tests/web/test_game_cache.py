@@ -98,7 +98,7 @@ def test_a_game_another_worker_moved_on_is_decided_from_the_stored_row(
     p = player(CODE)
     card = p.top("pile-1")
     p.tap("pile-1", card)  # worker 1: selected, and cached
-    other = create_app(store=store, proof_pool=proof_pool)
+    other = create_app(store=store.store, proof_pool=proof_pool)
     with TestClient(other, base_url="http://testserver", follow_redirects=False) as second:
         second.cookies.set("sid", p.client.cookies["sid"])
         q = Player(second, p.url)
@@ -128,16 +128,12 @@ def test_a_failed_transaction_leaves_no_half_applied_game_in_the_cache(player, s
     p.tap("pile-1", card)  # selected, stored and cached
     sid = sid_of(p.client)
 
-    def change_then_fail(sid_: str, code: str, change):
-        change(*store.load(sid_, code))  # the action runs ...
+    async def change_then_fail(sid_: str, code: str, change):
+        change(*await store.store.load(sid_, code))  # the action runs ...
         raise StoreError("disk full")  # ... and the commit fails
 
-    async def change_then_fail_async(sid_: str, code: str, change):
-        return change_then_fail(sid_, code, change)
-
     with monkeypatch.context() as patched:
-        patched.setattr(store, "change_game", change_then_fail)
-        patched.setattr(store, "change_game_async", change_then_fail_async)
+        patched.setattr(store.store, "change_game", change_then_fail)
         failed = p.client.post(
             f"{p.url}/tap", data={"place": "pile-1", "card": card, "token": p.token}, headers=HTMX
         )

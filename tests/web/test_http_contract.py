@@ -50,7 +50,7 @@ def test_a_first_visit_gets_an_http_only_lax_cookie_with_a_long_random_id(client
 
 
 def test_the_cookie_is_secure_over_https(store):
-    with TestClient(create_app(store=store), base_url="https://example.org") as client:
+    with TestClient(create_app(store=store.store), base_url="https://example.org") as client:
         assert "Secure" in client.get(URL).headers["set-cookie"]
 
 
@@ -390,17 +390,17 @@ class CountingStore(MemoryStore):
         super().__init__()
         self.calls = []
 
-    def load(self, sid, code=None):
+    async def load(self, sid, code=None):
         self.calls.append("load")
-        return super().load(sid, code)
+        return await super().load(sid, code)
 
-    def save_session(self, sid, session):
+    async def save_session(self, sid, session):
         self.calls.append("save_session")
-        return super().save_session(sid, session)
+        return await super().save_session(sid, session)
 
-    def change_game(self, sid, code, change):
+    async def change_game(self, sid, code, change):
         self.calls.append("change_game")
-        return super().change_game(sid, code, change)
+        return await super().change_game(sid, code, change)
 
 
 def test_a_tap_costs_one_read_and_one_write():
@@ -489,7 +489,7 @@ def test_the_expiry_sweep_runs_when_the_app_starts(monkeypatch):
     cutoffs = []
     idle = []
 
-    def sweep(cutoff, batch=500, *, idle_cutoff_ms=None):
+    async def sweep(cutoff, batch=500, *, idle_cutoff_ms=None):
         cutoffs.append(cutoff)
         idle.append(idle_cutoff_ms)
         return 0
@@ -512,7 +512,7 @@ def test_the_expiry_sweep_runs_when_the_app_starts(monkeypatch):
 class FailingStore(MemoryStore):
     """A store whose writes fail, as a locked or unreachable one would."""
 
-    def change_game(self, sid, code, change):
+    async def change_game(self, sid, code, change):
         raise StoreError("database is locked")
 
 

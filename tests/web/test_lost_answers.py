@@ -23,6 +23,7 @@ from app.engine.halfmoon import deal, place_name
 from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store.redis import RedisStore
+from app.store.sync import SyncStore
 from tests.store.redis_server import start_redis_server, stop_redis_server
 from tests.web.conftest import HTMX, Player, apply_oob, board_version, sid_of
 from tests.web.html import parse
@@ -47,7 +48,7 @@ def pause_before_writes(store: RedisStore, pid: int) -> list[int]:
     """Make the store's game changes pause the server once decided (between the read and
     the write), while the returned list holds a 1; appending 0 stops it."""
     armed: list[int] = []
-    change_game = store.change_game_async
+    change_game = store.change_game
 
     async def pausing(sid: str, code: str, change: Any) -> Any:
         def decided(session: Any, stored: Any) -> Any:
@@ -59,7 +60,7 @@ def pause_before_writes(store: RedisStore, pid: int) -> list[int]:
 
         return await change_game(sid, code, decided)
 
-    store.change_game_async = pausing  # type: ignore[method-assign]
+    store.change_game = pausing  # type: ignore[method-assign]
     return armed
 
 
@@ -95,9 +96,9 @@ def test_a_tap_whose_answer_was_lost_in_a_stall_is_answered_truthfully(
     server: tuple[int, str], proof_pool: Any, resumed: bool, htmx: bool
 ) -> None:
     pid, url = server
-    store = RedisStore(url, socket_timeout=TIMEOUT)
-    app = create_app(Config(store=url, store_timeout=TIMEOUT), store, proof_pool)
-    armed = pause_before_writes(store, pid)
+    store = SyncStore(RedisStore(url, socket_timeout=TIMEOUT))
+    app = create_app(Config(store=url, store_timeout=TIMEOUT), store.store, proof_pool)
+    armed = pause_before_writes(store.store, pid)
     handler = _ResumeWhenAsked(pid)
     logger = logging.getLogger("app.store.redis")
 
@@ -125,7 +126,7 @@ def test_a_tap_whose_answer_was_lost_in_a_stall_is_answered_truthfully(
                 logger.removeHandler(handler)
                 os.kill(pid, signal.SIGCONT)
             page = await c.get(f"/half-moon/{CODE}")
-            _, shown = await store.load_async(sid_of(c), CODE)
+            _, shown = await store.store.load(sid_of(c), CODE)
             # the page, told nothing certain, sends the same tap again from the same board
             # (htmx's page: a plain form sends no board version, see docs/decisions.md)
             retry = page

@@ -32,6 +32,7 @@ from app.main import create_app
 from app.services import daily
 from app.store import StoredGame
 from app.store.marks import Marks
+from app.store.sync import SyncStore
 from app.web.halfmoon.replay import REMOVED
 from app.web.replays import PASTED_MAX_BODY
 from app.web.seahaven import SCREEN
@@ -172,7 +173,7 @@ def test_a_lost_seahaven_game_links_its_replay(proof_pool, store):
     import dataclasses
 
     config = dataclasses.replace(Config(), proof_seconds=120.0, proof_wait=120.0)
-    with TestClient(create_app(config, store, proof_pool), follow_redirects=False) as client:
+    with TestClient(create_app(config, store.store, proof_pool), follow_redirects=False) as client:
         url = "/seahaven/SH1-C1-AAAAAAC"
         page = parse(client.get(url).text)
         client.post(
@@ -393,11 +394,13 @@ def test_a_replay_opened_without_a_cookie_writes_nothing(app, store, player, tin
     p = player(CODE)
     play(p, WIN)
     url = replay_url(p)
-    before = copy.deepcopy({k: v for k, v in vars(store).items() if not k.startswith("_lock")})
+    before = copy.deepcopy(
+        {k: v for k, v in vars(store.store).items() if not k.startswith("_lock")}
+    )
     with TestClient(app, follow_redirects=False) as stranger:
         for path in (url, f"{url}?step=1", f"{url}.txt", "/replay"):
             assert stranger.get(path).status_code == 200, path
-    after = {k: v for k, v in vars(store).items() if not k.startswith("_lock")}
+    after = {k: v for k, v in vars(store.store).items() if not k.startswith("_lock")}
     assert after == before
 
 
@@ -443,7 +446,7 @@ def test_the_text_form_is_plain_text_that_replays_to_the_final_position(player, 
     for row in rows[1:]:
         game.play(HalfMoon.parse_move(row), now=0)  # Move.parse ↔ str(move)
         assert str(HalfMoon.parse_move(row)) == row
-    _, stored = client.app.state.store.load(sid_of(client), CODE)
+    _, stored = SyncStore(client.app.state.store).load(sid_of(client), CODE)
     assert game.position == HalfMoon.from_record(stored.record).position and game.is_won()
 
 
@@ -452,7 +455,9 @@ def test_a_pasted_text_shows_its_replay_and_stores_nothing(player, client, store
     text = client.get(replay_url(p) + ".txt").text
     form = parse(client.get("/replay").text)
     token = token_of(form)
-    before = copy.deepcopy({k: v for k, v in vars(store).items() if not k.startswith("_lock")})
+    before = copy.deepcopy(
+        {k: v for k, v in vars(store.store).items() if not k.startswith("_lock")}
+    )
     shown = client.post("/replay", data={"text": text, "token": token, "step": "5"})
     assert shown.status_code == 200
     page = parse(shown.text)
@@ -468,7 +473,7 @@ def test_a_pasted_text_shows_its_replay_and_stores_nothing(player, client, store
     (carried,) = pager.find_all("input", name="text")
     assert carried.attrs["value"].splitlines() == text.splitlines()
     assert page.by_id("replay-outcome").text == "Won" and page.by_id("replay-time").text == "–"
-    after = {k: v for k, v in vars(store).items() if not k.startswith("_lock")}
+    after = {k: v for k, v in vars(store.store).items() if not k.startswith("_lock")}
     assert after == before
 
 
@@ -496,7 +501,7 @@ def test_a_pasted_text_with_a_bad_line_names_the_line_and_what_is_accepted(clien
 
 
 def test_the_text_form_is_rate_limited_like_any_post(store):
-    app = create_app(Config(rate_writes="2/minute"), store=store)
+    app = create_app(Config(rate_writes="2/minute"), store=store.store)
     with TestClient(app, follow_redirects=False) as client:
         token = token_of(parse(client.get("/replay").text))
         codes = [
@@ -597,7 +602,7 @@ def test_starting_a_finished_deal_again_counts_as_a_new_game(store, monkeypatch)
         "deal",
         classmethod(lambda cls, c: position if str(c) == CODE else original(cls, c)),
     )
-    app = create_app(Config(rate_new="3/hour", rate_writes="off"), store=store)
+    app = create_app(Config(rate_new="3/hour", rate_writes="off"), store=store.store)
     with TestClient(app, follow_redirects=False) as client:
         p = Player(client, f"/half-moon/{CODE}")
         p.open()

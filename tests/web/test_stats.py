@@ -261,6 +261,7 @@ def test_two_app_instances_on_one_redis_count_a_finished_game_once(
 
     from app.main import create_app
     from app.store.redis import RedisStore
+    from app.store.sync import SyncStore
     from tests.web.conftest import Player
 
     stores = [RedisStore(redis_url), RedisStore(redis_url)]
@@ -298,7 +299,7 @@ def test_two_app_instances_on_one_redis_count_a_finished_game_once(
         for t in threads:
             t.join()
         assert statuses == [200, 200]
-        doc = stores[0].player_stats(sid_of(one))
+        doc = SyncStore(stores[0]).player_stats(sid_of(one))
         assert doc is not None
         assert (doc["k"]["HM"]["played"], doc["k"]["HM"]["won"]) == (1, 1)
-        assert stores[1].deal_stats(CODE)["players"] == 1
+        assert SyncStore(stores[1]).deal_stats(CODE)["players"] == 1

@@ -16,6 +16,7 @@ import pytest
 from app.config import Config
 from app.main import create_app
 from app.store.redis import RedisStore
+from app.store.sync import SyncStore
 from tests.store.redis_server import start_redis_server, stop_redis_server
 from tests.web.html import parse
 
@@ -50,8 +51,8 @@ async def timed(request):
 @pytest.mark.parametrize("how", ["paused", "stopped"])
 def test_a_stalled_redis_answers_503_fast_and_health_says_so(redis_process, proof_pool, how):
     process, url = redis_process
-    store = RedisStore(url, socket_timeout=TIMEOUT)
-    app = create_app(Config(store=url, store_timeout=TIMEOUT), store, proof_pool)
+    store = SyncStore(RedisStore(url, socket_timeout=TIMEOUT))
+    app = create_app(Config(store=url, store_timeout=TIMEOUT), store.store, proof_pool)
 
     async def main():
         transport = httpx.ASGITransport(app=app)

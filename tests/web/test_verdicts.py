@@ -48,7 +48,7 @@ def app(store, proof_pool):
     """Proofs with time to spare: the machine running the tests may be loaded, and these
     tests are about where proofs run and how often, not about their time bound."""
     config = dataclasses.replace(Config(), proof_seconds=120.0, proof_wait=120.0)
-    return create_app(config, store, proof_pool)
+    return create_app(config, store.store, proof_pool)
 
 
 @pytest.fixture
@@ -85,7 +85,7 @@ def test_a_position_is_proved_once_per_worker_and_kept_only_by_a_saved_game(
         assert state_of(client.get(f"/seahaven/{COSTLY}")) == "lost"
     assert app.state.prover.proofs == 1
     assert footprint(store) == before
-    other = create_app(app.state.config, store, proof_pool)  # another worker or instance
+    other = create_app(app.state.config, store.store, proof_pool)  # another worker or instance
     with TestClient(other) as player:
         assert state_of(player.get(f"/seahaven/{COSTLY}")) == "lost"
     assert other.state.prover.proofs == 1  # proved again: nothing was stored for it
@@ -97,7 +97,7 @@ def test_a_position_is_proved_once_per_worker_and_kept_only_by_a_saved_game(
         headers={"HX-Request": "true"},
     )
     assert state_of(moved) == "lost"
-    third = create_app(app.state.config, store, proof_pool)
+    third = create_app(app.state.config, store.store, proof_pool)
     with TestClient(third) as same_player:
         same_player.cookies.set("sid", client.cookies["sid"])
         assert state_of(same_player.get(f"/seahaven/{LOST}")) == "lost"

@@ -14,6 +14,7 @@ from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
 from app.store.marks import Win
+from app.store.sync import SyncStore
 from app.web.board import GameResult, fill
 from app.web.ending import with_result
 from app.web.screen import SCREENS
@@ -100,7 +101,7 @@ def test_the_summary_lists_the_bests_statistics_give_it(player, clock):
     p = player(HM)
     _win_half_moon(p, clock)
     screen = SCREENS["half-moon"]
-    _, stored = p.client.app.state.store.load(sid_of(p.client), HM)
+    _, stored = SyncStore(p.client.app.state.store).load(sid_of(p.client), HM)
     game = screen.game.from_record(stored.record)
     facts = screen.facts(game, SessionData("tok"))
     assert with_result(facts, None) == facts
@@ -128,14 +129,14 @@ def test_play_this_deal_again_starts_the_deal_afresh_and_keeps_the_win(player, c
     assert p.board.find_all(id="summary") == []
     assert len(p.board.find_all(data_card=True)) == 20
     assert p.status == "The deal starts again from the beginning."
-    _, stored = client.app.state.store.load(sid_of(client), HM)
+    _, stored = SyncStore(client.app.state.store).load(sid_of(client), HM)
     win = Win(309_000, 48, 520, replay)
     assert stored.marks.won == win  # with the won game's replay (issue 26)
     assert stored.marks.replay is None  # the game played again gets its own when it ends
     # the earlier win survives the next moves too, and the home page says it
     clock()
     p.tap("pile-1")
-    _, stored = client.app.state.store.load(sid_of(client), HM)
+    _, stored = SyncStore(client.app.state.store).load(sid_of(client), HM)
     assert stored.marks.won == win
     home = parse(client.get("/").text)
     line = home.find(class_="continue").find("li")

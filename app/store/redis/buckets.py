@@ -1,6 +1,6 @@
-"""The rate limits' token buckets in Redis (:class:`app.store.ratelimit.BucketLimiter`): a
+"""The rate limits' token buckets in Redis (:class:`app.store.buckets.BucketLimiter`): a
 hit is decided in the worker's memory, with no round trip of its own; what the workers spent
-is merged into one key per bucket, on the store's own loop, right after the spend.
+is merged into one key per bucket, on the store portal's loop, right after the spend.
 
 A bucket is ``sol:b:{kind:address}`` holding ``"TOKENS AT_MS"``; it expires when it would be
 full again (a missing bucket is full), so the keys are those of the addresses active in the
@@ -57,18 +57,14 @@ class RedisBuckets(BucketShare):
     def _key(self, key: str) -> str:
         return f"{self._store.prefix}b:{key_part(key)}"
 
-    def read_bucket(self, key: str) -> Bucket | None:
-        """Through the store's own loop (tests and tools; a hit awaits the async read)."""
-        found: Bucket | None = self._store._sync(self.read_bucket_async, key)
-        return found
-
-    async def read_bucket_async(self, key: str) -> Bucket | None:
+    async def read_bucket(self, key: str) -> Bucket | None:
         (raw,) = await self._store._read(self._key(key))
         return bucket_from(raw)
 
     def share_buckets(self, spent: dict[str, Spend], done: Shared) -> None:
-        """Merge on the store's own loop, so that a caller waiting for the share (a server
-        shutting down, :meth:`BucketLimiter.sync`) never waits for its own loop."""
+        """Merge on the store portal's loop (:func:`app.store.sync.portal`), so that a caller
+        waiting for the share (a server shutting down, :meth:`BucketLimiter.sync`) never
+        waits for its own loop."""
         self._store._portal_submit(self._share, spent, done)
 
     async def _share(self, spent: dict[str, Spend], done: Shared) -> None:

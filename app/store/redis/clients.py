@@ -8,17 +8,13 @@ the URL either way.
 Every client has short connect and command timeouts and no retries: a stalled or stopped
 server costs a request at most one timeout and never holds up the event loop, and a write
 whose answer was lost is never sent twice.
-
-The store's synchronous methods (tests, tools) run the same asyncio code on an event loop of
-the store's own, in a daemon thread (:class:`Portal`), so each operation is written once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -141,49 +137,6 @@ def connector(url: str, timeout: float) -> Callable[[], Client]:
         return redis.asyncio.Redis.from_pool(pool)
 
     return single
-
-
-class Portal:
-    """An event loop in a daemon thread: the synchronous face of an asyncio store.
-
-    (anyio's blocking portal does the same, but its thread is not a daemon: a store a test
-    forgot to close would keep the interpreter from exiting.)
-    """
-
-    def __init__(self, name: str) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
-        self._thread.start()
-
-    def call(self, make: Callable[..., Awaitable[R]], *args: Any) -> R:
-        """Run ``make(*args)`` on the portal's loop and wait for its result.
-
-        :raises RuntimeError: when called from the portal's own thread (it would wait for
-            itself: a change callback must not call its store's synchronous methods).
-        """
-        if threading.get_ident() == self._thread.ident:
-            raise RuntimeError("a synchronous store method called from the store's own loop")
-
-        async def run() -> R:
-            return await make(*args)
-
-        return asyncio.run_coroutine_threadsafe(run(), self._loop).result()
-
-    def submit(self, make: Callable[..., Awaitable[Any]], *args: Any) -> None:
-        """Start ``make(*args)`` on the portal's loop and return at once (from any thread)."""
-
-        async def run() -> None:
-            await make(*args)
-
-        asyncio.run_coroutine_threadsafe(run(), self._loop)
-
-    def close(self) -> None:
-        if self._loop.is_closed():
-            return
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=5)
-        if not self._thread.is_alive():
-            self._loop.close()
 
 
 @dataclass

@@ -1,6 +1,6 @@
-"""The Redis store's connection to its server or cluster: a client per event loop, the
-store's own loop for the synchronous methods, failures as :class:`StoreError`, and the
-round trips every operation is made of (``MGET``, scripts, pipelines)."""
+"""The Redis store's connection to its server or cluster: a client per event loop, failures
+as :class:`StoreError`, and the round trips every operation is made of (``MGET``, scripts,
+pipelines)."""
 
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from app.store.base import StoreError, StoreFullError, UnconfirmedChangeError
+from app.store.base import Store, StoreError, StoreFullError, UnconfirmedChangeError
 from app.store.redis import records
 from app.store.redis.clients import (
     Client,
     OnLoop,
-    Portal,
     connector,
     is_cluster,
     ping_primaries,
@@ -29,11 +28,14 @@ from app.store.redis.clients import (
     without_password,
 )
 from app.store.redis.scripts import Script
-from app.store.redis.sync import SyncFace
+from app.store.sync import portal
 
 T = TypeVar("T")
 
 _FAILURES: Final = (RedisError, RedisClusterException)
+
+MAX_ATTEMPTS: Final = 50
+"""How many times a change is tried while other writers keep changing the same keys."""
 
 
 def is_full(info: Any) -> bool:
@@ -56,7 +58,7 @@ def is_full(info: Any) -> bool:
     return used > limit and not policy.startswith("allkeys-")
 
 
-class Connection(SyncFace):
+class Connection(Store):
     """What every operation of the Redis store goes through (the store is abstract until
     :class:`~app.store.redis.store.RedisStore` says what is stored where)."""
 
@@ -76,7 +78,6 @@ class Connection(SyncFace):
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, OnLoop] = (
             weakref.WeakKeyDictionary()
         )
-        self._portal = Portal(f"redis-store {self._where}")
 
     @property
     def conflicts(self) -> int:
@@ -123,11 +124,6 @@ class Connection(SyncFace):
         except _FAILURES as exc:
             raise StoreError(f"Redis store {self._where!r}: {exc}") from exc
 
-    def _sync(self, make: Callable[..., Awaitable[T]], *args: Any) -> T:
-        if self._closed:
-            raise StoreError(f"Redis store {self._where!r} is closed")
-        return self._portal.call(make, *args)
-
     async def _fetch(self, *keys: str) -> list[bytes | None]:
         """One ``MGET``, the values as stored (a key of another type reads as missing)."""
         with self._errors():
@@ -147,10 +143,11 @@ class Connection(SyncFace):
             return await script.run_each(self._client(), calls)
 
     def _portal_submit(self, make: Callable[..., Awaitable[Any]], *args: Any) -> None:
-        """Start ``make(*args)`` on the store's own loop."""
+        """Start ``make(*args)`` on the loop of the process's store portal
+        (:func:`app.store.sync.portal`), whichever loop calls."""
         if self._closed:
             raise StoreError(f"Redis store {self._where!r} is closed")
-        self._portal.submit(make, *args)
+        portal().submit(make, *args)
 
     async def _read(self, *keys: str) -> list[str | None]:
         """:meth:`_fetch` as text (bytes that are not UTF-8 are damage: replaced)."""
@@ -187,26 +184,21 @@ class Connection(SyncFace):
                 f" above maxmemory {info.get('maxmemory')} ({info.get('maxmemory_policy')})"
             )
 
-    async def aclose(self) -> None:
-        """Close the running loop's client, then the store's own (:meth:`close`)."""
+    async def close(self) -> None:
+        """Close the running loop's client and the portal's (the loop the rate limits'
+        shares run on, :meth:`_portal_submit`); later use raises :class:`StoreError`."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._close_own()
+        shared = portal()
+        if asyncio.get_running_loop() is not shared.loop:
+            await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(self._close_own(), shared.loop)
+            )
+
+    async def _close_own(self) -> None:
         held = self._loops.pop(asyncio.get_running_loop(), None)
         if held is not None:
             with contextlib.suppress(*_FAILURES, OSError):
                 await held.client.aclose()
-        self.close()
-
-    def close(self) -> None:
-        """Disconnect; later use raises :class:`StoreError`."""
-        if self._closed:
-            return
-
-        async def close_own() -> None:
-            held = self._loops.pop(asyncio.get_running_loop(), None)
-            if held is not None:
-                with contextlib.suppress(*_FAILURES, OSError):
-                    await held.client.aclose()
-
-        with contextlib.suppress(RuntimeError):
-            self._portal.call(close_own)
-        self._closed = True
-        self._portal.close()

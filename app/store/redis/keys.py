@@ -14,7 +14,7 @@ Under a configurable prefix (default ``sol:``):
     ``updated_ms``: the home page's "continue" list reads it instead of scanning keys.
 ``sol:{sid}:a``
     A sorted set of the codes of all the player's games, scored by ``updated_ms``: a change
-    that creates a game past :attr:`Store.max_games` deletes the lowest-scored ones (the
+    that creates a game past the store's ``bounds.games`` deletes the lowest-scored ones (the
     oldest untouched) in the same script.
 ``sol:{sid}:p``
     The player's statistics document (:mod:`app.store.counting`), written by the same
@@ -24,6 +24,9 @@ Under a configurable prefix (default ``sol:``):
     deal's figures (result id → JSON): written with the game, removed once folded.
 ``sol:{sid}:o``
     The hash of the player's device link (``sol:l:…`` names the player back).
+``sol:{sid}:m``
+    Where the player went when their device link was revoked: ``NEW 0`` while the keys are
+    being moved, ``NEW 1`` once done (:mod:`app.store.redis.revoke`).
 ``sol:{sid}:x:{write id}``
     A fence: set (for a day) when a write's answer was lost and it had not landed when the
     store asked, so the write refuses itself if it arrives later. Only lost answers make one.
@@ -42,7 +45,8 @@ Under a configurable prefix (default ``sol:``):
 ``sol:l:{hash}``
     A device link: the hash of its secret → the player.
 ``sol:v:{position key}``
-    A verdict on a position (``1``: lost, ``0``: not proved lost), shared by everyone.
+    A verdict on a position, written by versions before issue 23 (none is written now: they
+    expire).
 ``sol:layout``
     ``2`` once the keys of the first layout (``sol:s:{sid}``, ``sol:g:{sid}:{code}``, …) have
     been moved (:mod:`app.store.redis.migrate`).
@@ -111,6 +115,10 @@ class Player:
     def link(self) -> str:
         return f"{self.base}o"
 
+    @property
+    def moved(self) -> str:
+        return f"{self.base}m"
+
     def fence(self, write_id: str) -> str:
         return f"{self.base}x:{write_id}"
 
@@ -164,9 +172,6 @@ class Layout:
     def replay(self, replay_id: str) -> str:
         """A replay, in the slot of its own id (found by the id alone: a link holds no sid)."""
         return f"{self.prefix}Y:{{{key_part(replay_id)}}}"
-
-    def verdict(self, key: str) -> str:
-        return f"{self.prefix}v:{key}"
 
     @property
     def old_pattern(self) -> str:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.store.base import GAME_STATES, SessionData, StoredGame
 from app.store.counting import DealResult
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_dict, json_or_none
 from app.store.marks import Marks
+from app.store.values import SessionData, StoredGame, status_of
 
 
 def text(value: object) -> str | None:
@@ -51,7 +51,7 @@ def game_and_writes(code: str, raw: str | None) -> tuple[StoredGame | None, tupl
     game = StoredGame(
         code=code,
         record=json_dict(data.get("record")),
-        state=state if isinstance(state, str) and state in GAME_STATES else "playing",
+        state=status_of(state),
         score=int_or_zero(data.get("score")),
         moves=int_or_zero(data.get("moves")),
         updated_ms=int_or_zero(data.get("updated_ms")),

@@ -29,7 +29,7 @@ def digest(value: bytes | None) -> str:
     return "" if value is None else hashlib.sha1(value).hexdigest()
 
 
-_HELPERS: Final = """
+HELPERS: Final = """
 local function value(key)  -- a key missing, or of another type, reads as missing (false)
     local held = redis.pcall('GET', key)
     if type(held) ~= 'string' then return false end
@@ -109,7 +109,7 @@ class Script:
 
 WRITE_GAME: Final = Script(
     "write_game",
-    _HELPERS
+    HELPERS
     + """
 -- KEYS: session, game, recent, all, stats, pending, replays (one player's), this write's fence
 -- ARGV: digests of session, game and stats as read ('-': stats not read for this),
@@ -188,7 +188,7 @@ without reading; ``{2}`` when the write was fenced (:data:`CONFIRM`) and must ne
 
 CONFIRM: Final = Script(
     "confirm",
-    _HELPERS
+    HELPERS
     + """
 -- KEYS: the game, the write's fence, pending (one player's); ARGV: the write's id, the
 -- fence's time to live, the store's
@@ -211,7 +211,7 @@ script: no write can land between the question and the fence."""
 
 SAVE_SESSION: Final = Script(
     "save_session",
-    _HELPERS
+    HELPERS
     + """
 -- KEYS: session; ARGV: its digest as read, the JSON, the idle ttl, the store's ttl
 if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end
@@ -227,7 +227,7 @@ game already keeps it."""
 
 FOLD_DEAL: Final = Script(
     "fold_deal",
-    _HELPERS
+    HELPERS
     + """
 -- KEYS: the deal's figures and its folded ids; ARGV: the figures' digest as read, the
 -- result id, the new figures' JSON, the ttl
@@ -245,7 +245,7 @@ before (a retry), ``0`` the figures changed since they were read (read and fold 
 
 CHECKED_SET: Final = Script(
     "checked_set",
-    _HELPERS
+    HELPERS
     + """
 -- KEYS: one key; ARGV: its digest as read, the new value, its time to live in milliseconds
 if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end
@@ -298,69 +298,9 @@ end
 """One player's newest games of a set, in one round trip: the home page's lists."""
 
 
-MOVE_OUT: Final = Script(
-    "move_out",
-    """
--- KEYS: one player's session, recent, all, stats, pending, link and replays keys (the
--- replays themselves, sol:Y:{id}, stay: their ids do not change); ARGV: the player's
--- key prefix. Answers name, time to live (ms), DUMP for every key of the player that exists
--- (its games named g:CODE, found through the all-games set), then the link's hash ('' none)
-local out = {}
-local function take(name, key)
-    local dumped = redis.call('DUMP', key)
-    if dumped then
-        table.insert(out, name)
-        table.insert(out, redis.call('PTTL', key))
-        table.insert(out, dumped)
-    end
-end
-local names = {'s', 'r', 'a', 'p', 'q'}
-for i = 1, 5 do take(names[i], KEYS[i]) end
-take('y', KEYS[7])
-if redis.call('TYPE', KEYS[3]).ok == 'zset' then
-    for _, code in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
-        take('g:' .. code, ARGV[1] .. 'g:' .. code)
-    end
-end
-local link = redis.pcall('GET', KEYS[6])
-table.insert(out, type(link) == 'string' and link or '')
-return out
-""",
-)
-"""Everything one player has, to move it to another id (a device link revoked)."""
-
-
-MOVE_IN: Final = Script(
-    "move_in",
-    """
--- KEYS: the new player's session key (its slot); ARGV: the new player's key prefix, then
--- name, time to live (ms), DUMP for each key (MOVE_OUT's answer, less the link's hash)
-for i = 2, #ARGV, 3 do
-    local ttl = tonumber(ARGV[i + 1])
-    if ttl < 0 then ttl = 0 end
-    redis.call('RESTORE', ARGV[1] .. ARGV[i], ttl, ARGV[i + 2], 'REPLACE')
-end
-return 1
-""",
-)
-"""Write a moved player's keys under their new id (the same values and times to live)."""
-
-
-DROP_KEYS: Final = Script(
-    "drop_keys",
-    """
--- KEYS: the player's session key (its slot); ARGV: the player's key prefix, then the names
--- of the keys to delete
-for i = 2, #ARGV do redis.call('DEL', ARGV[1] .. ARGV[i]) end
-return 1
-""",
-)
-"""Delete a moved player's keys under their old id."""
-
-
 REPLACE_IF: Final = Script(
     "replace_if",
-    _HELPERS
+    HELPERS
     + """
 -- KEYS: one key; ARGV: its digest as read, the new value ('' deletes it), its time to live
 if digest(value(KEYS[1])) ~= ARGV[1] then return 0 end

@@ -2,7 +2,7 @@
 expiring what is abandoned. The keys are in :mod:`app.store.redis.keys`, the scripts in
 :mod:`app.store.redis.scripts`.
 
-**Two round trips a tap.** :meth:`RedisStore.change_game_async` reads the session, the game
+**Two round trips a tap.** :meth:`RedisStore.change_game` reads the session, the game
 and the player's statistics in one ``MGET`` (one player's keys share a hash tag, so they are
 one slot, on one node), lets ``change`` decide, and writes in one script
 (:data:`~app.store.redis.scripts.WRITE_GAME`) that first checks the keys still hold what
@@ -14,12 +14,10 @@ other processes ever conflict. When the connection breaks during the write its o
 unknown: that is a :class:`StoreError`, never a silent second attempt (a tap must not be
 applied twice).
 
-**A deal's figures for everyone** live in the deal's own slot. The script that writes the
-game that ended also files its result under the player's keys (``…:q``); then the result is
-folded into the deal's figures (:data:`~app.store.redis.scripts.FOLD_DEAL`, which records
-the result's id, so a second fold of it counts nothing) and the filed entry is removed. A
-fold that fails (the deal's node unreachable) leaves the entry filed: the player's next
-change folds it.
+**A deal's figures for everyone** live in the deal's own slot: the script that writes the
+game that ended files its result under the player's keys, and it is folded into the figures
+after the write (:mod:`app.store.redis.figures`: once per result, retried in the background
+when it fails, never the reason a change that was made fails).
 
 **Replays** (issue 26) are found by their id alone, so each lives in its own slot
 (``sol:Y:{id}``), written just before the script that writes the game that ended; the
@@ -55,7 +53,6 @@ from typing import Any, Final, Literal
 from app.clock import now_ms
 from app.store import counting
 from app.store.base import (
-    FINISHED_WINDOW,
     SESSION_IDLE_SECONDS,
     Change,
     GameSummary,
@@ -66,35 +63,29 @@ from app.store.base import (
     T,
     UnconfirmedChangeError,
 )
-from app.store.jsondata import dict_from_json, dumps, json_or_none
-from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
-from app.store.redis import records
+from app.store.buckets import BucketLimiter
+from app.store.jsondata import dumps, json_or_none
+from app.store.ratelimit import Limits, RateLimiter
+from app.store.redis import figures, records
 from app.store.redis.buckets import RedisBuckets
-from app.store.redis.connection import Connection
+from app.store.redis.connection import MAX_ATTEMPTS
 from app.store.redis.keys import Layout, Player
 from app.store.redis.known import WRITES_KEPT, Known, KnownGames
 from app.store.redis.migrate import migrate
+from app.store.redis.player import PlayerKeys
 from app.store.redis.scripts import (
     CONFIRM,
-    DROP_KEYS,
-    FOLD_DEAL,
     LIST_GAMES,
-    MOVE_IN,
-    MOVE_OUT,
-    REPLACE_IF,
     SAVE_SESSION,
     WRITE_GAME,
     digest,
 )
-from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
+from app.store.sync import portal
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TTL_SECONDS: Final = 90 * 24 * 3600
 """How long an untouched session or game is kept: the session cookie's 90 days."""
-
-MAX_ATTEMPTS: Final = 50
-"""How many times a change is tried while other writers keep changing the same keys."""
 
 FENCE_SECONDS: Final = 24 * 3600
 """How long a fence stays (:data:`~app.store.redis.scripts.CONFIRM`): longer than a write
@@ -106,7 +97,7 @@ SOCKET_TIMEOUT_SECONDS: Final = 1.0
 Redis answers in well under a millisecond, so a second means it is stalled or gone."""
 
 
-class RedisStore(Connection):
+class RedisStore(PlayerKeys):
     """Sessions and games in the Redis database ``url`` names (``redis://host:port/db``,
     ``rediss://`` for TLS, ``redis+cluster://host:port,…`` for a cluster; a password goes in
     the URL). Opening it moves keys of the first layout (:mod:`app.store.redis.migrate`).
@@ -125,17 +116,17 @@ class RedisStore(Connection):
     ) -> None:
         if ttl_seconds < 1:
             raise ValueError(f"ttl_seconds must be at least 1, not {ttl_seconds}")
-        self.layout: Final = Layout(prefix)
-        self.prefix: Final = prefix
-        self.ttl_seconds: Final = ttl_seconds
+        self.layout = Layout(prefix)
+        self.prefix = prefix
+        self.ttl_seconds = ttl_seconds
         self._known: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, KnownGames] = (
             weakref.WeakKeyDictionary()
         )
         super().__init__(url, socket_timeout)
         try:
-            self._portal.call(self._open)
+            portal().call(self._open)
         except BaseException:
-            self.close()
+            portal().call(self.close)
             raise
 
     async def _open(self) -> None:
@@ -156,7 +147,7 @@ class RedisStore(Connection):
 
     # --- sessions and games ------------------------------------------------------------------
 
-    async def load_async(
+    async def load(
         self, sid: str, code: str | None = None
     ) -> tuple[SessionData | None, StoredGame | None]:
         """One ``MGET`` of the session and game keys."""
@@ -167,7 +158,7 @@ class RedisStore(Connection):
         raw_session, raw_game = await self._read(player.session, player.game(code))
         return records.session_from(raw_session), records.game_from(code, raw_game)
 
-    async def save_session_async(self, sid: str, session: SessionData) -> None:
+    async def save_session(self, sid: str, session: SessionData) -> None:
         """Write the session, keeping when it was created. It expires a day later
         (:data:`SESSION_IDLE_SECONDS`) unless a game keeps it longer (a change of a game sets
         the session's time to live to the game's)."""
@@ -186,7 +177,7 @@ class RedisStore(Connection):
             f" {MAX_ATTEMPTS} attempts"
         )
 
-    async def change_game_async(self, sid: str, code: str, change: Change[T]) -> T:
+    async def change_game(self, sid: str, code: str, change: Change[T]) -> T:
         """Read, ``change``, write in one script; again from the read when another process
         wrote first (see the module's note: ``change`` may run more than once).
 
@@ -245,12 +236,12 @@ class RedisStore(Connection):
                 new.updated_ms,
                 "1" if new.state == "playing" else "0",
                 self.ttl_seconds,
-                self.max_games,
+                self.bounds.games,
                 player.games,
                 doc_bytes or "",
                 *filed,
                 *listed,
-                MAX_REPLAYS_PER_SESSION,
+                self.bounds.replays,
             ]
             reply = await self._write(player, code, write_id, keys, args)
             if reply[0] == 1:
@@ -263,7 +254,7 @@ class RedisStore(Connection):
                 if gone:
                     await self._unpublish(records.texts(reply[2 : 2 + gone]))
                 if len(reply) > 2 + gone:
-                    await self._fold(player, records.pending_from(reply[2 + gone :]))
+                    await figures.fold(self, player, records.pending_from(reply[2 + gone :]))
                 return result
             # refused: the answer holds what the keys hold now, so no read is needed
             known = Known.read(code, _values(reply[1:4]))
@@ -328,47 +319,20 @@ class RedisStore(Connection):
             known = self._known[loop] = KnownGames()
         return known
 
-    async def _fold(self, player: Player, filed: list[tuple[str, str | None]]) -> None:
-        """Add the player's filed results to their deals' figures, then unfile them. A
-        failure is logged, never raised: the game's own write is done, and the entries stay
-        filed for the next change to fold."""
-        try:
-            done = []
-            for result_id, raw in filed:
-                entry = records.result_from(raw)
-                if entry is not None:
-                    await self._fold_one(result_id, *entry)
-                done.append(result_id)
-            with self._errors():
-                await self._client().execute_command("HDEL", player.pending, *done)
-        except StoreError:
-            log.warning("a deal's figures were not updated; the player's next change will")
-
-    async def _fold_one(self, result_id: str, code: str, result: counting.DealResult) -> None:
-        deal = self.layout.deal(code)
-        async with self._on_loop().turn(f"d\0{code}"):
-            for attempt in range(MAX_ATTEMPTS):
-                (raw,) = await self._fetch(deal.figures)
-                folded = dumps(counting.fold_deal(json_or_none(records.text(raw)), result))
-                args = [digest(raw), result_id, folded, self.ttl_seconds]
-                with self._errors():
-                    if await FOLD_DEAL.run(self._client(), [deal.figures, deal.seen], args):
-                        return
-                await self._conflicted(attempt)
-        raise StoreError(f"Redis store {self._where!r}: deal {code!r} kept changing")
-
-    async def recent_games_async(self, sid: str, limit: int = 10) -> list[GameSummary]:
+    async def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
         """The recent set's newest games (ties by code, as in SQLite) in one script, which
         also removes codes whose game is gone."""
         listed = await self._listed(sid, "recent", limit)
         return [GameSummary.of(g) for g in listed if g.state == "playing"]
 
-    async def finished_games_async(self, sid: str, limit: int = 5) -> list[GameSummary]:
-        """The ended games among the all-games set's :data:`FINISHED_WINDOW` newest, in one
+    async def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        """The ended games among the all-games set's ``bounds.finished_window`` newest, in one
         script (games gone meanwhile are skipped; the sets are tidied by the next change)."""
         if limit <= 0:
             return []
-        ended = [GameSummary.of(g) for g in await self._listed(sid, "all", FINISHED_WINDOW)]
+        ended = [
+            GameSummary.of(g) for g in await self._listed(sid, "all", self.bounds.finished_window)
+        ]
         ended = [g for g in ended if g.state != "playing"]
         ended.sort(key=lambda g: (-g.updated_ms, g.code))
         return ended[:limit]
@@ -387,177 +351,9 @@ class RedisStore(Connection):
             reply = await LIST_GAMES.run(self._client(), [key], [player.games, limit, tidy])
         return records.listed(reply, limit)
 
-    # --- replays (issue 26): each in its own slot, listed under the player's ----------------
-
-    async def _publish(self, replay: StoredReplay) -> None:
-        with self._errors(writing=True):
-            await self._client().execute_command(
-                "SET", self.layout.replay(replay.id), dumps(replay.to_data()),
-                "EX", self.ttl_seconds,
-            )  # fmt: skip
-
-    async def _unpublish(self, gone: list[str | None]) -> None:
-        """Delete the replays that left their player's list past its cap (each in its own
-        slot). A failure is logged: the list no longer names them, and they expire."""
-        try:
-            with self._errors(writing=True):
-                for ident in gone:
-                    if ident is not None:
-                        await self._client().execute_command("DEL", self.layout.replay(ident))
-        except StoreError:
-            log.warning("a replay past its player's cap was left to expire")
-
-    def _fresh(self, replay: StoredReplay | None) -> StoredReplay | None:
-        """A replay that ended within the games' time to live (an older one is gone)."""
-        if replay is None or replay.ended_ms < now_ms() - self.ttl_seconds * 1000:
-            return None
-        return replay
-
-    async def replay_async(self, replay_id: str) -> StoredReplay | None:
-        (raw,) = await self._read(self.layout.replay(replay_id))
-        return self._fresh(StoredReplay.from_data(json_or_none(raw)))
-
-    async def player_replays_async(self, sid: str) -> list[ReplaySummary]:
-        key = self.layout.player(sid).replays
-        with self._errors():
-            if _kind(await self._client().execute_command("TYPE", key)) != "hash":
-                return []
-            raw = await self._client().execute_command("HGETALL", key)
-        fresh = [r.summary for r in _listed_replays(raw) if self._fresh(r) is not None]
-        fresh.sort(key=lambda r: (-r.ended_ms, r.id))
-        return fresh
-
-    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
-        """The player's list names its replays: only a replay listed there is deleted. One
-        past the time to live is deleted too but answers ``False``, as on the stores whose
-        sweep deleted it already: it was gone."""
-        key = self.layout.player(sid).replays
-        with self._errors():
-            if _kind(await self._client().execute_command("TYPE", key)) != "hash":
-                return False
-            entry = await self._client().execute_command("HGET", key, replay_id)
-            if not await self._client().execute_command("HDEL", key, replay_id):
-                return False
-            await self._client().execute_command("DEL", self.layout.replay(replay_id))
-        listed = _listed_replays([replay_id, entry])
-        return bool(listed) and self._fresh(listed[0]) is not None
-
-    # --- statistics ----------------------------------------------------------------------------
-
-    async def player_stats_async(self, sid: str) -> dict[str, Any] | None:
-        (raw,) = await self._read(self.layout.player(sid).stats)
-        return None if raw is None else dict_from_json(raw)
-
-    async def deal_stats_async(self, code: str) -> dict[str, Any] | None:
-        (raw,) = await self._read(self.layout.deal(code).figures)
-        return None if raw is None else dict_from_json(raw)
-
-    async def reset_stats_async(self, sid: str) -> None:
-        """What the reset keeps (:func:`counting.after_reset`: the deals counted), written
-        unless a change counted something meanwhile (then read and reset again)."""
-        key = self.layout.player(sid).stats
-        for attempt in range(MAX_ATTEMPTS):
-            (raw,) = await self._fetch(key)
-            kept = counting.after_reset(json_or_none(records.text(raw)))
-            args = [digest(raw), "" if kept is None else dumps(kept), self.ttl_seconds]
-            with self._errors():
-                if await REPLACE_IF.run(self._client(), [key], args) == 1:
-                    return
-            await self._conflicted(attempt)
-        raise StoreError(f"Redis store {self._where!r}: statistics kept changing")
-
-    # --- device links: the link's hash names the player, the player's key names the hash --
-
-    async def save_link_async(self, sid: str, digest_: str) -> None:
-        """The player's key first: from then on only this link names the player (an older
-        link key left behind by a failure names a player whose key names another hash)."""
-        own = self.layout.player(sid).link
-        (old,) = await self._read(own)
-        client, ttl = self._client(), self.ttl_seconds
-        with self._errors():
-            await client.execute_command("SET", own, digest_, "EX", ttl)
-            await client.execute_command("SET", self.layout.link(digest_), sid, "EX", ttl)
-            if old and old != digest_:
-                await client.execute_command("DEL", self.layout.link(old))
-
-    async def link_owner_async(self, digest_: str) -> str | None:
-        (sid,) = await self._read(self.layout.link(digest_))
-        if sid is None:
-            return None
-        (own,) = await self._read(self.layout.player(sid).link)
-        return sid if own == digest_ else None
-
-    async def drop_link_async(self, sid: str) -> bool:
-        own = self.layout.player(sid).link
-        (old,) = await self._read(own)
-        if not old:
-            return False
-        with self._errors():
-            await self._client().execute_command("DEL", own)
-            await self._client().execute_command("DEL", self.layout.link(old))
-        return True
-
-    async def has_link_async(self, sid: str) -> bool:
-        with self._errors():
-            found = await self._client().execute_command("EXISTS", self.layout.player(sid).link)
-        return bool(found)
-
-    # --- the server's secret, and moving a player (issue 23) --------------------------------
-
-    async def kept_secret_async(self) -> bytes:
-        """``sol:secret``, set once by whichever instance needs it first (``SET NX``, no
-        expiry): every instance on this Redis reads the same."""
-        key = f"{self.prefix}secret"
-        (value,) = await self._read(key)
-        if value is None:  # the first start: a full Redis still gives the secret it has
-            with self._errors():
-                await self._client().execute_command("SET", key, secrets.token_urlsafe(32), "NX")
-            (value,) = await self._read(key)
-        if value is None or len(value) < 32:
-            raise StoreError(f"Redis store {self._where!r}: the secret {key!r} is too short")
-        return value.encode()
-
-    def kept_secret(self) -> bytes:
-        return self._sync(self.kept_secret_async)
-
-    async def move_player_async(self, old: str, new: str) -> bool:
-        """Three scripts: everything of ``old`` read (:data:`MOVE_OUT`, ``DUMP``), written
-        under ``new`` (:data:`MOVE_IN`, ``RESTORE``: the same values and times to live),
-        then deleted under ``old`` with its device link (:data:`DROP_KEYS`). Under a cluster
-        the two ids are two slots, so this cannot be one script: a failure before the last
-        step leaves ``old`` as it was (the revoke fails and can be asked again), never a
-        player with nothing."""
-        was, now = self.layout.player(old), self.layout.player(new)
-        keys = [was.session, was.recent, was.all, was.stats, was.pending, was.link, was.replays]
-        with self._errors():
-            *dumped, link = await MOVE_OUT.run(self._client(), keys, [was.base])
-        names = [dumped[i] for i in range(0, len(dumped), 3)]
-        if dumped:
-            with self._errors(writing=True):
-                await MOVE_IN.run(self._client(), [now.session], [now.base, *dumped])
-        hash_ = records.text(link) if isinstance(link, bytes) else None
-        with self._errors():
-            await DROP_KEYS.run(self._client(), [was.session], [was.base, *names, "o"])
-            if hash_:
-                await self._client().execute_command("DEL", self.layout.link(hash_))
-        return bool(dumped or hash_)
-
-    def move_player(self, old: str, new: str) -> bool:
-        return self._sync(self.move_player_async, old, new)
-
-    # --- verdicts ------------------------------------------------------------------------------
-
-    async def verdict_async(self, key: str) -> bool | None:
-        (value,) = await self._read(self.layout.verdict(key))
-        return None if value not in ("0", "1") else value == "1"
-
-    async def remember_verdict_async(self, key: str, lost: bool) -> None:
-        with self._errors():
-            await self._client().execute_command(
-                "SET", self.layout.verdict(key), "1" if lost else "0", "EX", self.ttl_seconds
-            )
-
-    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
+    async def sweep(
+        self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None
+    ) -> int:
         """Nothing to do: every key expires ``ttl_seconds`` after its last write, so Redis
         deletes abandoned games and sessions itself (and recent-set entries whose game is
         gone are dropped when the list is read). Returns 0."""
@@ -566,24 +362,6 @@ class RedisStore(Connection):
         if self._closed:
             raise StoreError(f"Redis store {self._where!r} is closed")
         return 0
-
-
-def _kind(reply: Any) -> str:
-    """A ``TYPE`` reply as text (the client may give bytes or text)."""
-    return reply.decode() if isinstance(reply, bytes) else str(reply)
-
-
-def _listed_replays(raw: Any) -> list[StoredReplay]:
-    """A player's replays hash as read (``HGETALL``: a dict, or field, value, … as a list):
-    their summaries as replays without a line; damaged entries left out."""
-    values = list(raw.values()) if isinstance(raw, dict) else list(raw or [])[1::2]
-    found = []
-    for value in values:
-        data = json_or_none(records.text(value))
-        replay = StoredReplay.from_data({**data, "line": ""} if isinstance(data, dict) else None)
-        if replay is not None:
-            found.append(replay)
-    return found
 
 
 def _counts(raw_doc: bytes | None) -> counting.Counts:

@@ -1,6 +1,6 @@
 """The rate limits' token buckets in the SQLite file (``rate_buckets``), shared by every
 worker and instance on it: read on the loop, written by the group commit
-(:mod:`app.store.ratelimit`, ``docs/decisions.md``)."""
+(:mod:`app.store.buckets`, ``docs/decisions.md``)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class SQLiteBuckets(BucketShare):
         self._file = file
         self._writer = writer
 
-    def read_bucket(self, key: str) -> Bucket | None:
+    async def read_bucket(self, key: str) -> Bucket | None:
         with as_store_error(self._file.path):
             row = self._file.connection().execute(sql.BUCKET, (key,)).fetchone()
         return None if row is None else Bucket(float(row[0]), int(row[1]))

@@ -98,6 +98,17 @@ def add_replays_v6(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE deal_stats ADD COLUMN cells TEXT NOT NULL DEFAULT '{}'")
 
 
+def add_moved_v7(conn: sqlite3.Connection) -> None:
+    """Version 6 → 7 (issue 34): where a revoked player's data went (the old id → the new
+    one), so a revocation sent again, or several at once, all end on the id that holds it;
+    swept like games."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS moved (sid TEXT PRIMARY KEY, to_sid TEXT NOT NULL,"
+        " moved_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS moved_by_time ON moved (moved_ms)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
@@ -105,6 +116,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_statistics_v4,
     add_rate_buckets_v5,
     add_replays_v6,
+    add_moved_v7,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from app.store.base import GAME_STATES, GameSummary, clock_elapsed
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
 from app.store.marks import Marks
 from app.store.replays import ReplaySummary, StoredReplay
+from app.store.values import GameSummary, clock_elapsed, status_of
 
 LOAD = """
 SELECT s.data, g.record, g.state, g.score, g.moves, g.extra, g.updated_ms
@@ -169,6 +169,8 @@ ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at_ms = excluded.at_ms
 
 STATS = "SELECT data FROM player_stats WHERE sid = ?"
 
+INSERT_LINK = "INSERT INTO links (digest, sid, created_ms) VALUES (?, ?, ?)"
+
 
 def summary(row: tuple[Any, ...]) -> GameSummary:
     """A list line from a row of :data:`RECENT` or :data:`FINISHED` (damaged values read as
@@ -176,7 +178,7 @@ def summary(row: tuple[Any, ...]) -> GameSummary:
     code, state, score, moves, updated_ms, record, extra = row
     return GameSummary(
         code,
-        state if state in GAME_STATES else "playing",
+        status_of(state),
         int_or_zero(score),
         int_or_zero(moves),
         int_or_zero(updated_ms),

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
-import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
+
+import anyio.to_thread
 
 from app.clock import now_ms
 from app.store import counting
 from app.store.base import (
-    FINISHED_WINDOW,
-    GAME_STATES,
     Change,
     GameSummary,
     SessionData,
@@ -22,16 +23,21 @@ from app.store.base import (
     StoreFullError,
     T,
 )
+from app.store.bounds import MOVED_HOPS
+from app.store.buckets import BucketLimiter
 from app.store.jsondata import dict_from_json, dumps, int_or_zero, json_or_none
 from app.store.marks import Marks
-from app.store.ratelimit import BucketLimiter, Limits, RateLimiter
-from app.store.replays import MAX_REPLAYS_PER_SESSION, ReplaySummary, StoredReplay
+from app.store.ratelimit import Limits, RateLimiter
+from app.store.replays import ReplaySummary, StoredReplay
 from app.store.secretfile import kept_secret
 from app.store.sqlite import sql
 from app.store.sqlite.buckets import SQLiteBuckets
 from app.store.sqlite.files import SQLiteFile, as_store_error
 from app.store.sqlite.sweep import SWEEP_PAUSE_SECONDS, sweep
 from app.store.sqlite.writer import GroupCommit
+from app.store.values import status_of
+
+R = TypeVar("R")
 
 PROBE: Final = "health:probe:" + "x" * 16_384
 """The key of the row ``/health`` writes (and deletes) to see whether the file has room for
@@ -92,7 +98,7 @@ class SQLiteStore(Store):
         game = StoredGame(
             code=code,
             record=dict_from_json(record),
-            state=state if state in GAME_STATES else "playing",
+            state=status_of(state),
             score=int_or_zero(score),
             moves=int_or_zero(moves),
             updated_ms=int_or_zero(updated_ms),
@@ -100,7 +106,7 @@ class SQLiteStore(Store):
         )
         return session, game
 
-    def load(
+    async def load(
         self, sid: str, code: str | None = None
     ) -> tuple[SessionData | None, StoredGame | None]:
         """Session and game in one statement; damaged rows load as described on the class
@@ -108,24 +114,21 @@ class SQLiteStore(Store):
         with as_store_error(self.path):
             return self._read(self.connection(), sid, code)
 
-    def save_session(self, sid: str, session: SessionData) -> None:
-        now = now_ms()
-        conn = self.connection()
-        with self._file.write_lock, as_store_error(self.path):
-            conn.execute(sql.UPSERT_SESSION, (sid, dumps(session.to_data()), now, now))
+    async def _write(self, work: Callable[[sqlite3.Connection], R]) -> R:
+        """``work`` in a write transaction of its own, in a thread: it may wait for the write
+        lock behind a group commit, or another process's."""
+        return await asyncio.to_thread(self._file.in_write_transaction, work)
 
-    def change_game(self, sid: str, code: str, change: Change[T]) -> T:
-        """One ``BEGIN IMMEDIATE`` transaction: read, ``change``, upsert the game it returns.
+    async def save_session(self, sid: str, session: SessionData) -> None:
+        now, data = now_ms(), dumps(session.to_data())
+        await self._write(lambda conn: conn.execute(sql.UPSERT_SESSION, (sid, data, now, now)))
 
-        The game is stored under ``code`` (its ``updated_ms`` as the caller set it); when
-        ``change`` raises, the transaction is rolled back and the exception propagates (an
-        ``sqlite3.Error``, from the store or the callback, as :class:`StoreError`).
-        """
-        return self._file.in_write_transaction(lambda conn: self._apply(conn, sid, code, change))
-
-    async def change_game_async(self, sid: str, code: str, change: Change[T]) -> T:
+    async def change_game(self, sid: str, code: str, change: Change[T]) -> T:
         """Queue the change for the group commit (:mod:`app.store.sqlite.writer`) and wait
-        for its commit: an acknowledged tap is on disk."""
+        for its commit: an acknowledged tap is on disk. One ``BEGIN IMMEDIATE`` transaction
+        reads, lets ``change`` decide and upserts the game it returns; when ``change`` raises,
+        its savepoint is rolled back and the exception propagates (an ``sqlite3.Error``, from
+        the store or the callback, as :class:`StoreError`)."""
         return await self._writer.change(sid, code, change)
 
     def _apply(self, conn: sqlite3.Connection, sid: str, code: str, change: Change[T]) -> T:
@@ -150,57 +153,48 @@ class SQLiteStore(Store):
         if written.deal is not None:
             conn.execute(sql.UPSERT_DEAL, (code, *sql.deal_row(written.deal), now))
         if written.created:
-            conn.execute(sql.MAKE_ROOM, {"sid": sid, "cap": self.max_games})
+            conn.execute(sql.MAKE_ROOM, {"sid": sid, "cap": self.bounds.games})
         if written.replay is not None:
-            room = {"sid": sid, "cap": MAX_REPLAYS_PER_SESSION, "id": written.replay.id}
+            room = {"sid": sid, "cap": self.bounds.replays, "id": written.replay.id}
             conn.execute(sql.REPLAY_ROOM, room)
             conn.execute(sql.UPSERT_REPLAY, sql.replay_row(sid, written.replay))
-        conn.execute(
-            sql.UPSERT_GAME,
-            (
-                sid,
-                code,
-                dumps(new.record),
-                new.state,
-                new.score,
-                new.moves,
-                dumps(new.marks.to_data()),
-                now,
-            ),
-        )
+        marks = dumps(new.marks.to_data())
+        row = (sid, code, dumps(new.record), new.state, new.score, new.moves, marks, now)
+        conn.execute(sql.UPSERT_GAME, row)
         return result
 
-    def player_stats(self, sid: str) -> dict[str, Any] | None:
+    def _one(self, query: str, *args: Any) -> Any:
+        """The first row ``query`` finds (``None``: none), read on this thread's connection
+        (WAL: a read never waits for the writer)."""
         with as_store_error(self.path):
-            row = self.connection().execute(sql.STATS, (sid,)).fetchone()
+            return self.connection().execute(query, args).fetchone()
+
+    def _all(self, query: str, *args: Any) -> list[Any]:
+        with as_store_error(self.path):
+            return self.connection().execute(query, args).fetchall()
+
+    async def player_stats(self, sid: str) -> dict[str, Any] | None:
+        row = self._one(sql.STATS, sid)
         return None if row is None else dict_from_json(row[0])
 
-    def deal_stats(self, code: str) -> dict[str, Any] | None:
-        with as_store_error(self.path):
-            row = self.connection().execute(sql.DEAL, (code,)).fetchone()
+    async def deal_stats(self, code: str) -> dict[str, Any] | None:
+        row = self._one(sql.DEAL, code)
         return None if row is None else sql.deal(row)
 
-    def replay(self, replay_id: str) -> StoredReplay | None:
-        with as_store_error(self.path):
-            row = self.connection().execute(sql.REPLAY, (replay_id,)).fetchone()
+    async def replay(self, replay_id: str) -> StoredReplay | None:
+        row = self._one(sql.REPLAY, replay_id)
         return None if row is None else sql.stored_replay(row)
 
-    def player_replays(self, sid: str) -> list[ReplaySummary]:
-        with as_store_error(self.path):
-            rows = self.connection().execute(sql.PLAYER_REPLAYS, (sid,)).fetchall()
-        return [sql.replay_summary(row) for row in rows]
+    async def player_replays(self, sid: str) -> list[ReplaySummary]:
+        return [sql.replay_summary(row) for row in self._all(sql.PLAYER_REPLAYS, sid)]
 
-    def delete_replay(self, sid: str, replay_id: str) -> bool:
-        return bool(
-            self._file.in_write_transaction(
-                lambda conn: conn.execute(sql.DELETE_REPLAY, (replay_id, sid)).rowcount
-            )
+    async def delete_replay(self, sid: str, replay_id: str) -> bool:
+        deleted = await self._write(
+            lambda conn: conn.execute(sql.DELETE_REPLAY, (replay_id, sid)).rowcount
         )
+        return bool(deleted)
 
-    async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
-        return await asyncio.to_thread(self.delete_replay, sid, replay_id)
-
-    def reset_stats(self, sid: str) -> None:
+    async def reset_stats(self, sid: str) -> None:
         """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
         now = now_ms()
 
@@ -212,111 +206,70 @@ class SQLiteStore(Store):
             else:
                 conn.execute(sql.UPSERT_STATS, (sid, dumps(kept), now))
 
-        self._file.in_write_transaction(work)
+        await self._write(work)
 
-    async def reset_stats_async(self, sid: str) -> None:
-        await asyncio.to_thread(self.reset_stats, sid)
-
-    def save_link(self, sid: str, digest: str) -> None:
-        now = time.time_ns() // 1_000_000
+    async def save_link(self, sid: str, digest: str) -> None:
+        now = now_ms()
 
         def work(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM links WHERE sid = ?", (sid,))
-            conn.execute(
-                "INSERT INTO links (digest, sid, created_ms) VALUES (?, ?, ?)", (digest, sid, now)
-            )
+            conn.execute(sql.INSERT_LINK, (digest, sid, now))
 
-        self._file.in_write_transaction(work)
+        await self._write(work)
 
-    def link_owner(self, digest: str) -> str | None:
-        with as_store_error(self.path):
-            row = (
-                self.connection()
-                .execute("SELECT sid FROM links WHERE digest = ?", (digest,))
-                .fetchone()
-            )
+    async def link_owner(self, digest: str) -> str | None:
+        row = self._one("SELECT sid FROM links WHERE digest = ?", digest)
         return None if row is None else str(row[0])
 
-    def has_link(self, sid: str) -> bool:
-        with as_store_error(self.path):
-            row = self.connection().execute("SELECT 1 FROM links WHERE sid = ?", (sid,)).fetchone()
-        return row is not None
+    async def has_link(self, sid: str) -> bool:
+        return self._one("SELECT 1 FROM links WHERE sid = ?", sid) is not None
 
-    def drop_link(self, sid: str) -> bool:
-        return bool(
-            self._file.in_write_transaction(
-                lambda conn: conn.execute("DELETE FROM links WHERE sid = ?", (sid,)).rowcount
-            )
-        )
-
-    def kept_secret(self) -> bytes:
+    async def kept_secret(self) -> bytes:
         """``PATH.secret`` beside the file (:mod:`app.store.secretfile`)."""
         return kept_secret(Path(f"{self.path}.secret"))
 
-    def move_player(self, old: str, new: str) -> bool:
-        """One write transaction: the rows of every table keyed by the player change hands."""
-
-        def work(conn: sqlite3.Connection) -> bool:
-            moved = 0
-            for table in ("sessions", "games", "player_stats", "replays"):  # fixed names
-                update = f"UPDATE {table} SET sid = ? WHERE sid = ?"
-                moved += conn.execute(update, (new, old)).rowcount
-            moved += conn.execute("DELETE FROM links WHERE sid = ?", (old,)).rowcount
-            return moved > 0
-
-        return bool(self._file.in_write_transaction(work))
-
-    async def move_player_async(self, old: str, new: str) -> bool:
-        """In a thread: the write may wait for the write lock behind a group commit."""
-        return await asyncio.to_thread(self.move_player, old, new)
-
-    async def save_link_async(self, sid: str, digest: str) -> None:
-        await asyncio.to_thread(self.save_link, sid, digest)
-
-    async def drop_link_async(self, sid: str) -> bool:
-        return await asyncio.to_thread(self.drop_link, sid)
-
-    def verdict(self, key: str) -> bool | None:
-        with as_store_error(self.path):
-            row = (
-                self.connection()
-                .execute("SELECT lost FROM verdicts WHERE key = ?", (key,))
-                .fetchone()
-            )
-        return None if row is None else bool(row[0])
-
-    def remember_verdict(self, key: str, lost: bool) -> None:
-        """A short write transaction of its own (not durable on its own: a verdict lost in a
-        power cut is proved again)."""
+    async def revoke_link(self, old: str, new: str) -> str | None:
+        """One write transaction: where ``old`` went already, else the rows of every table
+        keyed by the player change hands and the move is remembered (``moved``)."""
         now = now_ms()
-        self._file.in_write_transaction(
-            lambda conn: conn.execute(sql.UPSERT_VERDICT, (key, int(lost), now)).rowcount
+
+        def work(conn: sqlite3.Connection) -> str | None:
+            went = old
+            for _ in range(MOVED_HOPS):
+                row = conn.execute("SELECT to_sid FROM moved WHERE sid = ?", (went,)).fetchone()
+                if row is None:
+                    break
+                went = str(row[0])
+            if went != old:
+                return went
+            if not conn.execute("DELETE FROM links WHERE sid = ?", (old,)).rowcount:
+                return None
+            for table in ("sessions", "games", "player_stats", "replays"):  # fixed names
+                conn.execute(f"UPDATE {table} SET sid = ? WHERE sid = ?", (new, old))
+            conn.execute(
+                "INSERT INTO moved (sid, to_sid, moved_ms) VALUES (?, ?, ?)", (old, new, now)
+            )
+            return new
+
+        return await self._write(work)
+
+    async def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
+        return [sql.summary(row) for row in self._all(sql.RECENT, sid, limit)]
+
+    async def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
+        rows = self._all(sql.FINISHED, sid, self.bounds.finished_window, limit)
+        return [sql.summary(row) for row in rows]
+
+    async def sweep(
+        self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None
+    ) -> int:
+        """:func:`app.store.sqlite.sweep.sweep` in a thread, resting ``sweep_pause_seconds``
+        between batches so the other processes' waiting writers get the lock. Cancelled, it
+        still waits for the thread: a sweep under way finishes before the store closes."""
+        work = functools.partial(
+            sweep, self._file, cutoff_ms, batch, idle_cutoff_ms, self._sweep_pause
         )
-
-    async def remember_verdict_async(self, key: str, lost: bool) -> None:
-        """In a thread: the write may wait for the write lock behind a group commit."""
-        await asyncio.to_thread(self.remember_verdict, key, lost)
-
-    async def save_session_async(self, sid: str, session: SessionData) -> None:
-        """In a thread: the write may wait for the write lock behind a group commit."""
-        await asyncio.to_thread(self.save_session, sid, session)
-
-    def recent_games(self, sid: str, limit: int = 10) -> list[GameSummary]:
-        conn = self.connection()
-        with as_store_error(self.path):
-            rows = conn.execute(sql.RECENT, (sid, limit)).fetchall()
-        return [sql.summary(row) for row in rows]
-
-    def finished_games(self, sid: str, limit: int = 5) -> list[GameSummary]:
-        conn = self.connection()
-        with as_store_error(self.path):
-            rows = conn.execute(sql.FINISHED, (sid, FINISHED_WINDOW, limit)).fetchall()
-        return [sql.summary(row) for row in rows]
-
-    def sweep(self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None) -> int:
-        """:func:`app.store.sqlite.sweep.sweep`, resting ``sweep_pause_seconds`` between
-        batches so the other processes' waiting writers get the lock."""
-        return sweep(self._file, cutoff_ms, batch, idle_cutoff_ms, self._sweep_pause)
+        return await anyio.to_thread.run_sync(work)
 
     async def ping(self) -> None:
         """The file is local: it answers. It can write unless the last write failed for want
@@ -329,13 +282,14 @@ class SQLiteStore(Store):
         if self._file.cannot_write is None:
             return
         try:
-            await asyncio.to_thread(self._file.in_write_transaction, _probe)
+            await self._write(_probe)
         except StoreError as error:
             raise StoreFullError(f"SQLite store {self.path!r} cannot write: {error}") from error
 
-    def close(self) -> None:
-        """Finish the queued changes and close this thread's connection; later use raises
-        :class:`StoreError` (:meth:`SQLiteFile.close` says why other threads' connections
-        are not closed from here)."""
-        self._writer.close()
+    async def close(self) -> None:
+        """Finish the queued changes (the writer's thread, waited for in a thread) and close
+        this thread's connection; later use raises :class:`StoreError`
+        (:meth:`SQLiteFile.close` says why other threads' connections are not closed from
+        here)."""
+        await asyncio.to_thread(self._writer.close)
         self._file.close()

@@ -22,6 +22,7 @@ AS_OLD_AS_GAMES: Final = (
     ("deal_stats", "code", "updated_ms"),
     ("links", "digest", "created_ms"),
     ("replays", "id", "ended_ms"),
+    ("moved", "sid", "moved_ms"),
 )
 """Tables whose rows go once as old as an expired game (a device link lives as long)."""
 
@@ -55,9 +56,9 @@ def sweep(
     tap waits for one batch at most (a few milliseconds for 500 rows). Between batches the
     sweep rests ``pause`` seconds so the other processes' waiting writers get the lock.
     Sessions are walked with a cursor: one kept alive by its games is examined once per
-    sweep, not once per batch. Then verdicts, statistics, deal figures, device links and replays as
-    old as an expired game, and rate-limit buckets full again. Returns how many games and
-    sessions it deleted.
+    sweep, not once per batch. Then verdicts, statistics, deal figures, device links,
+    replays and revoked players' moves as old as an expired game, and rate-limit buckets
+    full again. Returns how many games and sessions it deleted.
 
     :raises ValueError: when ``batch`` is below 1.
     """
