@@ -22,6 +22,10 @@ from app.web.views import clock_text
 
 TEMPLATES_DIR: Final = Path(__file__).resolve().parents[2] / "templates"
 
+THEME_COLOURS: Final = {"light": "#0f5c3a", "dark": "#23272b"}
+"""The browser's bar in each theme: the felt of static/css/app.css (the dark one a charcoal
+table since issue 35); base.html names them, static/js/settings.js switches them."""
+
 _current: contextvars.ContextVar[NullTranslations] = contextvars.ContextVar("translations")
 
 
@@ -54,6 +58,7 @@ class Renderer:
             _gettext, _ngettext, newstyle=True, pgettext=_pgettext
         )
         self.env.globals["asset_url"] = assets.url
+        self.env.globals["theme_colours"] = THEME_COLOURS
         self.env.filters["clock"] = clock_text
         self._partials: dict[tuple[str, str], str] = {}
 
