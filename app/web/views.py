@@ -114,7 +114,7 @@ def _info_parts(
     copied, copy = t.gettext(N_("Link copied.")), t.gettext(N_("Copy link"))
     new_game = t.gettext(N_("New game"))
     rules = t.gettext(N_("Rules"))
-    shortcuts_title = t.gettext(N_("Keyboard shortcuts"))
+    shortcuts_title = t.gettext(N_("Help"))  # partials/game_help.html: touch or keys
     forms = [
         f'<form method="post" action="/{slug}/{code}/{verb}" hx-post="/{slug}/{code}/{verb}"'
         f' hx-swap="none" hx-sync="{QUEUE}"><input type="hidden" name="token" value="{TOKEN}">'
