@@ -150,11 +150,13 @@ def cards_text(cards: Iterable[Card], t: NullTranslations) -> str:
 
 
 def place_title(kind: str, number: int, t: NullTranslations) -> str:
-    """A Half Moon place's name alone: ``pile 8``, ``R3`` (the label's first line)."""
+    """A Half Moon place's name alone: ``pile 8``, ``reserve 3`` (the label's first line). A
+    reserve place is named in a word no card face uses (issue 35: ``R3`` read as a king in
+    Turkish and Bulgarian, whose kings are ``R``)."""
     if kind == "pile":
         return t.gettext("pile %(number)s") % {"number": number}
     if kind == "reserve":
-        return t.gettext("R%(number)s") % {"number": number}
+        return t.gettext("reserve %(number)s") % {"number": number}
     raise ValueError(f"unknown place kind {kind!r}")
 
 
@@ -168,7 +170,7 @@ def card_count(count: int, t: NullTranslations) -> str:
 
 
 def place_label(kind: str, number: int, count: int, t: NullTranslations) -> str:
-    """The label under a place: ``pile 8, 7 cards``, ``R3, 1 card`` (correct plurals)."""
+    """The label under a place: ``pile 8, 7 cards``, ``reserve 3, 1 card`` (correct plurals)."""
     values = {"number": number, "count": count}
     if kind == "pile":
         return (
@@ -177,7 +179,9 @@ def place_label(kind: str, number: int, count: int, t: NullTranslations) -> str:
         )
     if kind == "reserve":
         return (
-            t.ngettext("R%(number)s, %(count)s card", "R%(number)s, %(count)s cards", count)
+            t.ngettext(
+                "reserve %(number)s, %(count)s card", "reserve %(number)s, %(count)s cards", count
+            )
             % values
         )
     raise ValueError(f"unknown place kind {kind!r}")

@@ -7,8 +7,11 @@ A real uvicorn (its own SQLite file) and Debian's Chromium: at 390 × 844 (touch
 2), 844 × 390 (touch, scale 2) and 1440 × 900, in English, Turkish and Bulgarian, one player
 per size and language who plays a few games first (a Half Moon win and a dead end, a Seahaven
 win and a deal lost at the start), so ``/stats`` has figures and charts and the wins have
-replays (shot at step 20, and the form that opens a game's text). Each shot is what the
-screen shows (not the whole page); a long page gets one shot per screen, up to ``--screens``.
+replays (shot at step 20, and the form that opens a game's text). Issue 35: the newcomer's
+first visit comes first (the home page's tiles, both how-to-plays, the help under "?", the
+settings), and the home page again at the end (today's deals with their marks). Each shot is
+what the screen shows (not the whole page); a long page gets one shot per screen, up to
+``--screens``.
 The files are ``DIR/<size>-<lang>-<page>-<n>.png``; open them and look as a player would.
 """
 
@@ -103,7 +106,46 @@ def replay_of(code: str, step: int) -> Callable[[Page], None]:
     return visit
 
 
+def howto_last(slug: str, code: str) -> Callable[[Page], None]:
+    """A game's how-to-play at its last screen (a phone shows one at a time: Next twice)."""
+
+    def visit(page: Page) -> None:
+        page.goto(f"/{slug}/{code}")
+        for n in (1, 2):
+            link = page.locator(f"#howto-next-{n}")
+            if link.is_visible():
+                link.click()
+                page.wait_for_timeout(400)  # the row scrolls to the screen
+
+    return visit
+
+
+def help_open(page: Page) -> None:
+    """Both how-to-plays dismissed ("Got it"), then the help under "?" on Seahaven's board."""
+    for url in (f"/half-moon/{HM}", f"/seahaven/{SH}"):
+        page.goto(url)
+        page.locator("#howto-done").click()
+        expect(page.locator("#howto")).to_be_hidden()
+    page.locator(".shortcuts-help summary").click()
+
+
+def settings_open(page: Page) -> None:
+    page.goto(f"/half-moon/{HM}")
+    menu = page.locator("#menu-button")
+    if menu.is_visible():
+        menu.click()
+    page.locator("details.settings summary").click()
+
+
 PAGES: dict[str, Callable[[Page], None]] = {
+    # a newcomer first (issue 35): the home page's tiles, each game's how-to-play, the help
+    "home-first": goto("/"),
+    "howto-half-moon": goto(f"/half-moon/{HM}"),
+    "howto-half-moon-last": howto_last("half-moon", HM),
+    "howto-seahaven": goto(f"/seahaven/{SH}"),
+    "howto-seahaven-last": howto_last("seahaven", SH),
+    "help": help_open,
+    "settings": settings_open,
     "half-moon": goto(f"/half-moon/{HM}"),
     "seahaven": goto(f"/seahaven/{SH}"),
     "hm-won": hm_won,
@@ -118,8 +160,12 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "examples-seahaven": goto("/examples/seahaven?step=3#replay"),
     "rules-half-moon": goto("/rules/half-moon"),
     "rules-seahaven": goto("/rules/seahaven"),
+    "rules-letters": goto("/rules/half-moon#letters"),
+    "winnability": goto("/winnability"),
+    "home": goto("/"),  # after the games: today's deals with their marks, games to continue
 }
-"""In this order: the games are played before /stats is shot."""
+"""In this order: a newcomer's first visit before anything is dismissed or played; the games
+are played before /stats and the last home page are shot."""
 
 
 def shoot(page: Page, out: Path, name: str, screens: int) -> list[Path]:

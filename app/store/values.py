@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from app.status import ENDED, Status
 from app.store.marks import NO_MARKS, Marks, Win
@@ -23,9 +23,13 @@ CHOICES: dict[str, tuple[str, ...]] = {
 SWITCHES: tuple[str, ...] = ("move_errors", "placement_help", "zen", "sound")
 """The on/off settings, all off by default."""
 
-_PREFERENCES = ("zen", "deck", "hand", "theme", "sound")
+_PREFERENCES = ("zen", "deck", "hand", "theme", "sound", "learned")
 """Stored only when they differ from the default: a session that never chose one is stored
 exactly as before they existed, and one stored before them loads with the defaults."""
+
+LEARNED_MAX: Final = 8
+"""How many games' how-to-play a session remembers as dismissed (more than there are games:
+a longer list read back is damage, and is the default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,9 @@ class SessionData:
     """``auto`` (the system's), ``light`` or ``dark``."""
     sound: bool = False
     """Sounds for a removal, a card home, a refusal and a win; off until the player turns it on."""
+    learned: tuple[str, ...] = ()
+    """The games (slugs, sorted) whose how-to-play the player dismissed (issue 35): it is not
+    shown again on their first visit (it stays one tap away, under "?")."""
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -59,7 +66,7 @@ class SessionData:
         for name in _PREFERENCES:
             value = getattr(self, name)
             if value != _DEFAULTS[name]:
-                data[name] = value
+                data[name] = list(value) if isinstance(value, tuple) else value
         return data
 
     @classmethod
@@ -88,12 +95,24 @@ class SessionData:
             if name in CHOICES:
                 if isinstance(value, str) and value in CHOICES[name]:
                     chosen[name] = value
+            elif name == "learned":
+                if isinstance(value, list) and _is_learned(value):
+                    chosen[name] = tuple(sorted(set(value)))
             elif isinstance(value, bool):
                 chosen[name] = value
         return cls(token, move_errors, help_, lang, **chosen)
 
 
 _DEFAULTS: dict[str, Any] = {name: getattr(SessionData("-"), name) for name in _PREFERENCES}
+
+
+def _is_learned(value: Any) -> bool:
+    """A list of a few short names (the store knows no games: the web layer checks them)."""
+    return (
+        isinstance(value, list)
+        and len(value) <= LEARNED_MAX
+        and all(isinstance(v, str) and 0 < len(v) <= 32 for v in value)
+    )
 
 
 @dataclass(frozen=True, slots=True)

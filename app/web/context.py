@@ -110,7 +110,18 @@ def page_context(
         spoken=spoken,
         asking=asked(asking, game),
         oob=False,
+        howto=howto_shown(request, screen, game, session),
     )
+
+
+def howto_shown(request: Request, screen: AnyScreen, game: AnyGame, session: SessionData) -> bool:
+    """Whether the game page shows its how-to-play (issue 35): asked for (``?howto``, from the
+    help under "?"), or a fresh deal of a game whose how-to-play this player never dismissed
+    (``learned``: kept by ``POST /settings``; a GET writes nothing, so it shows until then)."""
+    if "howto" in request.query_params:
+        return True
+    fresh = game.move_count == 0 and not game.can_redo()
+    return fresh and screen.slug not in session.learned and game.status().value == "playing"
 
 
 def asked(asking: str | None, game: AnyGame) -> str | None:

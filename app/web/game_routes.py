@@ -79,7 +79,7 @@ async def show_page(
         result = await result_or_none(store, player.sid, code_text, screen.ranks_wins_by_moves)
         facts = with_result(facts, result)
     board = screen.board_html(facts, lang, token)
-    shortcuts = renderer.partial("partials/shortcuts.html", lang)
+    shortcuts = renderer.partial("partials/game_help.html", lang)  # the help under "?"
     info = info_html(lang, context["screen"], context["info"], shortcuts)
     context["board_html"] = Markup(fill(board, token, code_text))
     context["info_html"] = Markup(fill(info, token, code_text))

@@ -1,16 +1,21 @@
-"""The home page: pick a game, continue a game in progress, or type a deal code."""
+"""The home page: a tile for each game and level (a picture of its board, one tap to a fresh
+deal), today's deals as the same tiles with the player's result, the games to continue, and
+the deal code box."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Any, Final
 
+from babel.dates import format_skeleton
 from babel.support import NullTranslations
 from fastapi import APIRouter, Query
 from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import GAMES, game_for_code, variant_of
-from app.i18n import N_
+from app.i18n import N_, translations
 from app.services import daily
 from app.status import Status
 from app.store import GameSummary, Store
@@ -19,6 +24,7 @@ from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
 from app.web.games import SCREENS
 from app.web.htmx import html_answer
+from app.web.pages import diagram
 from app.web.screen import AnyScreen, screen_for
 from app.web.statistics import RESULT_NAMES, daily_streak
 from app.web.views import clock_text
@@ -37,18 +43,53 @@ async def home(
     context = page.context(
         games=games,
         finished=finished,
-        screens=[
-            {"slug": s.slug, "name": t.gettext(s.name)}
-            for slug in GAMES
-            if (s := SCREENS.get(slug)) is not None
-        ],
+        tiles=await run_in_threadpool(new_deal_tiles, page.lang),
         code="",
         problem=None,
         **await daily_block(
-            store, player.sid, t, zen=page.session is not None and page.session.zen
+            store, player.sid, page.lang, zen=page.session is not None and page.session.zen
         ),
     )
     return html_answer(renderer.page("pages/home.html", context, t))
+
+
+def new_deal_tiles(lang: str) -> list[dict[str, Any]]:
+    """The home page's tiles (issue 35): each game and level, a picture of its board (a deal's
+    start, drawn as the rules pages draw it) and one tap to a fresh deal."""
+    t = translations(lang)
+    tiles = []
+    for slug in GAMES:
+        screen = SCREENS.get(slug)
+        if screen is None:
+            continue
+        for variant, url, level in screen.new_deals(t):
+            tiles.append(
+                {
+                    "slug": slug,
+                    "game": t.gettext(screen.name),
+                    "level": level,
+                    "url": url,
+                    "picture": diagram(_sample(screen, variant), lang),
+                }
+            )
+    return tiles
+
+
+def _sample(screen: AnyScreen, variant: str) -> DealCode:
+    """The deal a tile pictures: the rules page's of that variant, else its deal 0."""
+    for code in screen.diagram_deals:
+        if code.variant == variant:
+            return code
+    return DealCode(screen.game.game_id, 1, variant, 0)
+
+
+def _levels(t: NullTranslations) -> dict[str, str]:
+    """Each game's variants' levels in words, by the deal code's game and variant."""
+    return {
+        f"{screen.game.game_id}-{variant}": level
+        for screen in SCREENS.values()
+        for variant, _, level in screen.new_deals(t)
+    }
 
 
 @router.get("/play", name="play-code")
@@ -129,29 +170,44 @@ DAILY_RESULTS = {
 }
 
 
-async def daily_block(
-    store: Store, sid: str, t: NullTranslations, zen: bool = False
-) -> dict[str, Any]:
-    """Today's deals with the player's own result on each, and the daily streak; in *Zen* a
-    win without its time."""
+async def daily_block(store: Store, sid: str, lang: str, zen: bool = False) -> dict[str, Any]:
+    """Today's deals with the player's own result on each, a picture of each deal's start (a
+    tile, as the new deals'), and the daily streak; in *Zen* a win without its time."""
+    t = translations(lang)
     day = daily.today()
     codes = await daily.daily_codes(day)
+    levels = _levels(t)
+    pictures = await run_in_threadpool(lambda: [diagram(c, lang) for c in codes.values()])
     deals = []
-    for code in codes.values():
+    for code, picture in zip(codes.values(), pictures, strict=True):
         text = str(code)
         _, game = await store.load_async(sid, text)
         state = "none" if game is None or game.moves == 0 else game.state
         result = t.gettext(RESULT_NAMES["won"] if zen and state == "won" else DAILY_RESULTS[state])
         if state == "won" and not zen:
             result = result % {"time": clock_text(clock_ms(game))} if game else result
+        screen = screen_for(code)
         deals.append(
             {
                 "code": text,
-                "url": screen_for(code).url(text),
+                "url": screen.url(text),
                 "name": t.gettext(variant_of(code).name),
+                "game": t.gettext(screen.name),
+                "level": levels.get(f"{code.game}-{code.variant}", ""),
+                "slug": screen.slug,
+                "picture": picture,
                 "state": state,
                 "result": result,
             }
         )
     current, best = daily_streak(normal(await store.player_stats_async(sid)), day)
-    return {"daily": {"day": day, "deals": deals, "streak": current, "best": best}}
+    when = datetime.date.fromisoformat(day)
+    return {
+        "daily": {
+            "day": day,
+            "day_text": format_skeleton("MMMMEEEEd", when, locale=lang),
+            "deals": deals,
+            "streak": current,
+            "best": best,
+        }
+    }

@@ -25,11 +25,11 @@ from app.web.context import PageBase
 from app.web.errors import PlayerError
 from app.web.games import SITE_DESCRIPTION, SITE_NAME
 from app.web.middleware import SECURITY_HEADERS
-from app.web.render import TEMPLATES_DIR, Renderer
+from app.web.render import TEMPLATES_DIR, THEME_COLOURS, Renderer
 
 router = APIRouter()
 
-THEME_COLOUR: Final = "#0f5c3a"
+THEME_COLOUR: Final = THEME_COLOURS["light"]
 """The felt: the browser's bar and the splash screen of the installed app."""
 BACKGROUND: Final = "#0a4129"
 

@@ -107,9 +107,11 @@ ReadingDep = Annotated[Reading, Depends(_reading)]
 # --- the rules ---------------------------------------------------------------------------------
 
 
-@functools.cache
+@functools.lru_cache(maxsize=128)
 def diagram(code: DealCode, lang: str) -> Diagram:
-    """A deal's starting board, drawn by the game board's own place renderers."""
+    """A deal's starting board, drawn by the game board's own place renderers (the rules
+    pages' figures, the home page's tiles: a few deals a language, and each day's daily
+    deals — hence a bound)."""
     return screen_for(code).diagram(game_for_code(code)(code), lang)
 
 

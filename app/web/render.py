@@ -11,7 +11,7 @@ import contextvars
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import jinja2
 from babel.support import NullTranslations
@@ -21,6 +21,10 @@ from app.web.assets import Assets
 from app.web.markup import TEMPLATES_DIR as TEMPLATES_DIR
 from app.web.markup import JoinedLines
 from app.web.views import clock_text
+
+THEME_COLOURS: Final = {"light": "#0f5c3a", "dark": "#23272b"}
+"""The browser's bar in each theme: the felt of static/css/app.css (the dark one a charcoal
+table since issue 35); base.html names them, static/js/settings.js switches them."""
 
 _current: contextvars.ContextVar[NullTranslations] = contextvars.ContextVar("translations")
 
@@ -54,6 +58,7 @@ class Renderer:
             _gettext, _ngettext, newstyle=True, pgettext=_pgettext
         )
         self.env.globals["asset_url"] = assets.url
+        self.env.globals["theme_colours"] = THEME_COLOURS
         self.env.filters["clock"] = clock_text
         self._partials: dict[tuple[str, str], str] = {}
 

@@ -1,8 +1,10 @@
 """Replays (issue 26): every finished game, step by step, for anyone with its link.
 
 - ``GET /replay/ID?step=N``: the board after ``N`` moves (0: the deal), the move that led there
-  in words, First / Previous / Next / Last (links; htmx swaps ``#replay`` and the cards move as
-  on the game screens), the game's result, time, moves and score. Read-only: no game form.
+  in words, First / Previous / Next / Last and a slider (links and a GET form; htmx swaps
+  ``#replay`` and the cards move as on the game screens), every move in words as a list whose
+  entries go to their step (issue 35: lichess's move list), the game's result, time, moves and
+  score; with JavaScript, play and pause at a chosen speed. Read-only: no game form.
 - ``GET /replay/ID.txt``: the game as text (:meth:`app.engine.replay.Line.text`).
 - ``GET /replay``: a form for such a text; ``POST /replay`` checks every move with the rules
   and shows the replay without storing anything (its steps are POSTs of the same text).
@@ -78,6 +80,7 @@ class LineCache:
     def __init__(self, size: int = 64) -> None:
         self.size = size
         self._lines: OrderedDict[tuple[str, str], Line[Any, Any]] = OrderedDict()
+        self._words: OrderedDict[tuple[str, str, str], tuple[str, ...]] = OrderedDict()
 
     def get(self, key: tuple[str, str]) -> Line[Any, Any] | None:
         line = self._lines.get(key)
@@ -93,6 +96,16 @@ class LineCache:
 
     def __len__(self) -> int:
         return len(self._lines)
+
+    def words(self, key: tuple[str, str], lang: str) -> tuple[str, ...] | None:
+        """The line's moves in words in ``lang``, when this worker told them already."""
+        return self._words.get((*key, lang))
+
+    def keep_words(self, key: tuple[str, str], lang: str, words: tuple[str, ...]) -> None:
+        self._words[(*key, lang)] = words
+        self._words.move_to_end((*key, lang))
+        while len(self._words) > self.size:
+            self._words.popitem(last=False)
 
 
 def line_cache(request: Request) -> LineCache:
@@ -149,6 +162,29 @@ async def stored_line(request: Request, replay: StoredReplay) -> Line[Any, Any]:
             raise unreadable() from None
         cache.keep(key, line)
     return line
+
+
+def told(screen: AnyScreen, line: Line[Any, Any], lang: str) -> tuple[str, ...]:
+    """Every move of ``line`` in words (the move list, issue 35), walking the line once."""
+    position = line.position(0)
+    words = []
+    for move in line.moves:
+        words.append(screen.describe_move(position, move, lang))
+        position = line.game.result(position, move)
+    return tuple(words)
+
+
+async def move_list(
+    request: Request, key: tuple[str, str], screen: AnyScreen, line: Line[Any, Any], lang: str
+) -> tuple[str, ...]:
+    """:func:`told`, kept by this worker beside the line (a long game's first telling runs in
+    the thread pool: a few milliseconds per hundred moves)."""
+    cache = line_cache(request)
+    words = cache.words(key, lang)
+    if words is None:
+        words = await run_in_threadpool(told, screen, line, lang)
+        cache.keep_words(key, lang, words)
+    return words
 
 
 async def _find(store: Store, ident: str) -> StoredReplay:
@@ -280,6 +316,7 @@ async def replay_page(
         "text_url": f"{path}.txt",
         "url": f"{public_origin(request)}{path}",
         "text": None,
+        "move_words": await move_list(request, (replay.id, replay.line), screen, line, page.lang),
     }
     return await _page(request, renderer, page, shown)
 
@@ -345,6 +382,7 @@ async def replay_pasted(
         "text_url": None,
         "url": None,
         "text": line.text(),
+        "move_words": await move_list(request, key, screen, line, page.lang),
     }
     return vary_on_htmx(await _page(request, renderer, page, shown))
 

@@ -199,6 +199,11 @@ class Screen(ABC, Generic[G]):
         """Where *New game* leads: a fresh deal, or a dialog first (Seahaven's cells)."""
         return f"/{self.slug}"
 
+    def new_deals(self, t: NullTranslations) -> list[tuple[str, str, str]]:
+        """The home page's one-tap new deals (issue 35), one per level: the variant's code, the
+        URL that deals it, and the level in words (empty for a game of one level)."""
+        return [(self.game.variants[0].code, self.new_game_url, "")]
+
     def new_game_link(self, game: G) -> str:
         """*New game* from this game: the dialog may preselect what the player chose last."""
         return self.new_game_url

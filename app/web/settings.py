@@ -1,24 +1,28 @@
 """``POST /settings``: Move errors, Placement help, the language and the player's own look
-(zen, deck, hand, theme, sound: issue 27), remembered per player."""
+(zen, deck, hand, theme, sound: issue 27), and the games whose how-to-play the player
+dismissed (``learned``, issue 35), remembered per player."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Final
 
+from babel.support import NullTranslations
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
+from app.engine.games import GAMES
 from app.i18n import LANGUAGES, N_
 from app.store.base import CHOICES, SWITCHES
 from app.web.dependencies import PlayerDep, SameOrigin, StoreDep, limit
 from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
+from app.web.htmx import NO_STORE, is_htmx, vary_on_htmx
 from app.web.sessions import check_token
 
 router = APIRouter()
 
 _ON: Final = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
-FIELDS: Final = {*SWITCHES, *CHOICES, "lang", "token", "next"}
+FIELDS: Final = {*SWITCHES, *CHOICES, "lang", "learned", "token", "next"}
 SWITCH_HELP = N_("Accepted: on or off.")
 LANG_HELP = N_("Accepted: en, tr or bg.")
 CHOICE_HELP: Final = {
@@ -26,6 +30,7 @@ CHOICE_HELP: Final = {
     "hand": N_("Accepted: right or left."),
     "theme": N_("Accepted: auto, light or dark."),
 }
+LEARNED_HELP = N_("Accepted: a game's name as its address writes it (%(names)s).")
 
 
 @router.post("/settings", dependencies=[SameOrigin])
@@ -33,7 +38,8 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
     """Apply the fields present; a checkbox after a hidden ``off`` sends both — the last wins.
 
     Without a field the setting stays as it was, so the language buttons can post ``lang``
-    alone. Then 303 back to ``next`` (a path on this site) or home.
+    alone. Then 303 back to ``next`` (a path on this site) or home; to ``static/js/settings.js``
+    (``HX-Request: true``), which applies a change on the page at once, 204.
     """
     form = await request.form()
     problems: list[Text] = [unknown_field(name) for name in form if name not in FIELDS]
@@ -57,6 +63,11 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
         if lang not in LANGUAGES:
             problems.append(invalid_field("lang", LANG_HELP))
         changes["lang"] = lang
+    learned = [str(slug).strip().lower() for slug in form.getlist("learned")]
+    if any(slug not in GAMES for slug in learned):  # a how-to-play dismissed (issue 35)
+        problems.append(_not_a_game)
+    if learned:  # kept for good: added to those dismissed before
+        changes["learned"] = learned
     token = form.get("token")
     if not isinstance(token, str):
         problems.append(missing_field("token"))
@@ -70,8 +81,18 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
         verdict = await limit(request, "new")
         if not verdict.allowed:
             raise PlayerError.rate_limited(verdict.retry_after)
+    if learned:
+        changes["learned"] = tuple(sorted({*session.learned, *learned}))
     await store.save_session_async(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
-    return RedirectResponse(back, 303, headers={"Cache-Control": "no-store"})
+    if is_htmx(request):  # static/js/settings.js: the page applies the look itself (issue 35)
+        return vary_on_htmx(Response(status_code=204, headers=dict(NO_STORE)))
+    return vary_on_htmx(RedirectResponse(back, 303, headers=dict(NO_STORE)))
+
+
+def _not_a_game(t: NullTranslations) -> str:
+    """``learned`` names no game: say which names are (the table's slugs)."""
+    accepted = t.gettext(LEARNED_HELP) % {"names": ", ".join(GAMES)}
+    return invalid_field("learned", None)(t) + " " + accepted
 
 
 def _local_path(value: object) -> str:

@@ -212,6 +212,9 @@ class GameRow:
     date: str
     resumable: bool
     replay: str | None = None
+    when: str = ""
+    """The moment as ``<time datetime>`` reads it (UTC, ISO 8601), empty for none: the page's
+    script shows it in the player's own time zone (issue 35)."""
     """The game's replay (issue 26), while the player keeps it."""
 
 
@@ -277,6 +280,7 @@ def game_rows(
                 date_text(at),
                 state == "playing",
                 f"/replay/{entry['replay']}" if entry.get("replay") in replays else None,
+                iso_text(at),
             )
         )
     return rows
@@ -287,6 +291,17 @@ def date_text(ms: int) -> str:
     if not ms:
         return "–"
     return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def iso_text(ms: int) -> str:
+    """A moment for ``<time datetime>`` (UTC, to the minute), empty for none.
+
+    >>> iso_text(1_764_670_980_000), iso_text(0)
+    ('2025-12-02T10:23Z', '')
+    """
+    if not ms:
+        return ""
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).strftime("%Y-%m-%dT%H:%MZ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +318,8 @@ class ReplayRow:
     date: str
     delete: str
     """Where its Delete form posts."""
+    when: str = ""
+    """As :attr:`GameRow.when`."""
 
 
 def replay_rows(replays: list[ReplaySummary], t: NullTranslations) -> list[ReplayRow]:
@@ -323,6 +340,7 @@ def replay_rows(replays: list[ReplaySummary], t: NullTranslations) -> list[Repla
                 replay.moves,
                 date_text(replay.ended_ms),
                 f"/replay/{replay.id}/delete",
+                iso_text(replay.ended_ms),
             )
         )
     return rows

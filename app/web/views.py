@@ -75,7 +75,7 @@ WORDS: Final = {
     "copy_link": N_("Copy link"),
     "new_game": N_("New game"),
     "rules": N_("Rules"),
-    "shortcuts": N_("Keyboard shortcuts"),
+    "shortcuts": N_("Help"),  # partials/game_help.html: touch or keys
     "undo": N_("Undo"),
     "redo": N_("Redo"),
     "restart": N_("Restart"),

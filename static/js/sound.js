@@ -12,6 +12,7 @@
   var played = new WeakSet();
 
   function play(name) {
+    if (document.documentElement.dataset.sound !== "on") return; // turned off since (settings.js)
     var url = files[name];
     if (!url) return;
     var audio = players[name] || (players[name] = new Audio(url));

@@ -9,6 +9,7 @@ tests never skip.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -97,14 +98,39 @@ class Problems:
         page.on("response", on_response)
 
 
+TOKEN = re.compile(r'name="token" value="([^"]+)"')
+
+
+def knows_the_games(context: BrowserContext) -> None:
+    """Make the context's player one who dismissed every game's how-to-play (issue 35), as a
+    player does with one tap: the panel a newcomer sees over a fresh deal is then not drawn,
+    and the tests that play see the board alone. A test of the newcomer's first visit asks
+    for one (``new_context(newcomer=True)``)."""
+    page = context.request.get("/faq")
+    found = TOKEN.search(page.text())
+    assert found is not None, "no form token on /faq"
+    body = "&".join([*(f"learned={slug}" for slug in SLUGS), f"token={found.group(1)}"])
+    answer = context.request.post(
+        "/settings",
+        data=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        max_redirects=0,
+    )
+    assert answer.status == 303, answer.status
+
+
+SLUGS = ("half-moon", "seahaven")
+
+
 @pytest.fixture
 def new_context(browser: Browser, server: Server) -> Iterator[Callable[..., BrowserContext]]:
-    """Make a browser context (a separate player: its own cookies); all are closed after the
-    test, which fails if any of their pages threw, broke the CSP or missed an asset."""
+    """Make a browser context (a separate player: its own cookies), a player who knows the
+    games (:func:`knows_the_games`) unless ``newcomer=True``; all are closed after the test,
+    which fails if any of their pages threw, broke the CSP or missed an asset."""
     contexts: list[BrowserContext] = []
     problems = Problems()
 
-    def make(**options: Any) -> BrowserContext:
+    def make(newcomer: bool = False, **options: Any) -> BrowserContext:
         # The site's service worker is blocked unless a test asks for it: a page it controls
         # sends its fetches through the worker, where Playwright's routes do not reach, so
         # axe's script (answered only by a route) reached the app's 404 now and then when the
@@ -120,6 +146,8 @@ def new_context(browser: Browser, server: Server) -> Iterator[Callable[..., Brow
         context.set_default_timeout(10_000)
         context.on("page", problems.watch)
         contexts.append(context)
+        if not newcomer:
+            knows_the_games(context)
         return context
 
     yield make

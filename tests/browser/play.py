@@ -6,6 +6,8 @@ player does on the page and wait for the board the server sends back.
 
 from __future__ import annotations
 
+import random
+import re
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Locator, Page, expect
@@ -48,6 +50,20 @@ def open_settings(page: Page) -> None:
     if menu.is_visible() and page.locator("details.menu").get_attribute("open") is None:
         menu.click()
     page.locator("details.settings summary").click()
+
+
+def set_switch(page: Page, label: str, on: bool = True) -> None:
+    """Turn a Settings switch on (or off) as a player does, with one tap: it is saved at once
+    (issue 35); then the panels close, as a press outside them does."""
+    open_settings(page)
+    switch = page.locator("#settings-form label.switch", has_text=label)
+    if switch.locator("input").is_checked() != on:
+        switch.click()
+        expect(page.locator("#settings-saved")).to_have_text(re.compile(r"\S"))
+    page.evaluate(
+        "() => document.querySelectorAll('details.menu, details.settings')"
+        ".forEach((d) => { d.open = false; })"
+    )
 
 
 def token(page: Page) -> str:

@@ -23,7 +23,7 @@ from tests.browser.play import (
     hm_line,
     hm_remove,
     hm_stuck_line,
-    open_settings,
+    set_switch,
     sh_line,
     sh_reach,
     token,
@@ -61,8 +61,7 @@ def test_half_moon_new_with_a_selection_and_with_placement_help(page: Page):
     # Placement help on (the selection survives the settings form), then the dimmed cards
     page.locator("details.settings summary").click()
     assert_accessible(page, "Half Moon with the settings open")
-    page.get_by_label("Placement help").check()
-    page.locator("details.settings").get_by_role("button", name="Save").click()
+    page.get_by_label("Placement help").check()  # applied at once: with a selection, the page again
     expect(board(page)).to_have_class(re.compile(r"\bwith-help\b"))
     expect(hm_card(page, first)).to_have_attribute("aria-pressed", "true")
     position = deal(DealCode.parse(HM))
@@ -152,17 +151,17 @@ _TARGETS = """() => {
 @pytest.mark.parametrize("game", ["half-moon", "seahaven"])
 def test_every_card_and_control_is_a_24px_target_on_a_desktop(page: Page, game):
     page.goto(f"/{game}/{HM if game == 'half-moon' else SH}")
-    page.locator("details.settings summary").click()  # its checkboxes' labels and Save too
+    page.locator("details.settings summary").click()  # its switches' and choices' labels too
     expect(page.locator("details.settings")).to_have_attribute("open", "")
     targets = page.evaluate(_TARGETS)
     cards = [t for t in targets if t["id"].startswith("card-")]
     assert len(cards) == (20 if game == "half-moon" else 52)
     names = [t["id"] for t in targets]
-    for name in ("control-undo", "control-redo", "control-restart", "control-new", "Save"):
+    for name in ("control-undo", "control-redo", "control-restart", "control-new"):
         assert name in names
-    assert {"English", "Türkçe", "Български", "Settings", "Move errors", "Placement help"} <= set(
-        names
-    )
+    assert {"English", "Türkçe", "Български", "Settings", "Dark", "Four colours"} <= set(names)
+    for switch in ("Move errors", "Placement help", "Zen", "Sound"):
+        assert any(n.startswith(switch) for n in names), (switch, names)
     small = [t for t in targets if t["width"] < 24 or t["height"] < 24]
     assert small == []
 
@@ -200,7 +199,7 @@ def test_the_dark_scheme_darkens_the_felt(page: Page):
     dark = page.evaluate(background)
     assert light.startswith("radial-gradient(") and dark.startswith("radial-gradient(")
     assert light != dark
-    assert "rgb(15, 92, 58)" in light and "rgb(11, 59, 39)" in dark
+    assert "rgb(15, 92, 58)" in light and "rgb(35, 39, 43)" in dark  # issue 35: charcoal
 
 
 @pytest.mark.parametrize("deck", ["classic", "four-colour"])
@@ -222,11 +221,11 @@ def test_axe_finds_nothing_under_the_auto_theme_with_a_dark_system(
     root = page.locator("html")
     expect(root).to_have_attribute("data-theme", "auto")
     expect(root).to_have_attribute("data-deck", deck)
-    assert "rgb(11, 59, 39)" in page.evaluate(
+    assert "rgb(35, 39, 43)" in page.evaluate(
         "() => getComputedStyle(document.body).backgroundImage"
     )
     dark = page.locator('meta[name="theme-color"][media="(prefers-color-scheme: dark)"]')
-    expect(dark).to_have_attribute("content", "#0b3b27")
+    expect(dark).to_have_attribute("content", "#23272b")
     first = hm_line(HM)[0][0]
     hm_card(page, first).click()
     expect(page.locator("#board .place.dimmed").first).to_be_visible()
@@ -299,9 +298,7 @@ def test_card_faces_keep_their_contrast_also_when_dimmed(page: Page, scheme, siz
     page.emulate_media(color_scheme=scheme)
     page.set_viewport_size(size)
     page.goto(f"/half-moon/{HM}")
-    open_settings(page)  # on a phone, in the header's menu
-    page.get_by_label("Placement help").check()
-    page.locator("details.settings").get_by_role("button", name="Save").click()
+    set_switch(page, "Placement help")  # on a phone, in the header's menu
     first = hm_line(HM)[0][0]
     hm_card(page, first).click()
     expect(page.locator("#board .place.dimmed").first).to_be_visible()

@@ -143,10 +143,11 @@ def test_shortcuts_press_the_real_undo_redo_and_new_game_controls(page: Page):
 def test_the_shortcuts_are_listed_in_a_help_panel(page: Page):
     page.goto(f"/half-moon/{HM}")
     help_ = page.locator(".shortcuts-help")
-    expect(help_.locator(".shortcuts")).to_be_hidden()
+    expect(help_.locator(".game-help")).to_be_hidden()
     help_.locator("summary").click()
-    expect(help_.locator(".shortcuts")).to_be_visible()
-    expect(help_.locator(".shortcuts dd")).to_have_text(
+    expect(help_.locator(".key-help .shortcuts")).to_be_visible()  # a mouse and keys: no touch
+    expect(help_.locator(".touch-help")).to_be_hidden()
+    expect(help_.locator(".key-help .shortcuts dd")).to_have_text(
         ["Undo", "Redo", "New game", "To the nearest card in that direction", "Tap the card"]
     )
     assert_accessible(page, "the shortcuts panel open")

@@ -12,7 +12,7 @@ def test_switching_to_turkish_then_bulgarian_in_the_header(page: Page):
     html = page.locator("html")
     expect(html).to_have_attribute("lang", "en")
     expect(page.locator("#card-reserve-7")).to_have_attribute(
-        "aria-label", "jack of clubs, R7, 1 card"
+        "aria-label", "jack of clubs, reserve 7, 1 card"
     )
     expect(page.locator("[data-place=pile-8] .label")).to_have_text("pile 8, 8 cards")
 
@@ -21,7 +21,7 @@ def test_switching_to_turkish_then_bulgarian_in_the_header(page: Page):
     expect(page).to_have_url(f"{page.url.split('/half-moon')[0]}/half-moon/{HM}")
     expect(page.locator("[data-place=pile-8] .label")).to_have_text("yığın 8, 8 kart")
     expect(page.locator("#card-reserve-7")).to_have_attribute(
-        "aria-label", "sinek vale, R7, 1 kart"
+        "aria-label", "sinek vale, rezerv 7, 1 kart"
     )
     expect(page.locator("#card-pile-3")).to_have_attribute(
         "aria-label", "sinek papaz, yığın 3, 8 kart"
@@ -34,7 +34,7 @@ def test_switching_to_turkish_then_bulgarian_in_the_header(page: Page):
     expect(html).to_have_attribute("lang", "bg")
     expect(page.locator("[data-place=pile-8] .label")).to_have_text("купчина 8, 8 карти")
     expect(page.locator("#card-reserve-7")).to_have_attribute(
-        "aria-label", "вале спатия, R7, 1 карта"
+        "aria-label", "вале спатия, резерв 7, 1 карта"
     )
     expect(page.locator("#card-pile-3")).to_have_attribute(
         "aria-label", "поп спатия, купчина 3, 8 карти"

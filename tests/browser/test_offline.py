@@ -11,7 +11,7 @@ from collections.abc import Callable
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from app.web.middleware import SECURITY_HEADERS
-from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, knows_the_games, screenshot
 from tests.browser.play import HM, board, hm_line, hm_remove, token
 from tests.system.servers import Server
 
@@ -78,11 +78,11 @@ def test_offline_a_navigation_shows_the_offline_page_in_the_players_language_and
     expect(root).to_have_attribute("data-theme", "dark")
     theme_colours = page.locator('meta[name="theme-color"]')  # the chosen theme's, alone
     expect(theme_colours).to_have_count(1)
-    expect(theme_colours).to_have_attribute("content", "#0b3b27")
+    expect(theme_colours).to_have_attribute("content", "#23272b")
     expect(theme_colours).not_to_have_attribute("media", re.compile(".*"))
     assert page.locator("#board").count() == 0  # never a game from a cache
     background = page.evaluate("() => getComputedStyle(document.body).backgroundImage")
-    assert "rgb(11, 59, 39)" in background  # the dark felt
+    assert "rgb(35, 39, 43)" in background  # the dark table
     screenshot(page, "offline-phone-tr-dark")
     # the stylesheet came from the worker's cache: the page is drawn, not bare HTML
     assert page.evaluate("() => document.styleSheets.length") >= 1
@@ -136,6 +136,7 @@ def test_a_game_action_while_offline_is_not_answered_and_changes_nothing(
     Its own context: htmx logs the failed fetch as a console error, which the suite's
     ``new_context`` counts as a problem (here it is the point)."""
     context = browser.new_context(base_url=server.url, viewport=DESKTOP, locale="en-US")
+    knows_the_games(context)
     try:
         page = context.new_page()
         page.goto(f"/half-moon/{HM}")

@@ -240,7 +240,7 @@ def test_the_dark_theme_overrides_a_light_system_and_light_a_dark_one(
 
     assert "rgb(15, 92, 58)" in felt()
     choose(page, theme="dark")
-    assert "rgb(11, 59, 39)" in felt()
+    assert "rgb(35, 39, 43)" in felt()  # a charcoal table (issue 35)
     assert page.evaluate("() => getComputedStyle(document.documentElement).colorScheme") == "dark"
     face = look(page, page.locator("[data-card]").first.get_attribute("data-card") or "")
     assert face["face"] == "rgb(233, 233, 225)"
@@ -249,7 +249,7 @@ def test_the_dark_theme_overrides_a_light_system_and_light_a_dark_one(
     choose(page, theme="light")
     assert "rgb(15, 92, 58)" in felt()  # light, though the system is dark
     choose(page, theme="auto")
-    assert "rgb(11, 59, 39)" in felt()  # auto follows the (dark) system
+    assert "rgb(35, 39, 43)" in felt()  # auto follows the (dark) system
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -305,11 +305,11 @@ def test_the_settings_form_sets_the_look_without_javascript(
     page.goto(f"/seahaven/{SH}")
     page.locator("details.settings summary").click()
     form = page.locator("details.settings form")
-    form.locator("select[name=deck]").select_option("four-colour")
-    form.locator("select[name=theme]").select_option("dark")
-    form.locator("select[name=hand]").select_option("left")
+    form.get_by_text("Four colours").click()  # one segment each (issue 35)
+    form.get_by_text("Dark", exact=True).click()
+    form.get_by_text("Left hand").click()
     form.locator("input[type=checkbox][name=zen]").check()
-    form.locator("button").click()
+    form.locator("#settings-save").click()
     root = page.locator("html")
     expect(root).to_have_attribute("data-deck", "four-colour")
     expect(root).to_have_attribute("data-theme", "dark")

@@ -61,9 +61,10 @@ def test_half_moon_pairs_undo_and_move_errors_through_the_forms(new_context):
     expect(page.locator("#control-redo")).to_be_enabled()
     # Settings → Move errors on, through the plain form
     page.locator("details.settings summary").click()
-    page.get_by_label("Move errors").check()
+    switch = page.locator("#settings-form input[name=move_errors][type=checkbox]")
+    switch.check()
     page.locator("details.settings").get_by_role("button", name="Save").click()
-    expect(page.get_by_label("Move errors", exact=True)).to_be_checked()
+    expect(switch).to_be_checked()
     assert page.url.endswith(f"/half-moon/{HM}")
     # a refused pair: two number cards that do not sum to 11
     tops = [(p, before.top(p)) for p in range(20) if before.top(p) is not None]

@@ -74,6 +74,7 @@ SAMPLES: dict[str, Callable[[int, Made], list[str]]] = {
         f"/half-moon/{_half_moon(i)}?n=unreadable",
         f"/half-moon/{_half_moon(i)}?n=stale&t={FORGED_TAG}",
         f"/half-moon/{_half_moon(i)}?ask=restart",
+        f"/half-moon/{_half_moon(i)}?howto=1",  # the how-to-play, asked for (issue 35)
         f"/half-moon/{_half_moon(i).lower()}",  # to the canonical spelling (308)
         "/half-moon/HM9-nonsense",  # not a code
         f"/half-moon/{_seahaven(i)}",  # the other game's code
@@ -89,6 +90,7 @@ SAMPLES: dict[str, Callable[[int, Made], list[str]]] = {
         f"/seahaven/{_seahaven(i)}?n=unreadable",
         f"/seahaven/{_seahaven(i)}?n=not-home",
         f"/seahaven/{_seahaven(i)}?ask=restart",
+        f"/seahaven/{_seahaven(i)}?howto=1",
     ],
     "/rules/{slug}": lambda i, made: [*(f"/rules/{slug}" for slug in SLUGS), "/rules/poker"],
     "/examples": lambda i, made: ["/examples"],

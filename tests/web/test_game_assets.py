@@ -17,6 +17,8 @@ from tests.web.html import parse
 ROOT = Path(__file__).parents[2]
 SHEET = re.compile(r"/static/css/(.+)\.[0-9a-f]{10}\.css")
 SCRIPT = re.compile(r"/static/js/(.+)\.[0-9a-f]{10}\.js")
+BASE = ["app", "motion", "install"]
+"""The scripts every page loads first."""
 
 
 def assets(client, url: str) -> tuple[list[str], list[str]]:
@@ -56,25 +58,27 @@ def test_the_shared_stylesheet_names_no_game():
         (
             "/half-moon/HM1-N-AAAAAAB",
             ["app", "games/half-moon", "prefs"],
-            ["app", "motion", "install"],
+            [*BASE, "settings"],
         ),
         (
             "/seahaven/SH1-C4-AAAAAAB",
             ["app", "games/seahaven", "prefs"],
-            ["app", "motion", "install", "seahaven"],
+            [*BASE, "settings", "seahaven"],
         ),
-        ("/seahaven", ["app", "games/seahaven", "prefs"], ["app", "motion", "install"]),
-        ("/rules/half-moon", ["app", "games/half-moon", "prefs"], ["app", "motion", "install"]),
-        ("/rules/seahaven", ["app", "games/seahaven", "prefs"], ["app", "motion", "install"]),
-        ("/examples/half-moon", ["app", "games/half-moon", "prefs"], ["app", "motion", "install"]),
-        ("/examples/seahaven", ["app", "games/seahaven", "prefs"], ["app", "motion", "install"]),
-        ("/examples", ["app", "prefs"], ["app", "motion", "install"]),
-        ("/", ["app", "prefs"], ["app", "motion", "install"]),
-        ("/stats", ["app", "prefs"], ["app", "motion", "install"]),
-        ("/faq", ["app", "prefs"], ["app", "motion", "install"]),
+        ("/seahaven", ["app", "games/seahaven", "prefs"], [*BASE, "settings"]),
+        ("/rules/half-moon", ["app", "games/half-moon", "prefs"], [*BASE, "settings"]),
+        ("/rules/seahaven", ["app", "games/seahaven", "prefs"], [*BASE, "settings"]),
+        ("/examples/half-moon", ["app", "games/half-moon", "prefs"], [*BASE, "settings"]),
+        ("/examples/seahaven", ["app", "games/seahaven", "prefs"], [*BASE, "settings"]),
+        ("/examples", ["app", "prefs"], [*BASE, "settings"]),
+        # the home page's tiles draw both boards (issue 35)
+        ("/", ["app", "games/half-moon", "games/seahaven", "home", "prefs"], [*BASE, "settings"]),
+        ("/stats", ["app", "prefs"], [*BASE, "settings", "localtime"]),
+        ("/faq", ["app", "prefs"], [*BASE, "settings"]),
     ],
 )
 def test_a_games_styles_and_scripts_load_where_its_board_is_drawn(client, url, sheets, scripts):
-    """Every page also loads the player's look last (``prefs``) and the service worker's
-    registration (``install``): issue 27."""
+    """Every page also loads the player's look last (``prefs``), the service worker's
+    registration (``install``, issue 27) and the settings that apply at once (``settings``,
+    issue 35)."""
     assert assets(client, url) == (sheets, scripts)

@@ -339,9 +339,13 @@ def test_the_home_code_box_goes_to_the_canonical_url(client):
 @pytest.mark.all_stores
 def test_home_lists_games_in_progress(player, client):
     page = parse(client.get("/").text)
-    assert [a.attrs["href"] for a in page.find(class_="games").find_all("a")] == ["/half-moon"] + (
-        ["/seahaven"] if page.find_all("a", href="/seahaven") else []
-    )
+    # one tap to a fresh deal of each game and level (issue 35): no dialog on the way
+    assert [a.attrs["href"] for a in page.by_id("new-deals").find_all("a")] == [
+        "/half-moon",
+        "/seahaven?cells=4",
+        "/seahaven?cells=2",
+        "/seahaven?cells=1",
+    ]
     assert page.find_all(class_="continue") == []
     p = player()
     p.tap("pile-1")

@@ -13,6 +13,7 @@ import pytest
 from app.web.assets import Assets
 from app.web.install import THEME_COLOUR
 from app.web.middleware import CSP, SECURITY_HEADERS
+from app.web.render import THEME_COLOURS
 from tests.web.html import parse
 from tests.web.png import read_png
 
@@ -42,7 +43,7 @@ def test_every_page_links_the_manifest_of_its_language_and_the_theme_colour(clie
     client.post("/settings", data={"lang": "bg", "theme": "dark", "token": p.token})
     page = parse(client.get("/stats").text)
     assert page.find("link", rel="manifest").attrs["href"] == "/manifest.bg.webmanifest"
-    assert theme_colours(page) == [(None, "#0b3b27")]
+    assert theme_colours(page) == [(None, THEME_COLOURS["dark"])]
 
 
 def test_the_theme_colour_follows_the_system_under_auto_and_the_choice_otherwise(client, player):
@@ -51,9 +52,9 @@ def test_the_theme_colour_follows_the_system_under_auto_and_the_choice_otherwise
     p = player()
     assert theme_colours(p.doc) == [
         ("(prefers-color-scheme: light)", THEME_COLOUR),
-        ("(prefers-color-scheme: dark)", "#0b3b27"),
+        ("(prefers-color-scheme: dark)", THEME_COLOURS["dark"]),
     ]
-    for theme, colour in (("light", THEME_COLOUR), ("dark", "#0b3b27")):
+    for theme, colour in (("light", THEME_COLOUR), ("dark", THEME_COLOURS["dark"])):
         client.post("/settings", data={"theme": theme, "token": p.token})
         assert theme_colours(parse(client.get(p.url).text)) == [(None, colour)]
 

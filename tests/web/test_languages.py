@@ -22,7 +22,7 @@ ROOT = Path(__file__).parents[2]
 
 @pytest.fixture
 def small_table(monkeypatch):
-    """Pile 1 holds 2♠ under J♣; pile 8 holds seven cards; R3 one; the rest are empty."""
+    """Pile 1 holds 2♠ under J♣; pile 8 holds seven cards; reserve 3 one; the rest are empty."""
     position = position_from_data(
         {
             "piles": [["2S", "JC"]]
@@ -67,8 +67,8 @@ def test_english_labels_plurals_and_card_names(client, small_table):
     doc = page(client)
     assert labels(doc)["pile-8"] == "pile 8, 7 cards"
     assert labels(doc)["pile-1"] == "pile 1, 2 cards"
-    assert labels(doc)["reserve-3"] == "R3, 1 card"
-    assert labels(doc)["reserve-1"] == "R1, 0 cards"
+    assert labels(doc)["reserve-3"] == "reserve 3, 1 card"
+    assert labels(doc)["reserve-1"] == "reserve 1, 0 cards"
     assert spoken(doc, "pile-1") == "jack of clubs, pile 1, 2 cards"
     assert spoken(doc, "pile-8") == "queen of diamonds, pile 8, 7 cards"
     assert spoken(doc, "pile-2") == "pile 2, 0 cards"
@@ -80,9 +80,9 @@ def test_turkish_labels_plurals_and_card_names(client, small_table):
     doc = page(client, **{"Accept-Language": "tr"})
     assert doc.find("html").attrs["lang"] == "tr"
     assert labels(doc)["pile-8"] == "yığın 8, 7 kart"
-    assert labels(doc)["reserve-3"] == "R3, 1 kart"
+    assert labels(doc)["reserve-3"] == "rezerv 3, 1 kart"
     assert spoken(doc, "pile-1") == "sinek vale, yığın 1, 2 kart"
-    assert spoken(doc, "reserve-3") == "kupa papaz, R3, 1 kart"
+    assert spoken(doc, "reserve-3") == "kupa papaz, rezerv 3, 1 kart"
     assert [doc.find(data_card=c).find(class_="rank").text for c in ("JC", "QD", "KH")] == [
         "V",
         "D",
@@ -94,8 +94,8 @@ def test_bulgarian_labels_plurals_and_card_names(client, small_table):
     doc = page(client, **{"Accept-Language": "bg"})
     assert doc.find("html").attrs["lang"] == "bg"
     assert labels(doc)["pile-8"] == "купчина 8, 7 карти"
-    assert labels(doc)["reserve-3"] == "R3, 1 карта"
-    assert labels(doc)["reserve-1"] == "R1, 0 карти"
+    assert labels(doc)["reserve-3"] == "резерв 3, 1 карта"
+    assert labels(doc)["reserve-1"] == "резерв 1, 0 карти"
     assert spoken(doc, "pile-1") == "вале спатия, купчина 1, 2 карти"
     assert [doc.find(data_card=c).find(class_="rank").text for c in ("JC", "QD", "KH")] == [
         "V",

@@ -154,11 +154,12 @@ def test_the_settings_form_offers_every_preference_without_javascript(client, pl
         ("deck", ["classic", "four-colour"]),
         ("hand", ["right", "left"]),
         ("theme", ["auto", "light", "dark"]),
-    ):
-        select = form.find("select", name=name)
-        assert [o.attrs["value"] for o in select.find_all("option")] == values
-        chosen = [o.attrs["value"] for o in select.find_all("option") if "selected" in o.attrs]
+    ):  # issue 35: one tap each, radio buttons (a segmented control), no dropdown
+        radios = form.find_all("input", type="radio", name=name)
+        assert [o.attrs["value"] for o in radios] == values
+        chosen = [o.attrs["value"] for o in radios if "checked" in o.attrs]
         assert chosen == (["dark"] if name == "theme" else [values[0]])
+    assert form.find_all("select") == []
 
 
 # --- zen ---------------------------------------------------------------------------------------

@@ -249,7 +249,7 @@ class HalfMoon(Game[Position, Removal]):
     code_example: ClassVar = N_("HM1-N-AAAAAAB (Half Moon)")
     notation: ClassVar = N_(
         "A Half Moon move is the letters of the two or three places it removes from: a to l"
-        " the piles 1 to 12, m to t the reserve R1 to R8 (for example ae or bcl)."
+        " the piles 1 to 12, m to t the reserve places 1 to 8 (for example ae or bcl)."
     )
     reasons: ClassVar = frozenset({Reason.SUM_NOT_ELEVEN, Reason.NEED_JACK_QUEEN_KING})
     position_type: ClassVar = Position

@@ -190,6 +190,14 @@ class SeahavenScreen(Screen[Seahaven]):
             return None
         return super().notice(key, game)
 
+    def new_deals(self, t: NullTranslations) -> list[tuple[str, str, str]]:
+        """A tap deals each level (``?cells=``): the dialog's choices, without the dialog."""
+        deals = []
+        for cells, name in LEVELS:
+            count = t.ngettext("%(num)s cell", "%(num)s cells", int(cells)) % {"num": cells}
+            deals.append((f"C{cells}", f"/seahaven?cells={cells}", f"{t.gettext(name)} · {count}"))
+        return deals
+
     def new_game_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         return f"/seahaven?last={game.cell_count}"
