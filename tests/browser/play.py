@@ -6,7 +6,6 @@ player does on the page and wait for the board the server sends back.
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass, field
 

@@ -184,3 +184,19 @@ def forget_cached_games(app) -> None:
     cache = getattr(app.state, "game_cache", None)
     if cache is not None:
         cache.clear()
+
+
+FIXED_DAY = "2026-12-02"
+"""A day whose daily Half Moon deal, and the day before's, the solver wins within its budget:
+tests that win "today's" deal must not depend on the day they run."""
+
+
+@pytest.fixture
+def fixed_day(monkeypatch) -> str:
+    """``daily.today()`` (every caller asks through the module) is :data:`FIXED_DAY` unless
+    given a time of its own."""
+    from app.services import daily
+
+    real = daily.today
+    monkeypatch.setattr(daily, "today", lambda now=None: real(now) if now else FIXED_DAY)
+    return FIXED_DAY

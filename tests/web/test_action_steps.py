@@ -16,6 +16,7 @@ from app.i18n import card_name, translations
 from app.status import Status
 from app.store import MemoryStore, SessionData, StoredGame
 from app.store.ratelimit import ALLOWED, Verdict
+from app.store.sync import SyncStore
 from app.web.answers import answer
 from app.web.commit import commit
 from app.web.decide import Acted, Turn, decide
@@ -115,7 +116,7 @@ def app_client(proof_pool):
     store = MemoryStore()
     app = create_app(store=store, proof_pool=proof_pool)
     with TestClient(app, base_url="http://testserver") as client:
-        yield app, store, client
+        yield app, SyncStore(store), client
 
 
 def request_for(app, sid: str, **headers: str) -> Request:

@@ -48,21 +48,21 @@ class FailingStore:
         if name not in self._failing or not callable(found):
             return found
 
-        def call(*args: Any, **kwargs: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:
             if self._failing.get(name, -1) == 0:
                 del self._failing[name]
                 self.failed.append(name)
                 raise StoreError(f"{name} failed (a test's stall)")
             if name in self._failing:
                 self._failing[name] -= 1
-            return found(*args, **kwargs)
+            return await found(*args, **kwargs)
 
         return call
 
 
 @pytest.fixture
 def failing(store) -> FailingStore:
-    return FailingStore(store)
+    return FailingStore(store.store)
 
 
 @pytest.fixture

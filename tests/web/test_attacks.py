@@ -378,7 +378,9 @@ def test_a_true_unreadable_notice_is_still_shown(client, store):
 
 
 @pytest.mark.all_stores
-def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, store, player):
+def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(
+    client, store, player, fixed_day
+):
     yesterday = daily.yesterday_of(daily.today())
     code = str(run(daily.daily_codes(yesterday))["HM"])
     win(player, code)
@@ -388,7 +390,7 @@ def test_yesterdays_daily_deal_first_played_today_counts_for_no_day(client, stor
 
 
 @pytest.mark.all_stores
-def test_todays_daily_deal_counts_for_today(client, store, player):
+def test_todays_daily_deal_counts_for_today(client, store, player, fixed_day):
     code = str(run(daily.daily_codes(daily.today()))["HM"])
     win(player, code)
     assert store.player_stats(sid_of(client))["daily"]["days"] == [daily.today()]

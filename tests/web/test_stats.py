@@ -235,7 +235,7 @@ def test_the_daily_routes_lead_to_todays_deals(client):
 
 
 @pytest.mark.slow
-def test_the_home_page_shows_todays_deals_with_the_players_own_result(client, player):
+def test_the_home_page_shows_todays_deals_with_the_players_own_result(client, player, fixed_day):
     codes = daily.codes_of(daily.today())
     page = parse(client.get("/").text)
     rows = page.by_id("daily").find_all("li")

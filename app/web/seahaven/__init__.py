@@ -9,6 +9,7 @@ import functools
 from collections.abc import Collection
 from typing import Any, ClassVar, Final
 
+from babel.support import NullTranslations
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
