@@ -379,6 +379,24 @@ class Store(ABC):
     async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
         return self.delete_replay(sid, replay_id)
 
+    # --- a replay's analysis (issue 33): where the win slipped away, kept with the replay ----
+
+    @abstractmethod
+    def analysis(self, replay_id: str) -> dict[str, Any] | None:
+        """The analysis kept with this replay (plain JSON), ``None`` when there is none yet or
+        the replay is gone."""
+
+    @abstractmethod
+    def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
+        """Keep ``data`` with the replay (replacing an earlier one); nothing when the replay
+        is gone. It goes when the replay goes (deleted, swept, expired)."""
+
+    async def analysis_async(self, replay_id: str) -> dict[str, Any] | None:
+        return self.analysis(replay_id)
+
+    async def save_analysis_async(self, replay_id: str, data: dict[str, Any]) -> None:
+        self.save_analysis(replay_id, data)
+
     # --- the device link: a secret's hash names the player it carries ------------------------
 
     @abstractmethod

@@ -75,3 +75,9 @@ class SyncFace(Store):
 
     def delete_replay(self, sid: str, replay_id: str) -> bool:
         return self._sync(self.delete_replay_async, sid, replay_id)
+
+    def analysis(self, replay_id: str) -> dict[str, Any] | None:
+        return self._sync(self.analysis_async, replay_id)
+
+    def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
+        self._sync(self.save_analysis_async, replay_id, data)

@@ -98,6 +98,12 @@ def add_replays_v6(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE deal_stats ADD COLUMN cells TEXT NOT NULL DEFAULT '{}'")
 
 
+def add_analyses_v7(conn: sqlite3.Connection) -> None:
+    """Version 6 → 7 (issue 33): a replay's analysis (where the win slipped away), kept in its
+    row so it goes with the replay; a replay written again (the game ended again) drops it."""
+    conn.execute("ALTER TABLE replays ADD COLUMN analysis TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
@@ -105,6 +111,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_statistics_v4,
     add_rate_buckets_v5,
     add_replays_v6,
+    add_analyses_v7,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 

@@ -200,6 +200,22 @@ class SQLiteStore(Store):
     async def delete_replay_async(self, sid: str, replay_id: str) -> bool:
         return await asyncio.to_thread(self.delete_replay, sid, replay_id)
 
+    def analysis(self, replay_id: str) -> dict[str, Any] | None:
+        with as_store_error(self.path):
+            row = self.connection().execute(sql.ANALYSIS, (replay_id,)).fetchone()
+        return None if row is None or row[0] is None else dict_from_json(row[0])
+
+    def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
+        self._file.in_write_transaction(
+            lambda conn: conn.execute(sql.SAVE_ANALYSIS, (dumps(data), replay_id))
+        )
+
+    async def analysis_async(self, replay_id: str) -> dict[str, Any] | None:
+        return await asyncio.to_thread(self.analysis, replay_id)
+
+    async def save_analysis_async(self, replay_id: str, data: dict[str, Any]) -> None:
+        await asyncio.to_thread(self.save_analysis, replay_id, data)
+
     def reset_stats(self, sid: str) -> None:
         """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
         now = now_ms()
