@@ -40,11 +40,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--per-variant", type=int, default=250)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument("--only", default="", help="one variant, e.g. SH-C1")
     args = parser.parse_args(argv)
-    table: dict[str, list[int]] = {}
+    table = json.loads(DATA.read_text()) if DATA.exists() else {}
+    table["about"] = "Written by python -m bench.winnable_table: deals proved winnable."
     with ProcessPoolExecutor(args.jobs) as pool:
         for game_id, variant in VARIANTS:
-            rng = random.Random(f"{args.seed}-{game_id}-{variant}")
+            name = f"{game_id}-{variant}"
+            if args.only and args.only != name:
+                continue
+            rng = random.Random(f"{args.seed}-{name}")
             found: list[int] = []
             while len(found) < args.per_variant:
                 numbers = [rng.randrange(MAX_NUMBER + 1) for _ in range(200)]
@@ -52,15 +57,9 @@ def main(argv: list[str] | None = None) -> None:
                 for number, ok in zip(numbers, pool.map(proved_winnable, codes), strict=True):
                     if ok and len(found) < args.per_variant:
                         found.append(number)
-            table[f"{game_id}-{variant}"] = sorted(found)
-            print(f"{game_id}-{variant}: {len(found)}", flush=True)
-    DATA.write_text(
-        json.dumps(
-            {"about": "Written by python -m bench.winnable_table: deals proved winnable.", **table},
-            indent=0,
-        )
-        + "\n"
-    )
+            table[name] = sorted(found)
+            DATA.write_text(json.dumps(table, indent=0) + "\n")  # after each variant
+            print(f"{name}: {len(found)}", flush=True)
 
 
 if __name__ == "__main__":
