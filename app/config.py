@@ -22,6 +22,9 @@
   lower priority, gets little CPU).
 - ``SOLITAIRE_PROOF_WAIT`` (default ``5``): how long a request waits for a pending proof
   (without holding up anyone else) before it answers without the verdict.
+- ``SOLITAIRE_ANALYSIS_SECONDS`` (default ``20``): the most time the analysis of one ended
+  game ("where the win slipped away") may take, in its own process below the web workers'
+  priority; past it the finding is "undecided".
 - ``SOLITAIRE_SECRET`` (default: none): the secret session ids are signed with, at least 32
   characters, the same for every instance of a site. Unset, the store keeps one beside its
   data, made on first use (:mod:`app.services.signing`).
@@ -74,6 +77,7 @@ class Config:
     proof_workers: int = 1
     proof_seconds: float = 10.0
     proof_wait: float = 5.0
+    analysis_seconds: float = 20.0
     secret: str = field(default="", repr=False)
     """``SOLITAIRE_SECRET``, or ``""``: the store keeps one (never printed)."""
 
@@ -92,6 +96,7 @@ class Config:
             proof_workers=max(1, int(env_number("SOLITAIRE_PROOF_WORKERS", 1))),
             proof_seconds=env_number("SOLITAIRE_PROOF_SECONDS", 10.0),
             proof_wait=env_number("SOLITAIRE_PROOF_WAIT", 5.0),
+            analysis_seconds=env_number("SOLITAIRE_ANALYSIS_SECONDS", 20.0),
             secret=os.environ.get("SOLITAIRE_SECRET", "").strip(),
         )
 

@@ -18,6 +18,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Config
 from app.engine.games import GAMES
+from app.services.analyses import Analyst
 from app.services.housekeeping import sweep_forever
 from app.services.proofs import Prover
 from app.services.signing import Signer, server_secret
@@ -70,6 +71,7 @@ def create_app(
     config: Config | None = None,
     store: Store | None = None,
     proof_pool: concurrent.futures.Executor | None = None,
+    analysis_pool: concurrent.futures.Executor | None = None,
 ) -> FastAPI:
     """The application; ``store`` replaces the configured one (tests pass a memory store),
     ``proof_pool`` the proof processes it would start (tests share one pool)."""
@@ -95,6 +97,7 @@ def create_app(
             pool=proof_pool,
         )
         app.state.prover.start()
+        app.state.analyst = Analyst(seconds=config.analysis_seconds, pool=analysis_pool)
         sweeper = asyncio.create_task(
             sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
         )
@@ -106,6 +109,7 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper  # a sweep under way finishes before its connections close
             await app.state.prover.close()
+            await app.state.analyst.close()
             app.state.limiter.close()
             if opened:
                 await app.state.store.close()

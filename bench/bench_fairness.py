@@ -18,6 +18,11 @@ Run: ``.venv/bin/python -m bench.bench_fairness [--seconds 20] [--scan 1500] [--
    It prints p50 / p99 / max of ``/health`` and of the taps in both phases, and how many
    hammer requests were answered (and how slowly).
 
+With ``--analyses`` the second phase runs analyses of ended games instead (issue 33): two
+processes made as the server makes its analysis pool (``app.services.proofs.make_pool``,
+below the web workers' priority) analyse random ended Half Moon games back to back, the
+costliest kind, while ``/health`` and the taps are measured.
+
 Targets: ``/health`` max ≤ 100 ms and taps unaffected while hammered.
 """
 
@@ -158,7 +163,31 @@ def measure(
     out.put(every(0.02, stop, request))
 
 
-def phase(server: Server, seconds: float, deals: list[str] | None) -> dict[str, list[float]]:
+def analysing(stop: threading.Event, out: list[float]) -> None:
+    """Analyse random ended Half Moon games in a niced pool of two processes until ``stop``."""
+    from app.engine.halfmoon import HalfMoon
+    from app.services.proofs import make_pool
+    from app.services.proofworker import analyse_line
+    from tests.engine.ended_games import ended_games
+
+    games = ended_games(HalfMoon, "N", 10_000, 2033)
+    with make_pool(2) as pool:
+        running: list[tuple[float, Any]] = []
+        while not stop.is_set():
+            while len(running) < 2:
+                code, moves = next(games)
+                line = ".".join(str(m) for m in moves)
+                running.append(
+                    (time.perf_counter(), pool.submit(analyse_line, str(code), line, 20))
+                )
+            started, future = running.pop(0)
+            future.result()
+            out.append(time.perf_counter() - started)
+
+
+def phase(
+    server: Server, seconds: float, deals: list[str] | None, analyses: bool = False
+) -> dict[str, list[float]]:
     context = multiprocessing.get_context("fork")
     stop = context.Event()
     results: dict[str, list[float]] = {"health": [], "tap": [], "hammer": []}
@@ -168,7 +197,10 @@ def phase(server: Server, seconds: float, deals: list[str] | None) -> dict[str, 
         for kind, queue in queues.items()
     ]
     threads: list[threading.Thread] = []
-    if deals:
+    analysed: list[float] = []
+    if analyses:
+        threads.append(threading.Thread(target=analysing, args=(stop, analysed)))
+    elif deals:
         hammered: list[list[float]] = [[], []]
         for i in range(2):
             rotated = deals[i:] + deals[:i]
@@ -187,20 +219,26 @@ def phase(server: Server, seconds: float, deals: list[str] | None) -> dict[str, 
         probe.join()
     for thread in threads:
         thread.join()
-    if deals:
+    if analyses:
+        results["hammer"] = analysed
+    elif deals:
         results["hammer"] = hammered[0] + hammered[1]
     return results
 
 
 def run(
-    name: str, start: Callable[[str, Path], Server], seconds: float, deals: list[str]
+    name: str,
+    start: Callable[[str, Path], Server],
+    seconds: float,
+    deals: list[str],
+    analyses: bool = False,
 ) -> tuple[dict[str, list[float]], dict[str, list[float]], int]:
     with tempfile.TemporaryDirectory() as folder:
         store = str(Path(folder) / "fairness.db")
         server = start(store, Path(folder))
         try:
             quiet = phase(server, seconds, None)
-            loud = phase(server, seconds, deals)
+            loud = phase(server, seconds, deals, analyses)
         finally:
             server.stop()
         errors = sum(log.read_text().count("Traceback") for log in Path(folder).glob("*.log"))
@@ -223,7 +261,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--baseline", help="another checkout of this code (with a .venv) to measure after it"
     )
+    parser.add_argument(
+        "--analyses", action="store_true", help="analyses of ended games instead of proofs"
+    )
     args = parser.parse_args(argv)
+    if args.analyses:
+        args.scan = 0
 
     print(f"scanning {args.scan} deals per cell count for the costliest proofs ...")
     costly = costliest_deals(args.scan, args.keep)
@@ -248,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
             )
         )
     for name, start in runs:
-        quiet, loud, errors = run(name, start, args.seconds, deals)
+        quiet, loud, errors = run(name, start, args.seconds, deals, args.analyses)
         report(name, quiet, loud)
         print(f"server tracebacks: {errors}")
 

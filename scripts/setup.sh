@@ -56,7 +56,7 @@ _apt_install() {  # _apt_install PACKAGE...  (as root, or through sudo when it n
   DEBIAN_FRONTEND=noninteractive "${run[@]}" apt-get install -y -qq --no-install-recommends "$@"
 }
 
-ensure_system_tools() {  # Chromium for tests/browser; redis-server and redis-cli (the Redis store
+ensure_system_tools() {  # Chromium for tests/browser; fc-solve; redis-server and redis-cli (the Redis store
   # tests start single servers and a three-primary cluster: redis-cli --cluster create)
   local missing=()
   if [ -z "${SOLITAIRE_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
@@ -64,6 +64,8 @@ ensure_system_tools() {  # Chromium for tests/browser; redis-server and redis-cl
   fi
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)  # Debian's redis-cli
+  # fc-solve (Debian's freecell-solver): tests cross-check Seahaven verdicts against it
+  command -v fc-solve >/dev/null 2>&1 || missing+=(freecell-solver-bin)
   if [ ${#missing[@]} -gt 0 ]; then
     _apt_install "${missing[@]}"
   fi

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 from app.clock import now_ms
 from app.engine.cards import Card
 from app.engine.codes import DealCode, DealCodeError, GameId, Variant
-from app.engine.solving import Solution
+from app.engine.solving import Solution, SolveResult
 from app.engine.texts import ENGLISH, Translator
 from app.status import Status as Status  # re-exported: the engine's word for a game's state
 
@@ -414,6 +414,15 @@ class Game(ABC, Generic[P, M]):
     def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
         """The solver's verdict on a deal and its winning line as a player reads it (a tool:
         ``python -m app.engine.solve``; the game screens never offer it)."""
+        raise NotImplementedError(f"{cls.title} has no solver")
+
+    @classmethod
+    def solve_position(
+        cls, position: P, budget: int | None = None, deadline: float | None = None
+    ) -> SolveResult[M]:
+        """The solver's verdict on ``position``: ``WON`` with a line that replays through
+        :meth:`apply` to a win, ``NO_WIN`` only when the search ran to its end, ``UNDECIDED``
+        when ``budget`` positions or the ``time.monotonic()`` ``deadline`` ran out first."""
         raise NotImplementedError(f"{cls.title} has no solver")
 
     @classmethod

@@ -47,3 +47,20 @@ def prove_lost(position: object, budget: int | None, seconds: float) -> tuple[bo
 def ready() -> bool:
     """A task that only proves the process has started (warming the pool up)."""
     return True
+
+
+def analyse_line(code: str, line: str, seconds: float) -> dict[str, object]:
+    """Where the win slipped away along a replay's line (its record's ``moves``: undone moves
+    are not in it), within ``seconds``: :meth:`app.engine.analysis.Analysis.to_data`.
+
+    :raises ValueError: when the code or the line is not a game of it (a replay's never is).
+    """
+    from app.engine.analysis import analyse
+    from app.engine.codes import DealCode
+    from app.engine.games import game_for_code
+
+    deal = DealCode.parse(code)
+    game = game_for_code(deal)
+    moves = game.record_moves(line)
+    finding = analyse(game, game.deal(deal), moves, None, time.monotonic() + seconds)
+    return finding.to_data()

@@ -246,6 +246,18 @@ class Store(ABC):
         """Delete the player's replay with this id; ``True`` when there was one (another
         player's replay is never deleted)."""
 
+    # --- a replay's analysis: where the win slipped away, kept with the replay ---------------
+
+    @abstractmethod
+    async def analysis(self, replay_id: str) -> dict[str, Any] | None:
+        """The analysis kept with this replay (plain JSON), ``None`` when there is none yet or
+        the replay is gone."""
+
+    @abstractmethod
+    async def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
+        """Keep ``data`` with the replay (replacing an earlier one); nothing when the replay
+        is gone. It goes when the replay goes (deleted, swept, expired)."""
+
     # --- the device link: a secret's hash names the player it carries ------------------------
 
     @abstractmethod

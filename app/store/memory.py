@@ -41,6 +41,8 @@ class MemoryStore(Store):
         """Device links: the secret's hash → the player and when the link was made (swept as
         an expired game is, as the SQLite store does)."""
         self._replays: dict[str, tuple[str, StoredReplay]] = {}
+        self._analyses: dict[str, dict[str, Any]] = {}
+        """Analyses by replay id (each goes with its replay)."""
         """Replays by id, each with its player."""
         self._secret = secrets.token_urlsafe(32).encode()
         """This store's secret: the store lives as long as the process, and so does it."""
@@ -129,6 +131,7 @@ class MemoryStore(Store):
             own = [(r.ended_ms, i) for i, (s, r) in self._replays.items() if s == sid]
             for gone in past_cap(own, self.bounds.replays):
                 del self._replays[gone]
+                self._analyses.pop(gone, None)
         self._replays[replay.id] = (sid, replay)
 
     async def replay(self, replay_id: str) -> StoredReplay | None:
@@ -148,7 +151,18 @@ class MemoryStore(Store):
             if held is None or held[0] != sid:
                 return False
             del self._replays[replay_id]
+            self._analyses.pop(replay_id, None)
             return True
+
+    async def analysis(self, replay_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            held = self._analyses.get(replay_id) if replay_id in self._replays else None
+        return None if held is None else dict(held)
+
+    async def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
+        with self._lock:
+            if replay_id in self._replays:
+                self._analyses[replay_id] = dict(data)
 
     async def player_stats(self, sid: str) -> dict[str, Any] | None:
         with self._lock:
@@ -232,6 +246,7 @@ class MemoryStore(Store):
                 del self._links[digest]  # a device link lives as long as an untouched game
             for ident in [i for i, (_, r) in self._replays.items() if r.ended_ms < cutoff_ms]:
                 del self._replays[ident]  # a replay as long as a game untouched since its end
+                self._analyses.pop(ident, None)
             for sid in [s for s, (_, t) in self._moved.items() if t < cutoff_ms]:
                 del self._moved[sid]
         return deleted

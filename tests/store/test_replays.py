@@ -225,3 +225,23 @@ def test_a_player_moved_to_a_new_id_takes_their_replays(store: Store) -> None:
     assert store.player_replays("p") == [] and not store.delete_replay("p", RID)
     assert store.replay(RID) is not None
     assert store.delete_replay("q", RID) and store.replay(RID) is None
+
+
+def test_an_analysis_is_kept_with_its_replay_and_goes_with_it(store: Store) -> None:
+    """Where the win slipped away (issue 33): read back by the replay id alone, replaced
+    whole, nothing kept for a replay that does not exist, deleted with the replay."""
+    data = {"version": 1, "kind": "slipped", "k": 1, "line": "am ab", "for": "d1"}
+    store.save_analysis(RID, data)  # no replay yet: nothing kept
+    assert store.analysis(RID) is None
+    write(store, "p", game("stuck", moves=2, replay=RID, line="ae.bq"))
+    assert store.analysis(RID) is None
+    store.save_analysis(RID, data)
+    assert store.analysis(RID) == data
+    again = {**data, "kind": "cannot_win", "k": None, "line": ""}
+    store.save_analysis(RID, again)
+    assert store.analysis(RID) == again
+    assert store.analysis(rid(7)) is None
+    assert store.delete_replay("p", RID)
+    assert store.analysis(RID) is None
+    write(store, "p", game("stuck", moves=2, replay=RID, line="ae.bq"))
+    assert store.analysis(RID) in (None, again)  # the stores that drop it on a rewrite do

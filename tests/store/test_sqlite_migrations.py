@@ -29,7 +29,7 @@ def names_in(path: Path) -> set[str]:
 
 
 def test_migrations_are_numbered_by_their_position() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 7
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 8
     assert [step.__name__ for step in MIGRATIONS] == [
         "create_schema_v1",
         "add_sweep_indexes_v2",
@@ -38,6 +38,7 @@ def test_migrations_are_numbered_by_their_position() -> None:
         "add_rate_buckets_v5",
         "add_replays_v6",
         "add_moved_v7",
+        "add_analyses_v8",
     ]
 
 
@@ -57,7 +58,7 @@ def test_a_version_5_file_gains_replays_and_the_deals_cells_and_keeps_its_figure
         )
         raw.commit()
     store = SyncStore(SQLiteStore(str(path)))
-    assert version_of(path) == 7
+    assert version_of(path) == 8
     assert {"replays", "replays_by_sid", "replays_by_ended"} <= names_in(path)
     assert store.deal_stats("HM1-N-AAAAAAB") == {
         "players": 3,
@@ -252,3 +253,24 @@ def test_stores_opening_a_version_1_file_at_once_migrate_it_once(tmp_path: Path)
     assert version_of(path) == SCHEMA_VERSION
     for store in opened:
         store.close()
+
+
+def test_a_version_7_file_keeps_its_replays_and_gains_their_analyses(tmp_path: Path) -> None:
+    """Version 7 → 8: a replay's analysis lives in its row (none for old rows)."""
+    path = tmp_path / "games.db"
+    with closing(sqlite3.connect(path)) as raw:
+        for step in MIGRATIONS[:7]:
+            step(raw)
+        raw.execute("PRAGMA user_version = 7")
+        raw.execute(
+            "INSERT INTO replays (id, sid, code, state, ms, moves, score, ended_ms, line)"
+            " VALUES (?, 's1', 'HM1-N-AAAAAAB', 'stuck', 9000, 1, 10, 5, 'ae')",
+            ("A" * 22,),
+        )
+        raw.commit()
+    store = SyncStore(SQLiteStore(str(path)))
+    assert version_of(path) == 8
+    assert store.replay("A" * 22) is not None and store.analysis("A" * 22) is None
+    store.save_analysis("A" * 22, {"kind": "cannot_win"})
+    assert store.analysis("A" * 22) == {"kind": "cannot_win"}
+    store.close()

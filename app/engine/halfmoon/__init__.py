@@ -32,7 +32,7 @@ from app.engine.game import (
     UnknownPlaceError,
 )
 from app.engine.rng import shuffled_cards
-from app.engine.solving import Solution
+from app.engine.solving import Solution, SolveResult
 from app.engine.texts import N_
 
 PlaceIndex = int
@@ -325,6 +325,14 @@ class HalfMoon(Game[Position, Removal]):
             steps.append(" + ".join(f"{place_name(p)} {position.top(p)}" for p in removal))
             position = apply_move(position, removal)
         return Solution(result.verdict, result.nodes, tuple(steps))
+
+    @classmethod
+    def solve_position(
+        cls, position: Position, budget: int | None = None, deadline: float | None = None
+    ) -> SolveResult[Removal]:
+        from app.engine.halfmoon import solver  # the solver imports this module
+
+        return solver.solve(position, budget or solver.DEFAULT_BUDGET, deadline)
 
     @classmethod
     def canonical_move(cls, move: Removal) -> Removal:

@@ -17,6 +17,7 @@ A tool for tests, analysis and the browser tests; never offered in the game scre
 from __future__ import annotations
 
 import sys
+import time
 from typing import Final
 
 from app.engine.cards import JACK, KING, QUEEN
@@ -39,8 +40,13 @@ class _OutOfBudgetError(Exception):
     pass
 
 
-def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult[Removal]:
+def solve(
+    position: Position, budget: int = DEFAULT_BUDGET, deadline: float | None = None
+) -> SolveResult[Removal]:
     """Decide whether ``position`` can be cleared, with a winning line when it can.
+
+    ``NO_WIN`` only when the search ran to its end; ``UNDECIDED`` when more than ``budget``
+    positions would be needed or ``time.monotonic()`` passed ``deadline`` first.
 
     >>> from app.engine.codes import DealCode
     >>> from app.engine.halfmoon import deal
@@ -48,7 +54,7 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult[Remov
     >>> result.verdict.value, len(result.line)
     ('won', 48)
     """
-    search = _Search(position, budget)
+    search = _Search(position, budget, deadline)
     try:
         won = search.run()
     except _OutOfBudgetError:
@@ -59,7 +65,7 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult[Remov
 
 
 class _Search:
-    def __init__(self, position: Position, budget: int) -> None:
+    def __init__(self, position: Position, budget: int, deadline: float | None = None) -> None:
         self.piles = [tuple(card.rank for card in pile) for pile in position.piles]
         self.heights = [len(pile) for pile in self.piles]
         self.reserve = [0] * 14  # reserve cards by rank
@@ -79,6 +85,7 @@ class _Search:
             if n:
                 self.in_all[_CLASS[rank]] += n
         self.budget = budget
+        self.deadline = deadline
         self.nodes = 0
         self.dead: set[tuple[int, ...]] = set()
         self.line: list[tuple[Source, ...]] = []
@@ -168,7 +175,9 @@ class _Search:
         if key in self.dead or self._is_blocked():
             return False
         self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes > self.budget or (
+            self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline
+        ):
             raise _OutOfBudgetError
         for move in self._moves():
             self._take(move, -1)

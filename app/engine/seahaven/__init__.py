@@ -61,9 +61,10 @@ from app.engine.seahaven.solver import (
     describe_line,
     is_lost,
     position_key,
+    solve,
     solve_code,
 )
-from app.engine.solving import Solution
+from app.engine.solving import Solution, SolveResult
 from app.engine.texts import N_
 
 __all__ = [
@@ -225,6 +226,12 @@ class Seahaven(Game[Position, Move]):
         result = solve_code(code, budget or SOLVE_BUDGET)
         steps = describe_line(deal_position(code), result.line)
         return Solution(result.verdict, result.nodes, tuple(steps))
+
+    @classmethod
+    def solve_position(
+        cls, position: Position, budget: int | None = None, deadline: float | None = None
+    ) -> SolveResult[Move]:
+        return solve(position, budget or SOLVE_BUDGET, deadline)
 
     @classmethod
     def verdict_key(cls, position: Position) -> str:

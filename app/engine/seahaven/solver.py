@@ -297,13 +297,18 @@ def _to_moves(position: Position, steps: Iterable[Step]) -> list[Move]:
     return moves
 
 
-def solve(position_or_code: Position | DealCode, budget: int = SOLVE_BUDGET) -> SolveResult[Move]:
+def solve(
+    position_or_code: Position | DealCode,
+    budget: int = SOLVE_BUDGET,
+    deadline: float | None = None,
+) -> SolveResult[Move]:
     """Search for a win: depth first, best-looking child first, each position once.
 
     ``WON`` comes with a line of moves that replays through :meth:`Seahaven.apply` from the
     given position (the foundation moves the search makes on its own are in it); ``NO_WIN``
-    when every reachable position was searched; ``UNDECIDED`` when more than ``budget``
-    positions would be needed.
+    only when every reachable position was searched (the search ran to its end);
+    ``UNDECIDED`` when more than ``budget`` positions would be needed or ``time.monotonic()``
+    passed ``deadline`` first.
     """
     if isinstance(position_or_code, DealCode):
         position = deal_position(position_or_code)
@@ -334,7 +339,9 @@ def solve(position_or_code: Position | DealCode, budget: int = SOLVE_BUDGET) -> 
         if sum(child[2]) == 52:
             line = [step for leg in path for step in leg] + steps
             return SolveResult(Verdict.WON, tuple(_to_moves(position, line)), nodes)
-        if nodes >= budget:
+        if nodes >= budget or (
+            deadline is not None and not nodes & 255 and time.monotonic() > deadline
+        ):
             return SolveResult(Verdict.UNDECIDED, (), nodes)
         path.append(steps)
         states.append(child)

@@ -173,6 +173,10 @@ class Layout:
         """A replay, in the slot of its own id (found by the id alone: a link holds no sid)."""
         return f"{self.prefix}Y:{{{key_part(replay_id)}}}"
 
+    def analysis(self, replay_id: str) -> str:
+        """A replay's analysis, in the slot of its replay."""
+        return f"{self.prefix}A:{{{key_part(replay_id)}}}"
+
     @property
     def old_pattern(self) -> str:
         """A ``SCAN MATCH`` pattern that finds the first layout's keys (and deal keys of this

@@ -46,6 +46,7 @@ class PlayerKeys(Connection):
                 for ident in gone:
                     if ident is not None:
                         await self._client().execute_command("DEL", self.layout.replay(ident))
+                        await self._client().execute_command("DEL", self.layout.analysis(ident))
         except StoreError:
             log.warning("a replay past its player's cap was left to expire")
 
@@ -81,8 +82,24 @@ class PlayerKeys(Connection):
             if not await self._client().execute_command("HDEL", key, replay_id):
                 return False
             await self._client().execute_command("DEL", self.layout.replay(replay_id))
+            await self._client().execute_command("DEL", self.layout.analysis(replay_id))
         listed = _listed_replays([replay_id, entry])
         return bool(listed) and self._fresh(listed[0]) is not None
+
+    async def analysis(self, replay_id: str) -> dict[str, Any] | None:
+        if await self.replay(replay_id) is None:
+            return None
+        (raw,) = await self._read(self.layout.analysis(replay_id))
+        data = json_or_none(raw)
+        return data if isinstance(data, dict) else None
+
+    async def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
+        if await self.replay(replay_id) is None:
+            return
+        with self._errors(writing=True):
+            await self._client().execute_command(
+                "SET", self.layout.analysis(replay_id), dumps(data), "EX", self.ttl_seconds
+            )
 
     # --- statistics ----------------------------------------------------------------------------
 

@@ -109,6 +109,12 @@ def add_moved_v7(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS moved_by_time ON moved (moved_ms)")
 
 
+def add_analyses_v8(conn: sqlite3.Connection) -> None:
+    """Version 7 → 8: a replay's analysis (where the win slipped away), kept in its row so it
+    goes with the replay; a replay written again (the game ended again) drops it."""
+    conn.execute("ALTER TABLE replays ADD COLUMN analysis TEXT")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
@@ -117,6 +123,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_rate_buckets_v5,
     add_replays_v6,
     add_moved_v7,
+    add_analyses_v8,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 

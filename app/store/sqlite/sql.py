@@ -78,7 +78,7 @@ INSERT INTO replays (id, sid, code, state, ms, moves, score, ended_ms, line)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET code = excluded.code, state = excluded.state, ms = excluded.ms,
     moves = excluded.moves, score = excluded.score, ended_ms = excluded.ended_ms,
-    line = excluded.line
+    line = excluded.line, analysis = NULL
 WHERE replays.sid = excluded.sid
 """
 """Write a replay (again, with the same id: the same ending); another player's id is left."""
@@ -99,6 +99,8 @@ SELECT id, code, state, ms, moves, score, ended_ms FROM replays WHERE sid = ?
 ORDER BY ended_ms DESC, id
 """
 DELETE_REPLAY = "DELETE FROM replays WHERE id = ? AND sid = ?"
+ANALYSIS = "SELECT analysis FROM replays WHERE id = ?"
+SAVE_ANALYSIS = "UPDATE replays SET analysis = ? WHERE id = ?"
 
 
 def replay_row(sid: str, replay: StoredReplay) -> tuple[Any, ...]:

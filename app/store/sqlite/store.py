@@ -194,6 +194,13 @@ class SQLiteStore(Store):
         )
         return bool(deleted)
 
+    async def analysis(self, replay_id: str) -> dict[str, Any] | None:
+        row = self._one(sql.ANALYSIS, replay_id)
+        return None if row is None or row[0] is None else dict_from_json(row[0])
+
+    async def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
+        await self._write(lambda conn: conn.execute(sql.SAVE_ANALYSIS, (dumps(data), replay_id)))
+
     async def reset_stats(self, sid: str) -> None:
         """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
         now = now_ms()
