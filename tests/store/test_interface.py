@@ -35,6 +35,8 @@ REQUIRED = {
     "replay",
     "player_replays",
     "delete_replay",
+    "analysis",
+    "save_analysis",
     "save_link",
     "link_owner",
     "has_link",
