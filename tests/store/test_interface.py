@@ -20,6 +20,7 @@ from app.store.base import (
     outcome_of,
 )
 from app.store.sync import Portal, SyncStore
+from tests.loops import run_apart
 
 REQUIRED = {
     "rate_limiter",
@@ -135,7 +136,7 @@ def test_a_store_failure_after_a_change_that_was_made_reads_made() -> None:
             await followed("acted", fails())
         return raised.value
 
-    error = asyncio.run(main())
+    error = run_apart(main())
     assert (outcome_of(error), error.result) == (Outcome.MADE, "acted")
     assert isinstance(error.__cause__, StoreError)
 

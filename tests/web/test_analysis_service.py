@@ -3,7 +3,6 @@ replay so a second viewer (another instance, a restart) reads it at once."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,13 +16,14 @@ from app.store.base import StoredGame
 from app.store.marks import Marks
 from app.store.replays import StoredReplay
 from app.store.sync import SyncStore
+from tests.loops import run_apart
 
 HM = "HM1-N-AAAAAAB"
 RID = "Q" * 21 + "A"
 
 
 def run(coroutine):
-    return asyncio.run(coroutine)
+    return run_apart(coroutine)
 
 
 def ended(store: SyncStore, line: str, state: str = "stuck") -> StoredReplay:
