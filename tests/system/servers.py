@@ -72,7 +72,11 @@ def start_server(
     python = root / ".venv" / "bin" / "python"
     python = python if root != ROOT and python.exists() else Path(sys.executable)
     command = [str(python), "-m", "uvicorn", app, "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--workers", str(workers), "--no-access-log", *args]
+    command += ["--port", str(port), "--workers", str(workers), "--no-access-log"]
+    # As scripts/run: a keep-alive longer than any client's idle gap, so that a client thread
+    # starved on a loaded machine never sends into a connection the server is closing (uvicorn's
+    # default 5 s made "Server disconnected without sending a response" under load).
+    command += ["--timeout-keep-alive", "75", *args]
     with log.open("wb") as out:
         process = subprocess.Popen(
             command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
