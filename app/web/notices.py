@@ -84,11 +84,15 @@ def sentence(text: str, lang: str) -> str:
 
 COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
 
-EVENTS: Final = frozenset({"stale", "unreadable", "reset", "revoked", "linked", "left"})
+EVENTS: Final = frozenset(
+    {"stale", "unreadable", "reset", "revoked", "linked", "left", "replay-deleted"}
+    | {"cleared", "refused"}
+)
 """Notices that tell of something that happened, which the page cannot check by looking at
 what it shows: their redirect carries a tag (``&t=``, :func:`notice_tag`) that only this
 server makes, for this session, page, notice and board, so a crafted link shows none of them
-(issue 23)."""
+(issue 23; a deleted replay, and a refusal told without its reason — "Selection cleared.",
+"Not allowed: nothing moved." —, issue 34)."""
 
 TAG: Final = "t"
 

@@ -53,9 +53,11 @@ from app.web.errors import PlayerError
 from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
 from app.web.markup import board_html
+from app.web.notices import notice_query
 from app.web.pages import Pager, StepQuery, parse_step
 from app.web.render import Renderer
 from app.web.screen import AnyScreen, screen_for
+from app.web.sessions import signer_of
 from app.web.views import clock_text
 
 router = APIRouter()
@@ -396,4 +398,5 @@ async def delete_replay(
     deleted = ID_PATTERN.fullmatch(ident) and await store.delete_replay_async(player.sid, ident)
     if not deleted:
         raise not_found()
-    return RedirectResponse("/stats?n=replay-deleted#replays", 303, headers=NO_STORE)
+    query = notice_query(signer_of(request.app), player.sid, "/stats", "replay-deleted")
+    return RedirectResponse(f"/stats?{query}#replays", 303, headers=NO_STORE)

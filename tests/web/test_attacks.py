@@ -359,6 +359,30 @@ def test_stats_notices_in_a_link_someone_sent_say_nothing(client, key):
     assert parse(client.get("/stats", params={"n": key}).text).find_all(id="stats-notice") == []
 
 
+def test_a_crafted_replay_deleted_notice_says_nothing(client):
+    """Issue 34, finding 7: ``/stats?n=replay-deleted`` without its tag said "The replay was
+    deleted…"."""
+    page = parse(client.get("/stats", params={"n": "replay-deleted"}).text)
+    assert page.find_all(id="stats-notice") == []
+
+
+def test_a_deleted_replay_is_still_told(client, player):
+    from tests.web.test_replays import replay_url
+
+    p = win(player)
+    url = replay_url(p)
+    done = client.post(f"{url}/delete", data={"token": p.token})
+    assert done.headers["location"].startswith("/stats?n=replay-deleted&t=")
+    notice = parse(client.get(done.headers["location"]).text).by_id("stats-notice")
+    assert notice.text == "The replay was deleted: its link opens nothing any more."
+
+
+def test_a_crafted_cleared_notice_says_nothing(client):
+    """Issue 34, finding 7: ``/half-moon/CODE?n=cleared`` said "Selection cleared." though
+    nothing was selected or cleared; the refusal's own redirect still says it (its tag)."""
+    assert parse(client.get(URL, params={"n": "cleared"}).text).by_id("status").text == ""
+
+
 def test_a_notice_for_another_session_says_nothing(app, client):
     from app.web.notices import notice_tag
     from app.web.sessions import signer_of
