@@ -7,6 +7,7 @@ transaction); this module only reads what it wrote.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -257,9 +258,16 @@ def kind_rows(doc: dict[str, Any], t: NullTranslations) -> list[KindRow]:
 
 
 def game_rows(
-    doc: dict[str, Any], t: NullTranslations, replays: frozenset[str] = frozenset()
+    doc: dict[str, Any],
+    t: NullTranslations,
+    replays: frozenset[str] = frozenset(),
+    going: Mapping[str, int] | None = None,
 ) -> list[GameRow]:
-    """The last games' rows; ``replays``: the player's replays still kept (linked)."""
+    """The last games' rows; ``replays``: the player's replays still kept (linked);
+    ``going``: the moves of the player's games still being played, by code — a game not
+    finished is listed with its row's moves, not the count its first move left in the
+    statistics (issue 34)."""
+    going = going or {}
     rows = []
     for entry in doc["recent"]:
         code = entry.get("code")
@@ -276,7 +284,9 @@ def game_rows(
                 t.gettext(RESULT_NAMES[str(state)]),
                 str(state),
                 clock_text(ms) if state in ("won", "lost") else "–",
-                int(entry.get("moves") or 0),
+                going.get(code, int(entry.get("moves") or 0))
+                if state not in ("won", "lost")
+                else int(entry.get("moves") or 0),
                 date_text(at),
                 state == "playing",
                 f"/replay/{entry['replay']}" if entry.get("replay") in replays else None,

@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.i18n import N_
 from app.services import daily
 from app.store import Store
+from app.store.bounds import MAX_GAMES_PER_SESSION
 from app.store.counting import normal
 from app.web.charts import charts
 from app.web.dependencies import (
@@ -107,10 +108,13 @@ async def _page(
     current, best = daily_streak(doc, daily.today())
     has_link = link is not None or await store.has_link_async(player.sid)
     replays = await store.player_replays_async(player.sid)
+    going = {
+        g.code: g.moves for g in await store.recent_games_async(player.sid, MAX_GAMES_PER_SESSION)
+    }
     notice = _notice(request, player, doc, has_link)
     context = page.context(
         kinds=kind_rows(doc, t),
-        games=game_rows(doc, t, frozenset(r.id for r in replays)),
+        games=game_rows(doc, t, frozenset(r.id for r in replays), going),
         replays=replay_rows(replays, t),
         charts=charts(doc, t),
         rules=[t.gettext(r) for r in RULES],

@@ -303,3 +303,19 @@ def test_two_app_instances_on_one_redis_count_a_finished_game_once(
         assert doc is not None
         assert (doc["k"]["HM"]["played"], doc["k"]["HM"]["won"]) == (1, 1)
         assert SyncStore(stores[1]).deal_stats(CODE)["players"] == 1
+
+
+@pytest.mark.all_stores
+def test_stats_lists_games_in_progress_with_their_true_move_count(client, player):
+    """Issue 34, finding 9: a game in progress was listed with "Moves 1" (its first move's
+    count, kept in the statistics) when it had 4 and 9 moves."""
+    for code, removals in ((CODE, 4), (OTHER, 9)):
+        p = player(code)
+        for removal in solve(deal(DealCode.parse(code))).line[:removals]:
+            for place in removal:
+                p.tap(place_name(place))
+        assert p.board.attrs["data-moves"] == str(removals)
+    page = parse(client.get("/stats").text)
+    for code, moves in ((CODE, "4"), (OTHER, "9")):
+        row = page.by_id("recent").find("tr", data_code=code)
+        assert row.find("td", data_label="Moves").text == moves
