@@ -41,6 +41,7 @@ DEFAULT_STORE: Final = "var/solitaire.db"
 DEFAULT_MAX_BODY: Final = 16 * 1024
 DEFAULT_RATE_WRITES: Final = "240/minute"
 DEFAULT_RATE_NEW: Final = "60/hour"
+DEFAULT_RATE_RANKED: Final = "30/day"
 MIN_SECRET: Final = 32
 """Characters ``SOLITAIRE_SECRET`` must have at least."""
 
@@ -59,6 +60,8 @@ class Config:
     """The public origin (``https://cards.example``), or ``""``: each request's own."""
     rate_writes: str = DEFAULT_RATE_WRITES
     rate_new: str = DEFAULT_RATE_NEW
+    rate_ranked: str = DEFAULT_RATE_RANKED
+    """Wins per client address that enter the deals' standings (issue 34)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "origin", normal_origin(self.origin))
@@ -92,6 +95,7 @@ class Config:
             origin=os.environ.get("SOLITAIRE_ORIGIN", ""),
             rate_writes=os.environ.get("SOLITAIRE_RATE_WRITES", "") or DEFAULT_RATE_WRITES,
             rate_new=os.environ.get("SOLITAIRE_RATE_NEW", "") or DEFAULT_RATE_NEW,
+            rate_ranked=os.environ.get("SOLITAIRE_RATE_RANKED", "") or DEFAULT_RATE_RANKED,
             store_timeout=env_number("SOLITAIRE_STORE_TIMEOUT", 1.0),
             proof_workers=max(1, int(env_number("SOLITAIRE_PROOF_WORKERS", 1))),
             proof_seconds=env_number("SOLITAIRE_PROOF_SECONDS", 10.0),

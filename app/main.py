@@ -89,7 +89,7 @@ def create_app(
         # the secret session ids are signed with: configured, or kept beside the store
         app.state.signer = Signer(await server_secret(config.secret, app.state.store))
         app.state.limiter = app.state.store.rate_limiter(
-            Limits.parse(config.rate_writes, config.rate_new)
+            Limits.parse(config.rate_writes, config.rate_new, rank=config.rate_ranked)
         )
         app.state.prover = Prover(
             workers=config.proof_workers,

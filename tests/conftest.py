@@ -10,6 +10,7 @@ import pytest
 import redis
 
 from app.services.proofs import make_pool
+from app.store import counting
 from tests.store.redis_server import (
     Cluster,
     start_redis_cluster,
@@ -26,6 +27,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         folder = item.path.parent.name
         if folder in FOLDER_MARKERS and item.path.parent.parent.name == "tests":
             item.add_marker(FOLDER_MARKERS[folder])
+
+
+@pytest.fixture(autouse=True)
+def _no_human_floor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests play faster than any human: the time a ranked win must take
+    (:data:`app.store.counting.FLOOR_MS_PER_MOVE`) is 0 except in tests marked
+    ``human_floor``, which hold it (servers in other processes keep it)."""
+    if request.node.get_closest_marker("human_floor") is None:
+        monkeypatch.setattr(counting, "FLOOR_MS_PER_MOVE", 0)
 
 
 @pytest.fixture(scope="session")

@@ -44,7 +44,7 @@ from app.store import histogram
 from app.store.base import ENDED, StoredGame, carry
 from app.store.bounds import MAX_GAMES_PER_SESSION
 from app.store.jsondata import int_or_zero, json_dict
-from app.store.marks import Counted
+from app.store.marks import RESULT_COUNTED, Counted
 from app.store.replays import StoredReplay, replay_id, replay_of
 
 RECENT: Final = 20
@@ -64,6 +64,16 @@ FINGERPRINT: Final = 4
 """Bytes of SHA-256 kept per deal: a new deal is mistaken for a counted one once in about
 two million (2048 / 2^32)."""
 
+RANKED: Final = SEEN
+"""Won deals whose cell in the deal's figures the document keeps (``ranked``: the deal's
+fingerprint, then its moves bucket and time bucket, a byte each — 6 bytes a win, at most 12
+KiB), so that the player's own win is never among "the other players" (issue 34), after any
+number of later games and across a reset."""
+
+FLOOR_MS_PER_MOVE: Final = 200
+"""The least time a human takes per move (``docs/decisions.md``, *Standings that are
+earned*): a win faster than its moves × this is not ranked (issue 34)."""
+
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
@@ -81,7 +91,14 @@ def wants(new: StoredGame) -> bool:
     if new.moves <= 0 or new.kind is None:
         return False
     mark = new.marks.counted
-    return not mark or (mark != "done" and new.state in ENDED)
+    return mark in ("", "new") or (mark not in RESULT_COUNTED and new.state in ENDED)
+
+
+def is_plausible(ms: int, moves: int) -> bool:
+    """Whether a win of ``moves`` moves in ``ms`` on the game clock is within human reach
+    (:data:`FLOOR_MS_PER_MOVE`); only such a win enters its deal's standings: a Half Moon
+    deal's 48 moves take at least 9.6 s (the issue's scripts won in 2 s)."""
+    return ms >= moves * FLOOR_MS_PER_MOVE
 
 
 def clock_ms(game: StoredGame) -> int:
@@ -122,6 +139,7 @@ def normal(doc: Any) -> dict[str, Any]:
         },
         "set": json_dict(data.get("set")),
         "seen": _seen_text(data.get("seen")),
+        "ranked": _ranked_text(data.get("ranked")),
     }
 
 
@@ -170,11 +188,47 @@ def _remember(doc: dict[str, Any], code: str) -> None:
     doc["seen"] = base64.b64encode(raw[-SEEN * FINGERPRINT :]).decode()
 
 
+def _ranked_text(value: Any) -> str:
+    """``ranked`` as stored, or ``""`` when it is not base64 of whole entries."""
+    raw = _entries(value, RANK_ENTRY) if isinstance(value, str) else b""
+    return base64.b64encode(raw[-RANKED * RANK_ENTRY :]).decode()
+
+
+RANK_ENTRY: Final = FINGERPRINT + 2
+
+
+def _entries(text: str, size: int) -> bytes:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return b""
+    return raw if len(raw) % size == 0 else b""
+
+
+def ranked_cell(doc: dict[str, Any], code: str) -> tuple[int, int] | None:
+    """The cell of the player's own win of ``code`` that its deal's figures hold (a
+    :func:`normal` document), ``None`` when they hold none of the player's."""
+    raw, mark = _entries(doc["ranked"], RANK_ENTRY), fingerprint(code)
+    for i in range(len(raw) - RANK_ENTRY, -1, -RANK_ENTRY):
+        if raw[i : i + FINGERPRINT] == mark:
+            return raw[i + FINGERPRINT], raw[i + FINGERPRINT + 1]
+    return None
+
+
+def _rank(doc: dict[str, Any], code: str, moves: int, ms: int) -> None:
+    """Remember the cell of the player's win of ``code`` the deal's figures took."""
+    m, t = histogram.cell(moves, ms)
+    raw = _entries(doc["ranked"], RANK_ENTRY) + fingerprint(code) + bytes((m, t))
+    doc["ranked"] = base64.b64encode(raw[-RANKED * RANK_ENTRY :]).decode()
+
+
 def after_reset(doc: Any) -> dict[str, Any] | None:
     """The document a reset leaves: nothing counted, but the deals already counted stay
-    counted (``None``: nothing to keep)."""
-    seen = normal(doc)["seen"]
-    return {"seen": seen} if seen else None
+    counted, and the player's wins the deals' figures hold stay known as theirs (``None``:
+    nothing to keep)."""
+    data = normal(doc)
+    kept = {key: data[key] for key in ("seen", "ranked") if data[key]}
+    return kept or None
 
 
 def _entry(doc: dict[str, Any], code: str) -> dict[str, Any] | None:
@@ -201,6 +255,7 @@ def count(
     counts = data["k"].setdefault(kind, empty_kind())
     code, now = new.code, new.updated_ms
     mark: Counted = new.marks.counted
+    again = mark == "new"  # an ended game restarted: a new game of a deal counted before
     deal: DealResult | None = None
     if not mark and data["open"].get(kind) != code and was_counted(data, code):
         # counted before, its row pushed out since: its first result stands
@@ -211,7 +266,7 @@ def count(
         return done, data, None
     if not mark and data["open"].get(kind) == code:
         mark = "open"  # played before and still open: its row went, the game goes on
-    if not mark:  # the first move: played (and another open game of its kind abandoned)
+    if not mark or again:  # the first move: played (and another open game of its kind abandoned)
         other = data["open"].get(kind)
         if other is not None and other != code:
             _lose(data, kind)
@@ -221,14 +276,15 @@ def count(
                 entry["r"] = "abandoned"
         data["open"][kind] = code
         counts["played"] += 1
-        _remember(data, code)
+        if not again:
+            _remember(data, code)
         data["recent"] = [
             {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now},
             *(e for e in data["recent"] if e.get("code") != code),
         ][:RECENT]
-        mark = "open"
+        mark = "again" if again else "open"
     if new.state in ENDED:
-        mark = "done"
+        first, mark = mark == "open", "done"
         if code in data["gone"]:  # abandoned before: already counted as lost
             data["gone"] = [c for c in data["gone"] if c != code]
         else:
@@ -264,7 +320,14 @@ def count(
             if won and day:
                 _daily_win(data["daily"], day)
             data["set"] = {"code": code, "keys": records(before, data, kind, won)}
-            deal = DealResult(won, ms, new.moves)
+            # the deal's figures take each player's first result, a win only when humanly
+            # possible and while the client may rank (issue 34)
+            if first and (not won or new.ranks):
+                deal = DealResult(won, ms, new.moves)
+                if won:
+                    _rank(data, code, new.moves, ms)
+            else:
+                mark = "aside"
     written = new.with_marks(new.marks._replace(counted=mark))
     return written, data, deal
 

@@ -115,17 +115,23 @@ def add(data: Any, moves: int, ms: int) -> dict[str, int]:
 
 
 def standing(
-    data: Any, moves: int, ms: int, *, by_moves: bool, mine: tuple[int, int] | None = None
+    data: Any,
+    moves: int,
+    ms: int,
+    *,
+    by_moves: bool,
+    mine: tuple[int, int] | None = None,
+    mine_cell: tuple[int, int] | None = None,
 ) -> tuple[float, int]:
     """How many of the deal's wins the result (``moves``, ``ms``) beats, and how many it is
     compared with: the wins in worse cells count, and half of those in its own cell.
     ``by_moves``: fewer moves first, then less time; else time alone. ``mine``: the player's
-    own win among them (moves, ms), left out — a result is compared with the others'."""
+    own win among them (moves, ms), left out — a result is compared with the others'; or
+    ``mine_cell``, its cell."""
     cells = cells_of(data)
-    if mine is not None:
-        own_cell = cell(*mine)
-        if cells.get(own_cell):
-            cells[own_cell] -= 1
+    own_cell = mine_cell or (cell(*mine) if mine is not None else None)
+    if own_cell is not None and cells.get(own_cell):
+        cells[own_cell] -= 1
     at = cell(moves, ms)
     rank = (lambda c: c) if by_moves else (lambda c: (0, c[1]))
     own = rank(at)

@@ -19,12 +19,21 @@ A value of the wrong type or shape reads as unset, and unknown keys are dropped.
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, get_args
 
 from app.store.jsondata import int_or_zero
 
-Counted = Literal["", "open", "done"]
-"""The statistics' mark: not counted, counted as played, its result counted."""
+Counted = Literal["", "open", "again", "new", "done", "aside"]
+"""The statistics' mark: not counted; counted as played (``open``: the player's first game
+of the deal, whose result the deal's figures take; ``again``: a later game of a deal counted
+before — a restart of an ended game — whose result counts for the player alone); ``new``: a
+game restarted after it ended, not played yet (its first move counts it ``again``); its
+result counted (``done``: and in the deal's figures; ``aside``: for the player alone — a
+later game, or a win the standings do not rank). Issue 34."""
+
+_COUNTED: Final[dict[str, Counted]] = {c: c for c in get_args(Counted)}
+RESULT_COUNTED: Final[frozenset[str]] = frozenset({"done", "aside"})
+"""The marks of a game whose result is counted: it counts nothing more."""
 
 REPLAY_ID: Final = re.compile(r"[A-Za-z0-9_-]{22}")
 """A replay id: 16 random bytes, URL-safe base64 without padding (128 bits)."""
@@ -101,7 +110,7 @@ unproved=False, retry=None, replay=None)
         counted, daily, retry = data.get("counted"), data.get("daily"), data.get("retry")
         replay = data.get("replay")
         return cls(
-            "open" if counted == "open" else "done" if counted == "done" else "",
+            _COUNTED.get(counted, "") if isinstance(counted, str) else "",
             daily if isinstance(daily, str) else "",
             _win(data.get("won")),
             data.get("unproved") is True,

@@ -42,8 +42,8 @@ import limits
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["write", "new", "guess"]
-KINDS: Final[tuple[Kind, ...]] = ("write", "new", "guess")
+Kind = Literal["write", "new", "guess", "rank"]
+KINDS: Final[tuple[Kind, ...]] = ("write", "new", "guess", "rank")
 
 DEFAULT_GUESSES: Final = "20/hour"
 """Device links that name no player (issue 16), per client address: a secret of 128 bits
@@ -62,6 +62,11 @@ ALLOWED: Final = Verdict(True)
 
 GUESSES: Final = limits.parse(DEFAULT_GUESSES)
 
+DEFAULT_RANKED: Final = "30/day"
+"""Wins one client address may enter into the deals' standings (issue 34): past them a win
+counts for its player but is not ranked, so one address's script cannot fill a daily deal's
+standing (``docs/decisions.md``, *Standings that are earned*)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -70,14 +75,17 @@ class Limits:
     write: limits.RateLimitItem | None
     new: limits.RateLimitItem | None
     guess: limits.RateLimitItem | None = GUESSES
+    rank: limits.RateLimitItem | None = None
 
     @classmethod
-    def parse(cls, write: str, new: str, guess: str = DEFAULT_GUESSES) -> Limits:
+    def parse(
+        cls, write: str, new: str, guess: str = DEFAULT_GUESSES, rank: str = DEFAULT_RANKED
+    ) -> Limits:
         """:raises ValueError: for text that is neither ``off`` nor a ``limits`` rate."""
-        return cls(_item(write), _item(new), _item(guess))
+        return cls(_item(write), _item(new), _item(guess), _item(rank))
 
     def item(self, kind: Kind) -> limits.RateLimitItem | None:
-        return self.write if kind == "write" else self.new if kind == "new" else self.guess
+        return {"write": self.write, "new": self.new, "guess": self.guess, "rank": self.rank}[kind]
 
 
 def _item(text: str) -> limits.RateLimitItem | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from app.status import ENDED, Status
-from app.store.marks import NO_MARKS, Marks, Win
+from app.store.marks import NO_MARKS, RESULT_COUNTED, Marks, Win
 
 T = TypeVar("T")
 
@@ -134,6 +134,9 @@ class StoredGame:
     game, and its variant where the game has several), ``None``: not counted. Named by the
     web layer when it writes the game, so the store never needs to know the games; not
     stored (a game read back has ``None``: only the game being written is counted)."""
+    ranks: bool = field(default=True, compare=False)
+    """Whether a win this change makes may enter its deal's standings: the web layer's call
+    (the client's ranked wins a day, issue 34); not stored."""
 
     def with_marks(self, marks: Marks) -> StoredGame:
         """This game with ``marks`` (built directly: ``dataclasses.replace`` costs several
@@ -147,6 +150,7 @@ class StoredGame:
             self.updated_ms,
             marks,
             self.kind,
+            self.ranks,
         )
 
 
@@ -154,7 +158,8 @@ def carry(
     old: StoredGame | None, new: StoredGame, new_id: Callable[[], str] | None = None
 ) -> StoredGame:
     """``new`` with the marks it keeps from ``old``, the game it replaces: the statistics'
-    mark always (only the store sets it); the daily day, the earlier win and the replay's id
+    mark always (only the store sets it) — but a game that ended and starts again is a new game
+    (``new``, issue 34); the daily day, the earlier win and the replay's id
     unless ``new`` sets them; a win (with its replay) when a won game is played again; no
     replay once the game restarts. ``new_id`` draws the replay id of a game that has just
     ended without one (the web layer's :func:`app.store.replays.new_replay_id`; the store's call
@@ -164,7 +169,7 @@ def carry(
     >>> won = StoredGame("C", {"clock": [9000, None], "moves": "ae"}, Status.WON, 520, 48,
     ...                  marks=Marks("done", replay="R" * 22))
     >>> carry(won, StoredGame("C", {})).marks
-    Marks(counted='done', daily='', won=Win(ms=9000, moves=48, score=520, \
+    Marks(counted='new', daily='', won=Win(ms=9000, moves=48, score=520, \
 replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
     """
     fresh = new.marks
@@ -184,6 +189,15 @@ replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
             replay = kept.replay
         if new_id is not None and kept.replay is None and new.state in ENDED and new.moves > 0:
             replay = new_id()
+    if (
+        old is not None
+        and old.state in ENDED
+        and counted in RESULT_COUNTED
+        and new.moves == 0
+        and not new.record.get("moves")
+        and not new.record.get("redo")
+    ):
+        counted = "new"  # an ended game restarted is a new game (issue 34)
     daily = fresh.daily or kept.daily
     if (counted, daily, won, replay) == (fresh.counted, fresh.daily, fresh.won, fresh.replay):
         return new

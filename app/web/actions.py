@@ -27,7 +27,7 @@ from app.web.answers import answer
 from app.web.codes import parse_code
 from app.web.commit import commit, keep, settle
 from app.web.decide import Action, Turn
-from app.web.dependencies import guard_write, may_create
+from app.web.dependencies import guard_write, may_create, may_rank
 from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.gamecache import game_cache
@@ -78,7 +78,8 @@ async def _turn(request: Request, screen: AnyScreen, code: DealCode, action: Act
     today = daily.today()
     daily_day = today if await daily.day_of(str(code)) == today else None
     retry = await replay_key(request)
-    return Turn(screen, code, action, now_ms(), creating, daily_day, retry)
+    ranking = await may_rank(request)
+    return Turn(screen, code, action, now_ms(), creating, daily_day, retry, ranking)
 
 
 def action_route(

@@ -63,6 +63,9 @@ class DealFigures:
     wins: int
     best_ms: int
     fewest: int
+    aside: bool = False
+    """The figures do not hold this game: they take each player's first result of a deal,
+    and only wins within human reach while the client may rank (issue 34)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,10 @@ import logging
 
 from fastapi import Request
 
+from app.status import Status
 from app.store import SessionData, Store, StoredGame, StoreError
 from app.web.decide import Acted, Decided, Turn, decide
-from app.web.dependencies import limit
+from app.web.dependencies import limit, spend_rank
 from app.web.errors import PlayerError
 from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
 from app.web.sessions import Player, check_token
@@ -80,6 +81,13 @@ async def settle(request: Request, turn: Turn, acted: Acted) -> Acted:
             await limit(request, "new")
         except StoreError as error:  # the game is made: one spend fewer, never "not made"
             log.warning("a new game's limit was not spent: %s", error)
+    row = acted.row
+    first = row is not None and row.marks.counted in ("", "open")  # the deal's figures take it
+    if acted.ended and row is not None and row.state == Status.WON and row.ranks and first:
+        try:
+            await spend_rank(request)
+        except StoreError as error:
+            log.warning("a ranked win's limit was not spent: %s", error)
     store: Store = request.app.state.store
     sid = Player.from_request(request).sid
     settled = await settle_verdict(request, store, sid, turn.screen, acted.game)

@@ -10,6 +10,7 @@ day, the action's retry key, the time — is read before, into a :class:`Turn`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +20,9 @@ from app.engine.game import MAX_RECORD_MOVES
 from app.engine.games import AnyGame
 from app.status import Status
 from app.store import SessionData, StoredGame
-from app.store.base import carry
-from app.store.ratelimit import Verdict
+from app.store.base import carry, clock_elapsed
+from app.store.counting import is_plausible
+from app.store.ratelimit import ALLOWED, Verdict
 from app.store.replays import new_replay_id, replay_id
 from app.web.board import BoardFacts
 from app.web.errors import PlayerError
@@ -49,6 +51,9 @@ class Turn:
     """The day the deal is that day's daily deal, when that day is today (issue 23)."""
     retry: str | None = None
     """The action's retry key (:func:`app.web.retries.replay_key`); ``None``: a plain form."""
+    ranking: Verdict = ALLOWED
+    """Whether a win this action makes may enter its deal's standings: the client has ranked
+    wins left today (issue 34; the win must also be within human reach, :func:`_row`)."""
 
     @property
     def page_url(self) -> str:
@@ -127,6 +132,10 @@ def _row(
     if game.move_count > MAX_RECORD_MOVES:  # every record written can be read back
         raise PlayerError.game_too_long(MAX_RECORD_MOVES, turn.page_url)
     row = turn.screen.stored(game, game.to_record(), turn.now, state)
+    if state == Status.WON and not (
+        turn.ranking.allowed and is_plausible(clock_elapsed(row.record), row.moves)
+    ):
+        row = dataclasses.replace(row, ranks=False)  # counted, not ranked (issue 34)
     saved = carry(stored, row, new_replay_id)
     created = stored is None or (replay_id(stored) is not None and saved.marks.replay is None)
     if created and not turn.creating.allowed:

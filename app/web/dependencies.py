@@ -19,6 +19,7 @@ from app.web.render import Renderer
 from app.web.sessions import Player, check_token, page_session
 
 _HELD: Final = "held_new_game"
+_RANK: Final = "held_ranked_win"
 """Key of the request's state: the new game :func:`may_create` held for its action."""
 
 
@@ -98,12 +99,30 @@ async def may_create(request: Request) -> Verdict:
     return held.verdict
 
 
+async def may_rank(request: Request) -> Verdict:
+    """Hold one ranked win of the client's day (issue 34) for this request's action, before
+    its write: a win it makes enters its deal's standings only while one is left. The action
+    spends it when it made a ranked win (:func:`spend_rank`); else it is given back when the
+    request ends (:func:`release_held`)."""
+    held = await hold(request, "rank")
+    setattr(request.state, _RANK, held)
+    return held.verdict
+
+
+async def spend_rank(request: Request) -> None:
+    """Spend the ranked win this request held (:func:`may_rank`)."""
+    held: Hold | None = getattr(request.state, _RANK, None)
+    if held is not None:
+        await held.spend()
+
+
 def release_held(scope: Scope) -> None:
-    """Give back the new game a request held and did not spend (the middleware
-    :class:`app.web.middleware.LimitHolds`, when the request ends)."""
-    held = scope.get("state", {}).get(_HELD)
-    if isinstance(held, Hold):
-        held.release()
+    """Give back the new game and the ranked win a request held and did not spend (the
+    middleware :class:`app.web.middleware.LimitHolds`, when the request ends)."""
+    for name in (_HELD, _RANK):
+        held = scope.get("state", {}).get(name)
+        if isinstance(held, Hold):
+            held.release()
 
 
 async def checked_form(

@@ -112,10 +112,11 @@ async def game_result(
     if ending is None and ident is not None:  # undone since: the game as it ended
         replay = await store.replay_async(ident)
         ending = None if replay is None else (Status(replay.state), replay.ms, replay.moves)
-    standing = standing_values(figures, ending, code, doc, by_moves)
+    aside = row is not None and row.marks.counted == "aside"  # not in the figures (issue 34)
+    standing = standing_values(figures, ending, code, doc, by_moves, aside)
     return GameResult(
         records=ended_values(doc, code, kind),
-        deal=deal_figures(figures),
+        deal=deal_figures(figures, aside),
         standing=standing,
         replay=ident,
     )

@@ -12,7 +12,7 @@ from app.i18n import N_
 from app.status import Status
 from app.store import StoredGame, histogram
 from app.store.base import ENDED, clock_elapsed
-from app.store.counting import normal
+from app.store.counting import normal, ranked_cell
 from app.web.board import Standing
 from app.web.views import clock_text
 
@@ -28,7 +28,12 @@ def ended_as(row: StoredGame | None) -> Ended | None:
 
 
 def standing_values(
-    figures: dict[str, Any] | None, ending: Ended | None, code: str, doc: Any, by_moves: bool
+    figures: dict[str, Any] | None,
+    ending: Ended | None,
+    code: str,
+    doc: Any,
+    by_moves: bool,
+    aside: bool = False,
 ) -> Standing | None:
     """Where the player's game of ``code`` stands on its deal (issue 26), as it ended
     (``ending``), among the other players' wins: the deal's figures for everyone hold them as
@@ -44,11 +49,15 @@ def standing_values(
     state, ms, moves = ending
     if state != Status.WON:
         return Standing(Status.LOST, ms=0, moves=0, share=0, players=wins, by_moves=by_moves)
-    entry = next((e for e in normal(doc)["recent"] if e.get("code") == code), None)
+    data = normal(doc)
+    own = ranked_cell(data, code)  # the player's own win, after any later games or a reset
+    entry = next((e for e in data["recent"] if e.get("code") == code), None)
     mine = None
-    if entry is not None and entry.get("r") == "won":
+    if own is None and not aside and entry is not None and entry.get("r") == "won":  # before 34
         mine = (int(entry.get("moves") or 0), int(entry.get("ms") or 0))
-    beaten, others = histogram.standing(cells, moves, ms, by_moves=by_moves, mine=mine)
+    beaten, others = histogram.standing(
+        cells, moves, ms, by_moves=by_moves, mine=mine, mine_cell=own
+    )
     share = round(100 * beaten / others) if others else 0
     return Standing(Status.WON, ms=ms, moves=moves, share=share, players=others, by_moves=by_moves)
 

@@ -124,8 +124,9 @@ def ended_lines(doc: dict[str, Any] | None, code: str, kind: str, t: NullTransla
     return record_lines(ended_values(doc, code, kind), t)
 
 
-def deal_figures(data: dict[str, Any] | None) -> DealFigures | None:
-    """A deal's figures for everyone, ``None`` when nobody finished it."""
+def deal_figures(data: dict[str, Any] | None, aside: bool = False) -> DealFigures | None:
+    """A deal's figures for everyone, ``None`` when nobody finished it; ``aside``: they do
+    not hold the player's game (a later game of the deal, or a win not ranked)."""
     if not data or not data.get("players"):
         return None
     return DealFigures(
@@ -133,6 +134,7 @@ def deal_figures(data: dict[str, Any] | None) -> DealFigures | None:
         wins=int(data.get("wins", 0)),
         best_ms=int(data.get("best_ms", 0)),
         fewest=int(data.get("fewest", 0)),
+        aside=aside,
     )
 
 
@@ -167,11 +169,18 @@ def result_lines(result: GameResult | None, t: NullTranslations, zen: bool = Fal
     text = None
     if deal is not None:
         players, wins, best_ms, fewest = deal.players, deal.wins, deal.best_ms, deal.fewest
-        text = t.ngettext(
-            "This deal for everyone: %(num)s player finished it",
-            "This deal for everyone: %(num)s players finished it",
-            players,
-        ) % {"num": players}
+        if deal.aside:
+            text = t.ngettext(
+                "This deal for everyone, not counting this game: %(num)s player finished it",
+                "This deal for everyone, not counting this game: %(num)s players finished it",
+                players,
+            ) % {"num": players}
+        else:
+            text = t.ngettext(
+                "This deal for everyone: %(num)s player finished it",
+                "This deal for everyone: %(num)s players finished it",
+                players,
+            ) % {"num": players}
         text += ", " + t.ngettext("%(num)s won", "%(num)s won", wins) % {"num": wins}
         if best_ms and zen:
             text += "; " + t.gettext(N_("fewest moves %(moves)s")) % {"moves": fewest}
