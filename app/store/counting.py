@@ -32,10 +32,7 @@ counted (``seen``).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import datetime
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -43,6 +40,13 @@ from typing import Any, Final
 from app.store import histogram
 from app.store.base import ENDED, StoredGame, carry
 from app.store.bounds import MAX_GAMES_PER_SESSION
+from app.store.fingerprints import (
+    rank,
+    ranked_text,
+    remember,
+    seen_text,
+    was_counted,
+)
 from app.store.jsondata import int_or_zero, json_dict
 from app.store.marks import RESULT_COUNTED, Counted
 from app.store.replays import StoredReplay, replay_id, replay_of
@@ -53,22 +57,6 @@ RECENT: Final = 20
 GONE: Final = MAX_GAMES_PER_SESSION
 """Abandoned games remembered so that finishing one later counts nothing: as many as a
 session keeps games, so an abandoned game still stored is always among them."""
-
-SEEN: Final = 2048
-"""Deals whose fingerprints the document keeps (the most recently counted): replaying a deal
-counts nothing as long as fewer than this many other deals were played since — at the
-default limit of 60 new games an hour, more than 34 hours of nothing but new games. 4 bytes a
-deal: 8 KiB, 11 KiB as the document's base64 text."""
-
-FINGERPRINT: Final = 4
-"""Bytes of SHA-256 kept per deal: a new deal is mistaken for a counted one once in about
-two million (2048 / 2^32)."""
-
-RANKED: Final = SEEN
-"""Won deals whose cell in the deal's figures the document keeps (``ranked``: the deal's
-fingerprint, then its moves bucket and time bucket, a byte each — 6 bytes a win, at most 12
-KiB), so that the player's own win is never among "the other players" (issue 34), after any
-number of later games and across a reset."""
 
 FLOOR_MS_PER_MOVE: Final = 200
 """The least time a human takes per move (``docs/decisions.md``, *Standings that are
@@ -138,8 +126,8 @@ def normal(doc: Any) -> dict[str, Any]:
             "days": [d for d in daily.get("days", []) if isinstance(d, str)][-RECENT:],
         },
         "set": json_dict(data.get("set")),
-        "seen": _seen_text(data.get("seen")),
-        "ranked": _ranked_text(data.get("ranked")),
+        "seen": seen_text(data.get("seen")),
+        "ranked": ranked_text(data.get("ranked")),
     }
 
 
@@ -151,75 +139,6 @@ def figures(doc: dict[str, Any], kind: str) -> dict[str, int]:
     """The figures of ``kind`` in a :func:`normal` document (none counted yet: all zero)."""
     found: dict[str, int] = doc["k"].get(kind) or empty_kind()
     return found
-
-
-def fingerprint(code: str) -> bytes:
-    """What ``seen`` keeps of a deal code.
-
-    >>> fingerprint("HM1-N-AAAAAAB").hex()
-    '2f8f10c6'
-    """
-    return hashlib.sha256(b"counted deal\x00" + code.encode()).digest()[:FINGERPRINT]
-
-
-def _seen_text(value: Any) -> str:
-    """``seen`` as stored, or ``""`` when it is not base64 of whole fingerprints."""
-    raw = _seen(value) if isinstance(value, str) else b""
-    return base64.b64encode(raw[-SEEN * FINGERPRINT :]).decode()
-
-
-def _seen(text: str) -> bytes:
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        return b""
-    return raw if len(raw) % FINGERPRINT == 0 else b""
-
-
-def was_counted(doc: dict[str, Any], code: str) -> bool:
-    """Whether ``code`` is among the deals the document (:func:`normal`) counted."""
-    raw, mark = _seen(doc["seen"]), fingerprint(code)
-    return any(raw[i : i + FINGERPRINT] == mark for i in range(0, len(raw), FINGERPRINT))
-
-
-def _remember(doc: dict[str, Any], code: str) -> None:
-    """Add ``code`` to ``seen``, forgetting the oldest past :data:`SEEN`."""
-    raw = _seen(doc["seen"]) + fingerprint(code)
-    doc["seen"] = base64.b64encode(raw[-SEEN * FINGERPRINT :]).decode()
-
-
-def _ranked_text(value: Any) -> str:
-    """``ranked`` as stored, or ``""`` when it is not base64 of whole entries."""
-    raw = _entries(value, RANK_ENTRY) if isinstance(value, str) else b""
-    return base64.b64encode(raw[-RANKED * RANK_ENTRY :]).decode()
-
-
-RANK_ENTRY: Final = FINGERPRINT + 2
-
-
-def _entries(text: str, size: int) -> bytes:
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        return b""
-    return raw if len(raw) % size == 0 else b""
-
-
-def ranked_cell(doc: dict[str, Any], code: str) -> tuple[int, int] | None:
-    """The cell of the player's own win of ``code`` that its deal's figures hold (a
-    :func:`normal` document), ``None`` when they hold none of the player's."""
-    raw, mark = _entries(doc["ranked"], RANK_ENTRY), fingerprint(code)
-    for i in range(len(raw) - RANK_ENTRY, -1, -RANK_ENTRY):
-        if raw[i : i + FINGERPRINT] == mark:
-            return raw[i + FINGERPRINT], raw[i + FINGERPRINT + 1]
-    return None
-
-
-def _rank(doc: dict[str, Any], code: str, moves: int, ms: int) -> None:
-    """Remember the cell of the player's win of ``code`` the deal's figures took."""
-    m, t = histogram.cell(moves, ms)
-    raw = _entries(doc["ranked"], RANK_ENTRY) + fingerprint(code) + bytes((m, t))
-    doc["ranked"] = base64.b64encode(raw[-RANKED * RANK_ENTRY :]).decode()
 
 
 def after_reset(doc: Any) -> dict[str, Any] | None:
@@ -277,7 +196,7 @@ def count(
         data["open"][kind] = code
         counts["played"] += 1
         if not again:
-            _remember(data, code)
+            remember(data, code)
         data["recent"] = [
             {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now},
             *(e for e in data["recent"] if e.get("code") != code),
@@ -325,7 +244,7 @@ def count(
             if first and (not won or new.ranks):
                 deal = DealResult(won, ms, new.moves)
                 if won:
-                    _rank(data, code, new.moves, ms)
+                    rank(data, code, new.moves, ms)
             else:
                 mark = "aside"
     written = new.with_marks(new.marks._replace(counted=mark))

@@ -12,7 +12,8 @@ from app.i18n import N_
 from app.status import Status
 from app.store import StoredGame, histogram
 from app.store.base import ENDED, clock_elapsed
-from app.store.counting import normal, ranked_cell
+from app.store.counting import normal
+from app.store.fingerprints import ranked_cell
 from app.web.board import Standing
 from app.web.views import clock_text
 

@@ -70,8 +70,10 @@ RULES: Final = (
     N_("It is won when the last card is played."),
     LOST_RULE,
     N_(
-        "A deal's first result is its result: undoing after the end, restarting it, or"
-        " finishing an abandoned game later does not count again."
+        "A game's first result is its result: undoing after the end, or finishing an"
+        " abandoned game later, does not count again. Starting a deal again after its game"
+        " ended is a new game. A deal's figures for everyone take each player's first game"
+        " of it, and only wins played at a human pace."
     ),
     N_(
         "Time is the game clock's time. Best time and fewest moves are of won games; the"

@@ -457,7 +457,7 @@ def test_an_open_game_pushed_out_goes_on_and_counts_its_end_once(store: Store) -
 def test_the_counted_deals_are_bounded() -> None:
     import base64
 
-    from app.store.counting import FINGERPRINT, SEEN, was_counted
+    from app.store.fingerprints import FINGERPRINT, SEEN, was_counted
 
     doc: Any = None
     for i in range(SEEN + 10):
