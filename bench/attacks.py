@@ -1,4 +1,4 @@
-"""Issue 23's attacks, replayed against real servers: did each one do harm?
+"""Issue 23's and 34's attacks, replayed against real servers: did each one do harm?
 
 For the baseline (``--baseline``: a git ref archived into the work folder, or a directory;
 ``none`` to skip) and for this checkout, each attack runs against fresh ``scripts/run``-style
@@ -29,6 +29,14 @@ attacker would, and prints one line: ``harm`` or ``no harm``, with what was seen
 9. ``long`` — a game at the move cap (5,000 moves): one view's time against a fresh deal's,
    and ``/health`` p50 while 16 clients view it (``bench/bench_long_game.py``'s code, shorter
    runs; that bench measures it at length).
+
+Issue 34's (findings 2, 4 and 6; finding 1 is ``answers``' "not made" for a move made):
+
+10. ``revoke-race`` — ten Revokes sent at once by the owner's browser: how many answers end
+    on the id that holds the owner's game?
+11. ``at-once`` — 64 new games sent at once from one address with 5 an hour: how many made?
+12. ``standings`` — three scripts win one deal (48 moves in a second or two): is the third
+    ranked among the other two?
 
     .venv/bin/python -m bench.attacks [--baseline main] [--only growth,planting]
 """
@@ -512,6 +520,83 @@ def attack_noise(target: Target) -> Result:
     return lines > 1 or "413" not in status, f"log lines for an aborted body: {lines}; {status!r}"
 
 
+def attack_revoke_race(target: Target) -> Result:
+    """Issue 34, finding 2: ten Revokes sent at once by the owner's browser; which id does
+    each answer give it, and does that id hold the owner's game?"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    server = target.server()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as owner:
+            tap(owner, HM)
+            _link(owner)
+            token = token_of(parse(owner.get("/stats").text))
+            name, value = next((c.name, c.value) for c in owner.cookies.jar)
+
+            def revoke(_: int) -> str:
+                with httpx.Client(base_url=server.url, timeout=30) as c:
+                    c.cookies.set(name, value)
+                    answer = c.post("/stats/link/revoke", data={"token": token})
+                    return answer.cookies.get(name) or value
+
+            with ThreadPoolExecutor(10) as pool:
+                ends = list(pool.map(revoke, range(10)))
+            holding = 0
+            for cookie in ends:
+                with httpx.Client(base_url=server.url, timeout=30) as c:
+                    c.cookies.set(name, cookie)
+                    page = parse(c.get(f"/half-moon/{HM}").text)
+                    holding += bool(page.find_all(aria_pressed="true"))
+    finally:
+        server.stop()
+    return holding < 10, f"of 10 Revokes at once, {holding} end on the id that holds the game"
+
+
+def attack_limits_at_once(target: Target) -> Result:
+    """Issue 34, finding 6: 64 new games sent at once from one address with 5 new games an
+    hour: how many are made?"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    server = target.server(env={"SOLITAIRE_RATE_NEW": "5/hour"})
+    try:
+        clients = [httpx.Client(base_url=server.url, timeout=60) for _ in range(64)]
+        forms = []
+        for n, client in enumerate(clients):
+            code = f"HM1-N-AAAAA{'ABCDEFGH'[n // 8]}{'ABCDEFGH'[n % 8]}"
+            page = parse(client.get(f"/half-moon/{code}").text)
+            forms.append((client, code, page))
+
+        def send(item: tuple[httpx.Client, str, Element]) -> int:
+            client, code, page = item
+            data = {"place": "pile-1", "card": first_card(page), "token": token_of(page)}
+            return client.post(f"/half-moon/{code}/tap", data=data).status_code
+
+        with ThreadPoolExecutor(64) as pool:
+            answers = list(pool.map(send, forms))
+        for client in clients:
+            client.close()
+    finally:
+        server.stop()
+    made = sum(a != 429 for a in answers)
+    return made > 5, f"64 new games at once with 5 an hour: {made} made"
+
+
+def attack_standings(target: Target) -> Result:
+    """Issue 34, finding 4: three scripts win one deal in a second or two each (48 moves); the
+    third reads where its win stands."""
+    server = target.server()
+    said = ""
+    try:
+        for _ in range(3):
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                win(client, HM)
+                found = parse(client.get(f"/half-moon/{HM}").text).find_all(id="standing")
+                said = found[0].text if found else "(no standing: no ranked win)"
+    finally:
+        server.stop()
+    return "2 other players" in said, f"the third scripted win: {said!r}"
+
+
 ATTACKS: dict[str, Callable[[Target], Result]] = {
     "growth": attack_growth,
     "full": attack_full,
@@ -521,6 +606,9 @@ ATTACKS: dict[str, Callable[[Target], Result]] = {
     "notices": attack_notices,
     "inflate": attack_inflate,
     "limits": attack_limits,
+    "standings": attack_standings,
+    "revoke-race": attack_revoke_race,
+    "at-once": attack_limits_at_once,
     "noise": attack_noise,
     "long": attack_long,
 }
