@@ -206,7 +206,9 @@ def test_the_replay_id_is_kept_while_the_game_goes_on_and_dropped_when_it_restar
     undone = carry(ended, _row("playing", 47, moves="a", redo="e"))
     assert undone.marks == Marks(counted="done", won=Win(9000, 48, 520, REPLAY), replay=REPLAY)
     restarted = carry(ended, _row("playing", 0))
-    assert restarted.marks == Marks(counted="done", won=Win(9000, 48, 520, REPLAY))
+    assert restarted.marks == Marks(
+        counted="new", won=Win(9000, 48, 520, REPLAY)
+    )  # a new game (issue 34)
     assert carry(restarted, _row("playing", 1, moves="a")).marks == restarted.marks
 
 
