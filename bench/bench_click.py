@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import shutil
 import statistics
 import tempfile
@@ -62,7 +63,9 @@ ARM = """() => {
       observer.disconnect();
       requestAnimationFrame(() => resolve(performance.now() - start));
     });
-    observer.observe(main, {childList: true, subtree: true});
+    // a card drawn selected by the page itself is the screen answering too (issue 32)
+    observer.observe(main, {childList: true, subtree: true, attributes: true,
+                            attributeFilter: ['aria-pressed']});
     setTimeout(() => resolve(NaN), 10000);  // never painted: reported, not waited for
   });
 }"""
@@ -125,20 +128,45 @@ def tap(page: Page, selector: str) -> float:
     return elapsed
 
 
-def half_moon(page: Page, base: str, samples: dict[str, list[float]]) -> None:
+MOVES: list[int | None] = [None]
+"""``--moves``: how many moves of each game's line are played (all when None)."""
+
+
+TOKEN = re.compile(r'name="token" value="([^"]+)"')
+
+
+def fresh_player(page: Page, base: str) -> None:
+    """A new player (no cookies) who has dismissed every game's how-to-play (issue 35), so the
+    taps reach the board, not the newcomer's panel over it."""
     page.context.clear_cookies()
+    found = TOKEN.search(page.context.request.get(f"{base}/faq").text())
+    assert found is not None, "no form token on /faq"
+    body = f"learned=half-moon&learned=seahaven&token={found.group(1)}"
+    answer = page.context.request.post(
+        f"{base}/settings",
+        data=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        max_redirects=0,
+    )
+    assert answer.status == 303, answer.status
+
+
+def half_moon(page: Page, base: str, samples: dict[str, list[float]]) -> None:
+    fresh_player(page, base)
     page.goto(f"{base}/half-moon/{HM}")
-    for removal in hm_line(HM):
+    latency(page, LATENCY[0])
+    for removal in hm_line(HM)[: MOVES[0]]:
         for i, place in enumerate(removal):
             kind = "remove" if i == len(removal) - 1 else "select"
             samples[f"Half Moon {kind}"].append(tap(page, f"#card-{hm_place(place)}"))
 
 
 def seahaven(page: Page, base: str, samples: dict[str, list[float]]) -> None:
-    page.context.clear_cookies()
+    fresh_player(page, base)
     page.goto(f"{base}/seahaven/{SH}")
+    latency(page, LATENCY[0])
     game = Seahaven(DealCode.parse(SH))
-    for move in sh_line(SH):
+    for move in sh_line(SH)[: MOVES[0]]:
         source, count, target = move
         card = moving_card(game, move)
         home = target in FOUNDATIONS and count == 1 and source not in FOUNDATIONS
@@ -150,6 +178,22 @@ def seahaven(page: Page, base: str, samples: dict[str, list[float]]) -> None:
             samples["Seahaven destination"].append(tap(page, f"{aim} >> nth=-1"))
         game.play(move, now=0)
         assert source in (*COLUMNS, *CELLS, *FOUNDATIONS)
+
+
+LATENCY: list[int] = [0]
+"""``--latency``: milliseconds of round trip added to every request (Chromium's DevTools)."""
+
+
+def latency(page: Page, ms: int) -> None:
+    """Add ``ms`` of latency to the page's requests (Network.emulateNetworkConditions)."""
+    if not ms:
+        return
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
 
 
 def summary(values: list[float]) -> str:
@@ -174,7 +218,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="games of each per server")
     parser.add_argument("--baseline", type=Path, help="another checkout to compare with")
+    parser.add_argument("--latency", type=int, default=0, help="ms of added round trip")
+    parser.add_argument("--moves", type=int, default=None, help="moves of each line played")
     args = parser.parse_args()
+    LATENCY[0] = args.latency
+    MOVES[0] = args.moves
     root = Path(__file__).resolve().parents[1]
     work = Path(tempfile.mkdtemp(prefix="bench-click-"))
     servers = {}
@@ -192,7 +240,10 @@ def main() -> None:
     finally:
         for server in servers.values():
             server.stop()
-    print(f"click → paint, ms ({args.rounds} rounds; median, p95, taps)")
+    print(
+        f"click → paint, ms ({args.rounds} rounds, {args.latency} ms added latency;"
+        " median, p95, taps)"
+    )
     for name, samples in results.items():
         print(f"\n{name}")
         for game in ("Half Moon", "Seahaven"):

@@ -246,13 +246,13 @@ def test_a_tap_during_a_removal_animation_is_posted_and_drawn_at_once(watched):
     assert len(line[0]) == len(line[1]) == 2
     press(page, f"#card-{hm_place(first)}")
     expect(hm_card(page, first)).to_have_attribute("aria-pressed", "true")
-    assert running(page)  # the selection's 4 s transition
+    # the page draws the selection itself (issue 32: static/js/instant.js), raised by the
+    # stylesheet's own transition; the answer finds it drawn: no slide of motion.js follows
     press(page, f"#card-{hm_place(second)}")
     expect(board(page)).to_have_attribute("data-moves", "1")
     assert running(page)  # the removal's: the cards are still leaving
     press(page, f"#card-{hm_place(third)}")
-    expect(hm_card(page, third)).to_have_attribute("aria-pressed", "true")
-    assert running(page)
+    expect(hm_card(page, third)).to_have_attribute("aria-pressed", "true")  # drawn by the page
     press(page, f"#card-{hm_place(fourth)}")
     expect(board(page)).to_have_attribute("data-moves", "2")
     assert running(page)  # drawn while its own animation still runs: nothing waited 4 s

@@ -58,12 +58,12 @@ def test_the_shared_stylesheet_names_no_game():
         (
             "/half-moon/HM1-N-AAAAAAB",
             ["app", "games/half-moon", "prefs"],
-            [*BASE, "settings"],
+            [*BASE, "settings", "instant"],
         ),
         (
             "/seahaven/SH1-C4-AAAAAAB",
             ["app", "games/seahaven", "prefs"],
-            [*BASE, "settings", "seahaven"],
+            [*BASE, "settings", "seahaven", "instant"],
         ),
         ("/seahaven", ["app", "games/seahaven", "prefs"], [*BASE, "settings"]),
         ("/rules/half-moon", ["app", "games/half-moon", "prefs"], [*BASE, "settings"]),
