@@ -59,14 +59,21 @@ def hm_state(game: HalfMoon) -> str:
     )
 
 
-def hm_action(rng: random.Random, game: HalfMoon) -> Action:
-    roll = rng.random()
+def history_action(roll: float) -> Action | None:
+    """Undo, Redo or Restart for the lowest rolls (both games alike), else ``None``."""
     if roll < 0.04:
         return ["undo"]
     if roll < 0.07:
         return ["redo"]
     if roll < 0.075:
         return ["restart"]
+    return None
+
+
+def hm_action(rng: random.Random, game: HalfMoon) -> Action:
+    roll = rng.random()
+    if (history := history_action(roll)) is not None:
+        return history
     position = game.position
     if roll < 0.12:  # a card that is not there (another tab moved), or an empty place
         return ["tap", rng.randrange(PLACES), rng.choice(DECK)]
@@ -144,12 +151,8 @@ def sh_card_at(rng: random.Random, game: Seahaven, place: int) -> str | None:
 
 def sh_action(rng: random.Random, game: Seahaven) -> Action:
     roll = rng.random()
-    if roll < 0.04:
-        return ["undo"]
-    if roll < 0.07:
-        return ["redo"]
-    if roll < 0.075:
-        return ["restart"]
+    if (history := history_action(roll)) is not None:
+        return history
     if roll < 0.09:
         return ["home"]
     places = sh_places(game)

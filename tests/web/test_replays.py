@@ -38,7 +38,7 @@ from app.web.replays import PASTED_MAX_BODY
 from app.web.seahaven import SCREEN
 from app.web.sessions import form_token
 from tests.store.test_replays import housekeep
-from tests.web.conftest import HTMX, Player, forget_cached_games, sid_of, token_of
+from tests.web.conftest import HTMX, Player, deal_as, forget_cached_games, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -596,12 +596,7 @@ def test_starting_a_finished_deal_again_counts_as_a_new_game(store, monkeypatch)
     client made a new replay every two POSTs (a move that ends, then Restart) for ever more
     sessions. A restart of a game that never ended is no new game."""
     position = position_from_data(TINY)
-    original = HalfMoon.deal.__func__
-    monkeypatch.setattr(
-        HalfMoon,
-        "deal",
-        classmethod(lambda cls, c: position if str(c) == CODE else original(cls, c)),
-    )
+    deal_as(monkeypatch, HalfMoon, CODE, position)
     app = create_app(Config(rate_new="3/hour", rate_writes="off"), store=store.store)
     with TestClient(app, follow_redirects=False) as client:
         p = Player(client, f"/half-moon/{CODE}")
@@ -725,12 +720,7 @@ def test_seahaven_ranks_wins_by_fewer_moves_then_less_time(app, monkeypatch, clo
     4, 75 % (by time alone it would be 2 of 4, 50 %)."""
 
     position = SeahavenPosition.from_dict(SH_LEFT)
-    original = Seahaven.deal.__func__
-    monkeypatch.setattr(
-        Seahaven,
-        "deal",
-        classmethod(lambda cls, code: position if str(code) == SH_TINY else original(cls, code)),
-    )
+    deal_as(monkeypatch, Seahaven, SH_TINY, position)
     forget_cached_games(app)
     games = ((3, 45_000), (5, 750), (5, 1_000), (4, 30_000), (4, 20_000))  # moves, ms between
     for moves, step_ms in games:

@@ -18,7 +18,7 @@ from app.engine.halfmoon import HalfMoon, deal, place_name, position_from_data
 from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store.counting import FLOOR_MS_PER_MOVE
-from tests.web.conftest import Player, forget_cached_games
+from tests.web.conftest import Player, deal_as, forget_cached_games
 from tests.web.test_replays import CODE, LOSE, TINY, WIN, clock, play, tiny  # noqa: F401
 from tests.web.test_stats import stats_row
 
@@ -159,12 +159,7 @@ def test_one_address_enters_at_most_its_ranked_wins_a_day(store, monkeypatch, cl
     counts for its player, not in the deal's figures (before: all three)."""
     app = create_app(Config(rate_ranked="2/day"), store=store.store)
     position = position_from_data(TINY)
-    original = HalfMoon.deal.__func__
-    monkeypatch.setattr(
-        HalfMoon,
-        "deal",
-        classmethod(lambda cls, c: position if str(c) == CODE else original(cls, c)),
-    )
+    deal_as(monkeypatch, HalfMoon, CODE, position)
     forget_cached_games(app)
     pages = []
     with TestClient(app):  # the application started once: one limiter
