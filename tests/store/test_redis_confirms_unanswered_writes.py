@@ -1,4 +1,4 @@
-"""A write whose answer was lost (issue 23 item 2): the Redis store finds out whether it
+"""A write whose answer was lost: the Redis store finds out whether it
 landed before it answers. Landed: the change is made. Not landed: it is fenced, so it can
 never land later, and only then "not made". Redis still silent: :class:`UnconfirmedChangeError`,
 never "not made". Against a real ``redis-server`` paused with SIGSTOP and resumed with

@@ -1,4 +1,6 @@
-"""Issue 13, through HTTP: the play details a player notices in both games."""
+"""Through HTTP, the details of play a player notices in both games: a refused tap and what it
+says, Restart that asks first, Placement help, the New game dialog's level, the clock's start
+and the status sentences."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A tap whose write was sent just before Redis stalled (issue 23 item 2): the answer is true.
+"""A tap whose write was sent just before Redis stalled: the answer is true.
 Landed while the store asked: the move is answered as made. Still stalled: "we could not
 confirm", never "not made", and the page then shows what the server holds. Against a real
 ``redis-server`` paused with SIGSTOP between the tap's read and its write."""
