@@ -178,6 +178,10 @@ def player(client):
     return make
 
 
+WHOLE_ANSWER = ["board", "stats", "control-undo", "control-redo", "control-restart", "status"]
+"""The ids of an htmx answer that sends the whole board (each an out-of-band swap), in order."""
+
+
 def deal_as(monkeypatch, game: type, code: str, position: object, app=None) -> None:
     """Make one deal code of ``game`` deal ``position`` (every other code deals as it does);
     with ``app``, forget its cached games — a deal code's cards never change outside tests,
