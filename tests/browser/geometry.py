@@ -60,8 +60,10 @@ def pixel(page: Page, x: float, y: float) -> tuple[int, int, int]:
     return r, g, b
 
 
-def luminance(rgb: tuple[int, int, int]) -> float:
-    def channel(c: int) -> float:
+def luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG's relative luminance of an sRGB colour (channels 0–255)."""
+
+    def channel(c: float) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
 
@@ -69,7 +71,7 @@ def luminance(rgb: tuple[int, int, int]) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
     """WCAG's contrast ratio of two colours."""
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
