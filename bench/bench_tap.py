@@ -1,28 +1,27 @@
 """Where a tap's time goes, in process: whole taps through the ASGI app, and their stages.
 
-Run: ``.venv/bin/python -m bench.bench_tap [--taps 3000] [--stages]``
+Run: ``.venv/bin/python -m bench.bench_tap [--taps 3000]``
 
 No HTTP server and no load generator: each tap is one call of the ASGI application (all its
 middleware included) with a hand-built request, so the numbers are the application's own
 microseconds. A player selects and deselects a card again and again — every tap is a full
 read-modify-write of the stored game — sending the board version its page shows, as htmx
 does. Reported: the median and p90 per tap, memory store, memory store with gzip, SQLite
-``synchronous=FULL`` (wall time, and CPU time of all threads). ``--stages`` also times the
-pieces of a tap one by one (needs this branch's code: ``app.web.board``).
+``synchronous=FULL`` (wall time, and CPU time of all threads). Whole taps only: the
+stage timings that once stood here called pieces of the single-function ``act`` that the
+three steps (decide, commit, answer) replaced.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import gzip
 import os
 import re
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -166,72 +165,11 @@ def whole_taps(taps: int) -> None:
                 )
 
 
-def _time(label: str, fn: Callable[[], object], rounds: int = 2000) -> None:
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter_ns()
-        fn()
-        samples.append(time.perf_counter_ns() - start)
-    print(f"  {label:58} {_us(samples)}")
-
-
-def stages() -> None:
-    """The pieces of one Half Moon select tap and one Seahaven select tap."""
-    from app.engine.halfmoon import HalfMoon
-    from app.engine.seahaven import Seahaven
-    from app.store import SessionData
-    from app.web import halfmoon, seahaven
-
-    session = SessionData("t" * 32)
-    _stages(halfmoon.SCREEN, HalfMoon(DealCode("HM", 1, "N", 7)), session, halfmoon.place_html)
-    _stages(seahaven.SCREEN, Seahaven(DealCode("SH", 1, "C4", 7)), session, seahaven.column_html)
-
-
-def _stages(screen: Any, game: Any, session: Any, renderer: Any) -> None:
-    from app.web.actions import _changes
-    from app.web.board import fill
-    from app.web.gamecache import mark_of
-
-    print(screen.slug)
-    record = game.to_record()
-    _time("rebuild the game from its record (no moves)", lambda: type(game).from_record(record))
-    _time("to_record", game.to_record)
-    _time("mark (what the record is made of)", lambda: mark_of(game))
-    _time("status()", lambda: game.status())
-    before = screen.facts(game, session)
-    _time("facts (board as plain data)", lambda: screen.facts(game, session, "playing"))
-    parts = screen.board_parts(before, "en")
-    _time("place markup, cached (all places)", lambda: screen.board_parts(before, "en"))
-    _time("board version", lambda: screen.board_version(before, parts, "en", "t"))
-    last = before.places[-1]
-    _time("one place's markup, not cached", lambda: renderer.__wrapped__("en", last))
-    html = screen.board_html(before, "en", "t")
-    _time("whole board markup, cached places", lambda: screen.board_html(before, "en", "t"))
-    _time("fill token and code (whole board)", lambda: fill(html, "t" * 32, "HM1-N-AAAAAAH"))
-    changed = list(parts)
-    changed[-1] = renderer("en", dataclasses.replace(last, dimmed=not last.dimmed))
-    from app.web.views import InfoView, info_changes, status_html
-
-    info = InfoView(61_000, True, 240_000, 10, 2, "HM1-N-AAAAAAH", "http://x/y", True, False)
-    view = screen.view("en", game)
-    _time("info bar's changes (numbers, Undo, Redo)", lambda: info_changes("en", view, info))
-    _time("live region", lambda: status_html("Three of hearts selected.", True))
-    _time(
-        "changed places only (the partial answer's board part)",
-        lambda: _changes(screen, before, before, parts, changed, "en", "0"),
-    )
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=3000)
-    parser.add_argument("--stages", action="store_true")
-    parser.add_argument("--only-stages", action="store_true")
     args = parser.parse_args(argv)
-    if not args.only_stages:
-        whole_taps(args.taps)
-    if args.stages or args.only_stages:
-        stages()
+    whole_taps(args.taps)
 
 
 if __name__ == "__main__":

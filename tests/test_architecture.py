@@ -172,11 +172,23 @@ def test_a_package_that_is_no_game_is_refused_by_name():
         web_games._router_of("board")
 
 
-def test_no_module_of_the_store_is_over_400_lines():
-    """One concern a module (issue 36): the store's modules stay short enough to read whole."""
+@pytest.mark.parametrize("layer", ["web", "store"])
+def test_no_module_of_the_web_or_the_store_is_over_400_lines(layer):
+    """One concern a module (issue 36): the web layer's and the store's modules stay short
+    enough to read whole."""
     long = {
         str(path.relative_to(APP)): lines
-        for path in sorted((APP / "store").rglob("*.py"))
+        for path in sorted((APP / layer).rglob("*.py"))
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 400
     }
     assert long == {}
+
+
+def test_the_type_check_covers_all_of_the_application():
+    """``mypy --strict`` on ``app/`` as a whole, not only the engine (issue 36): what
+    ``scripts/test`` runs (a bare ``mypy``) reads its files and strictness from here."""
+    import tomllib
+
+    config = tomllib.loads((APP.parent / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert config["strict"] is True and config["files"] == ["app"]
+    assert ".venv/bin/mypy\n" in (APP.parent / "scripts/test").read_text("utf-8")

@@ -83,6 +83,18 @@ class PlayerError(Exception):
         )
 
     @classmethod
+    def no_daily_deal(cls, game_title: str) -> PlayerError:
+        """``/daily/<slug>`` of a game that deals no daily variant."""
+        return cls(
+            404,
+            _text(N_("No daily deal")),
+            lambda t: (
+                t.gettext(N_("%(game)s has no daily deal.")) % {"game": t.gettext(game_title)}
+            ),
+            [HOME],
+        )
+
+    @classmethod
     def forbidden_origin(cls) -> PlayerError:
         return cls.fixed(
             403, N_("Move refused"), N_("Moves can only be made from this site’s own pages.")

@@ -109,9 +109,10 @@ class Screen(ABC, Generic[G]):
 
     # --- the daily deal ----------------------------------------------------------------------
 
-    def daily_variant(self, request: Request) -> str:
-        """Which of the day's deals ``GET /daily/{game}`` opens (Seahaven: ``?cells=``)."""
-        return next(v.code for v in self.game.variants if v.daily)
+    def daily_variant(self, request: Request) -> str | None:
+        """Which of the day's deals ``GET /daily/{game}`` opens (Seahaven: ``?cells=``);
+        ``None`` for a game that deals no daily variant."""
+        return next((v.code for v in self.game.variants if v.daily), None)
 
     own_notices: ClassVar[frozenset[str]] = frozenset()
     """The keys of :data:`NOTICES` only this game's pages show (a key a game's actions use

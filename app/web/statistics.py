@@ -211,7 +211,9 @@ class KindRow:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRow:
+class PlayedRow:
+    """What a line of ``/stats``'s lists of games and of replays both say of a game."""
+
     code: str
     url: str
     game: str
@@ -220,12 +222,16 @@ class GameRow:
     time: str
     moves: int
     date: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow(PlayedRow):
     resumable: bool
     replay: str | None = None
+    """The game's replay, while the player keeps it."""
     when: str = ""
     """The moment as ``<time datetime>`` reads it (UTC, ISO 8601), empty for none: the page's
-    script shows it in the player's own time zone (issue 35)."""
-    """The game's replay (issue 26), while the player keeps it."""
+    script shows it in the player's own time zone."""
 
 
 def percent(part: int, whole: int) -> str:
@@ -324,17 +330,9 @@ def iso_text(ms: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class ReplayRow:
-    """A line of ``/stats``'s list of the player's replays (issue 26)."""
+class ReplayRow(PlayedRow):
+    """A line of ``/stats``'s list of the player's replays."""
 
-    url: str
-    code: str
-    game: str
-    result: str
-    state: str
-    time: str
-    moves: int
-    date: str
     delete: str
     """Where its Delete form posts."""
     when: str = ""
@@ -350,8 +348,8 @@ def replay_rows(replays: list[ReplaySummary], t: NullTranslations) -> list[Repla
         won = replay.state == "won"
         rows.append(
             ReplayRow(
-                f"/replay/{replay.id}",
                 replay.code,
+                f"/replay/{replay.id}",
                 t.gettext(KIND_NAMES[kind]),
                 t.gettext(RESULT_NAMES["won" if won else "lost"]),
                 "won" if won else "lost",

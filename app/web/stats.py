@@ -283,5 +283,8 @@ async def daily_deal(slug: str, request: Request, player: PlayerDep) -> Response
         raise PlayerError.not_found()
     variant = screen.daily_variant(request)
     codes = await daily.daily_codes(daily.today())
-    code = next(c for c in codes.values() if c.game == screen.game.game_id and c.variant == variant)
+    game_id = screen.game.game_id
+    code = next((c for c in codes.values() if c.game == game_id and c.variant == variant), None)
+    if code is None:
+        raise PlayerError.no_daily_deal(screen.game.title)
     return RedirectResponse(screen.url(code), 303, headers=NO_STORE)

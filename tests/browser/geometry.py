@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import colorsys
 import re
-import struct
-import zlib
 from typing import Any
 
 from playwright.sync_api import Page
+
+from tests.web.png import read_png
 
 Box = dict[str, float]
 
@@ -53,66 +53,17 @@ def assert_labels_clear_of_cards(page: Page) -> None:
     assert_apart(page, "#board .label")
 
 
-def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
-    """Width, height and rows of RGBA bytes of a PNG as Chromium writes it (8-bit RGB or RGBA,
-    not interlaced): enough to read what colour a point of a screenshot is."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks, header = 8, [], b""
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
-        if kind == b"IHDR":
-            header = body
-        elif kind == b"IDAT":
-            chunks.append(body)
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
-    step = 4 if colour == 6 else 3
-    raw = zlib.decompress(b"".join(chunks))
-    stride = width * step
-    rows: list[bytes] = []
-    previous = bytearray(stride)
-    for y in range(height):
-        kind, line = (
-            raw[y * (stride + 1)],
-            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
-        )
-        for x in range(stride):
-            left = line[x - step] if x >= step else 0
-            up = previous[x]
-            corner = previous[x - step] if x >= step else 0
-            if kind == 1:
-                line[x] = (line[x] + left) & 255
-            elif kind == 2:
-                line[x] = (line[x] + up) & 255
-            elif kind == 3:
-                line[x] = (line[x] + (left + up) // 2) & 255
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[x] = (
-                    line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)
-                ) & 255
-        previous = line
-        rows.append(
-            bytes(line)
-            if step == 4
-            else bytes(b for i in range(width) for b in (*line[i * 3 : i * 3 + 3], 255))
-        )
-    return width, height, rows
-
-
 def pixel(page: Page, x: float, y: float) -> tuple[int, int, int]:
     """The colour the page shows at the CSS point (x, y) of the viewport."""
     data = page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1}, scale="css")
-    _, _, rows = png_pixels(data)
-    r, g, b, _ = rows[0][:4]
+    r, g, b, _ = read_png(data).rgba(0, 0)
     return r, g, b
 
 
-def luminance(rgb: tuple[int, int, int]) -> float:
-    def channel(c: int) -> float:
+def luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG's relative luminance of an sRGB colour (channels 0–255)."""
+
+    def channel(c: float) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
 
@@ -120,7 +71,7 @@ def luminance(rgb: tuple[int, int, int]) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
     """WCAG's contrast ratio of two colours."""
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)

@@ -12,7 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal
 from tests.browser.conftest import DESKTOP, PHONE, assert_accessible, screenshot
-from tests.browser.geometry import assert_apart
+from tests.browser.geometry import assert_apart, contrast
 from tests.browser.play import (
     HM,
     SH,
@@ -259,20 +259,6 @@ def _rgb(text: str) -> tuple[float, float, float]:
         return tuple(int(text[i : i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
     r, g, b = (float(v) for v in re.findall(r"[\d.]+", text)[:3])
     return r, g, b
-
-
-def _luminance(rgb: tuple[float, float, float]) -> float:
-    def channel(c: float) -> float:
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
-    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def _over(colour, opacity: float, felt):

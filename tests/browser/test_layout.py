@@ -5,6 +5,8 @@ sideways scroll."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from playwright.sync_api import Page, expect
 
 from app.engine.seahaven import COLUMNS
@@ -52,15 +54,22 @@ def test_half_moon_new_and_in_play_on_a_phone_and_a_desktop(page: Page):
             page.set_viewport_size(DESKTOP)
             for number, removal in enumerate(hm_line(HM)[:moves], start=1):
                 hm_remove(page, removal, number)
-        for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
-            page.set_viewport_size(size)
-            expect(board(page)).to_have_attribute("data-moves", str(moves))
-            screenshot(page, f"half-moon-{name}-{'new' if moves == 0 else 'mid-game'}")
-            assert_apart(page, "#board [data-place]")
-            assert_labels_clear_of_cards(page)
-            assert_no_sideways_scroll(page)
+        for size in each_size_laid_out(page, "half-moon", moves):
             if size is DESKTOP:
                 assert_places_on_screen(page)
+
+
+def each_size_laid_out(page: Page, slug: str, moves: int) -> Iterator[dict[str, int]]:
+    """The page at the desktop's size, then the phone's, each checked (its places apart, its
+    labels clear, no sideways scroll) and photographed; yields the size for more checks."""
+    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        expect(board(page)).to_have_attribute("data-moves", str(moves))
+        screenshot(page, f"{slug}-{name}-{'new' if moves == 0 else 'mid-game'}")
+        assert_apart(page, "#board [data-place]")
+        assert_labels_clear_of_cards(page)
+        assert_no_sideways_scroll(page)
+        yield size
 
 
 def test_a_lifted_card_never_hides_a_label(page: Page):
@@ -127,13 +136,7 @@ def test_seahaven_new_and_in_play_on_a_phone_and_a_desktop(page: Page):
                     player.double(move)
                 else:
                     player.drag(move)
-        for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
-            page.set_viewport_size(size)
-            expect(board(page)).to_have_attribute("data-moves", str(moves))
-            screenshot(page, f"seahaven-{name}-{'new' if moves == 0 else 'mid-game'}")
-            assert_apart(page, "#board [data-place]")
-            assert_labels_clear_of_cards(page)
-            assert_no_sideways_scroll(page)
+        for size in each_size_laid_out(page, "seahaven", moves):
             # the top row (cells, then foundations) is one line of places on every screen
             top = boxes(page, ".top-row [data-place]")
             assert len({round(b["y"]) for b in top}) == 1, top

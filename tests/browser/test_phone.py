@@ -864,11 +864,8 @@ def test_chromium_drops_a_tap_soon_after_a_quick_touch_drag_on_a_page_without_sc
     assert seen[3] == ["pointerdown", "pointerup"]
 
 
-@pytest.mark.parametrize("target", ["KS", "AH"])
-def test_a_tap_soon_after_a_quick_touch_drag_is_not_lost(new_context, target):
-    """On SH1-C4-AAAAAAB: Q♥ dragged quickly to cell 3 and let go while moving; 0.4 s later a
-    tap on K♠ (now on top of column 2: it is selected) or on A♥ (it goes home). Exactly one
-    action per gesture reaches the server."""
+def seahaven_by_touch(new_context) -> tuple[Page, Touch, list[str]]:
+    """Seahaven's page on a touch phone, its touch, and the verb of every POST it sends."""
     context = new_context(**PHONE_TOUCH)
     page = context.new_page()
     page.goto(GAMES["seahaven"])
@@ -877,7 +874,15 @@ def test_a_tap_soon_after_a_quick_touch_drag_is_not_lost(new_context, target):
     page.on(
         "request", lambda r: posts.append(r.url.rsplit("/", 1)[-1]) if r.method == "POST" else None
     )
-    touch = Touch(context, page)
+    return page, Touch(context, page), posts
+
+
+@pytest.mark.parametrize("target", ["KS", "AH"])
+def test_a_tap_soon_after_a_quick_touch_drag_is_not_lost(new_context, target):
+    """On SH1-C4-AAAAAAB: Q♥ dragged quickly to cell 3 and let go while moving; 0.4 s later a
+    tap on K♠ (now on top of column 2: it is selected) or on A♥ (it goes home). Exactly one
+    action per gesture reaches the server."""
+    page, touch, posts = seahaven_by_touch(new_context)
     queen, cell = strip_point(page, "#card-QH"), strip_point(page, "#slot-cell-3")
     aim = strip_point(page, f"#card-{target}")  # where the player sees it
     touch.drag(queen, (cell[0] + 6, cell[1] + 4), 3)
@@ -896,15 +901,7 @@ def test_a_tap_soon_after_a_quick_touch_drag_is_not_lost(new_context, target):
 
 def test_an_ordinary_touch_tap_is_one_tap(new_context):
     """Without a drag before it the browser's click is the tap: the script adds none."""
-    context = new_context(**PHONE_TOUCH)
-    page = context.new_page()
-    page.goto(GAMES["seahaven"])
-    ready(page)
-    posts: list[str] = []
-    page.on(
-        "request", lambda r: posts.append(r.url.rsplit("/", 1)[-1]) if r.method == "POST" else None
-    )
-    touch = Touch(context, page)
+    page, touch, posts = seahaven_by_touch(new_context)
     queen = strip_point(page, "#card-QH")
     touch.tap(queen)
     expect(page.locator("#card-QH")).to_have_attribute("aria-pressed", "true")

@@ -94,17 +94,22 @@ def _first(game: Seahaven, wanted) -> tuple[Card, Move]:
     raise AssertionError("no such card on this deal")
 
 
-def test_a_double_tap_makes_exactly_one_automatic_move_and_no_single_tap(page: Page):
-    player = SeahavenPlayer(page, SH)
-    player.open()
-    position = player.mirror.position
-    # a card a single tap would only select (it cannot go home), which the double tap moves
-    card, move = _first(
-        player.mirror,
+def _first_onto_a_column(game: Seahaven) -> tuple[Card, Move]:
+    """A top card that cannot go home whose double tap moves it onto a column."""
+    position = game.position
+    return _first(
+        game,
         lambda card, place, move: (
             not position.accepts(foundation_place(card.suit), card) and move.target in COLUMNS
         ),
     )
+
+
+def test_a_double_tap_makes_exactly_one_automatic_move_and_no_single_tap(page: Page):
+    player = SeahavenPlayer(page, SH)
+    player.open()
+    # a card a single tap would only select (it cannot go home), which the double tap moves
+    card, move = _first_onto_a_column(player.mirror)
     posts: list[tuple[str, str]] = []
     page.on(
         "request",
@@ -227,13 +232,7 @@ def test_the_lost_deal_says_so_and_offers_only_a_new_game(page: Page):
 def test_the_keyboard_selects_a_card_and_moves_it_keeping_the_focus(page: Page):
     player = SeahavenPlayer(page, SH)
     player.open()
-    position = player.mirror.position
-    card, move = _first(
-        player.mirror,
-        lambda card, place, move: (
-            not position.accepts(foundation_place(card.suit), card) and move.target in COLUMNS
-        ),
-    )
+    card, move = _first_onto_a_column(player.mirror)
     button = sh_card(page, card)
     button.focus()
     page.keyboard.press("Enter")  # a keyboard tap at once: no double-tap wait

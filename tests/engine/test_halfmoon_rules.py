@@ -273,21 +273,12 @@ def test_placement_help_dims_cards_that_cannot_combine():
     )
     assert game.dimmed() == frozenset()
     tap(game, "pile-1", "5S")
-    assert sorted(place_name(p) for p in game.dimmed()) == [
-        "pile-4",
-        "pile-5",
-        "reserve-1",
-        "reserve-8",
-    ]
+    dimmed = ["pile-4", "pile-5", "reserve-1", "reserve-8"]
+    assert sorted(place_name(p) for p in game.dimmed()) == dimmed
     tap(game, "pile-1", "5S")
     tap(game, "pile-5", "JS")
-    assert sorted(place_name(p) for p in game.dimmed()) == [
-        "pile-1",
-        "pile-2",
-        "pile-3",
-        "pile-4",
-        "reserve-8",
-    ]
+    dimmed = ["pile-1", "pile-2", "pile-3", "pile-4", "reserve-8"]
+    assert sorted(place_name(p) for p in game.dimmed()) == dimmed
 
 
 def test_a_stale_tap_changes_nothing():

@@ -136,24 +136,20 @@ def test_a_tapped_top_card_goes_home_even_when_something_else_was_selected_in_it
 # --- double tap ------------------------------------------------------------------------------
 
 
-def test_double_tap_prefers_the_foundation():
-    g = game()
-    assert g.auto("column-2", card("2S"), now=0) == moved("bS")
-
-
-def test_double_tap_then_the_longest_column_that_accepts():
-    g = game()
-    assert g.auto("column-1", card("10S"), now=0) == moved("ag")
-
-
-def test_double_tap_moves_a_king_with_its_run_to_an_empty_column():
-    g = game()
-    assert g.auto("column-4", card("KD"), now=0) == moved("de4")
-
-
-def test_double_tap_then_an_empty_cell():
-    g = game()
-    assert g.auto("column-10", card("8D"), now=0) == moved("jn")
+@pytest.mark.parametrize(
+    ("place", "top", "line"),
+    [
+        ("column-2", "2S", "bS"),
+        ("column-1", "10S", "ag"),
+        ("column-4", "KD", "de4"),
+        ("column-10", "8D", "jn"),
+    ],
+    ids=["foundation", "longest-column", "king-and-run-to-empty-column", "empty-cell"],
+)
+def test_double_tap_goes_to_the_foundation_then_a_column_then_an_empty_cell(place, top, line):
+    """The documents' order, each case the first that takes the card: its foundation, the
+    longest column that accepts it, an empty column (a king with its run), an empty cell."""
+    assert game().auto(place, card(top), now=0) == moved(line)
 
 
 def test_double_tap_on_a_run_that_is_too_large_names_the_limit():

@@ -29,19 +29,6 @@ GOLDEN = {
         "3C 9C 9D 3S 4C",
         "cells 10H 9H - -",
     ],
-    "SH1-C1-AAAAAJ2": [
-        "5C 10D 7D 3H 8D",
-        "2H QS 2S KD 4D 9H",
-        "5S AH 2D 10S QC",
-        "QH 7C 9S QD JD",
-        "JS 2C 10C 6S 3D",
-        "4S 7H 8H 6D JH",
-        "7S 8S KC KS JC",
-        "AS 6H 5H 5D KH",
-        "4H AD 8C AC 6C",
-        "3C 9C 9D 3S 4C",
-        "cells 10H",
-    ],
     "SH1-C2-AAAAAAB": [
         "JD 6D 9D 8S AH",
         "KH 5S 10C KS QH",
@@ -74,6 +61,16 @@ GOLDEN = {
 @pytest.mark.parametrize("code", sorted(GOLDEN))
 def test_golden_deal_is_dealt_card_by_card(code: str):
     assert _layout(deal_position(DealCode.parse(code))) == GOLDEN[code]
+
+
+def test_one_cell_deals_the_four_cells_deal_with_the_second_cells_card_on_column_two():
+    """SH1-C1-AAAAAJ2, pinned by the four-cell deal of the same number: the same shuffle, the
+    card the second cell would get (9H) on top of column 2, one cell (10H)."""
+    four = _layout(deal_position(DealCode.parse("SH1-C4-AAAAAJ2")))
+    one = _layout(deal_position(DealCode.parse("SH1-C1-AAAAAJ2")))
+    assert four == GOLDEN["SH1-C4-AAAAAJ2"]
+    assert one == [four[0], four[1] + " 9H", *four[2:10], "cells 10H"]
+    assert one[1] == "2H QS 2S KD 4D 9H"
 
 
 @pytest.mark.parametrize("variant", ["C4", "C2", "C1"])

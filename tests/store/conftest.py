@@ -6,7 +6,7 @@ event loop uses (:class:`app.store.sync.SyncStore`); ``store.store`` is the stor
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -35,6 +35,23 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SyncStore]
     made = SyncStore(make_store(request.param, request, tmp_path))
     yield made
     made.close()
+
+
+@pytest.fixture(params=["sqlite", "redis", "redis-cluster"])
+def shared_store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[[], SyncStore]]:
+    """Opens stores that share one place (a SQLite file, a Redis, a cluster) as a server's
+    workers do: each call is another worker's store; all are closed at the end."""
+    opened: list[SyncStore] = []
+
+    def open_one() -> SyncStore:
+        opened.append(SyncStore(make_store(request.param, request, tmp_path)))
+        return opened[-1]
+
+    yield open_one
+    for made in opened:
+        made.close()
 
 
 @pytest.fixture(params=["memory", "sqlite"])

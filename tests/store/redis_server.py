@@ -11,10 +11,14 @@ a Redis store that is never tested must not look like one that passed.
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,3 +196,16 @@ def fill_redis(client: redis.Redis) -> None:
         except redis.exceptions.OutOfMemoryError:  # "used memory > 'maxmemory'"
             return
     raise AssertionError("the server never filled up")
+
+
+@contextmanager
+def pausable_redis_server(tmp_dir: Path | str) -> Iterator[tuple[int, str]]:
+    """A server of the test's own that the test may pause (``SIGSTOP``): its pid and URL;
+    resumed, if it is still paused, and stopped after."""
+    process, url = start_redis_server(tmp_dir)
+    try:
+        yield process.pid, url
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGCONT)
+        stop_redis_server(process)

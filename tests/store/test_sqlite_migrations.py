@@ -28,6 +28,26 @@ def names_in(path: Path) -> set[str]:
         return {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
 
 
+def file_at(path: Path, version: int, *rows: tuple[str, tuple[object, ...]]) -> None:
+    """A file made by the first ``version`` migrations, as that version of this code made it,
+    with ``rows``: (an INSERT, its values)."""
+    with closing(sqlite3.connect(path)) as raw:
+        for step in MIGRATIONS[:version]:
+            step(raw)
+        raw.execute(f"PRAGMA user_version = {version}")
+        for statement, values in rows:
+            raw.execute(statement, values)
+        raw.commit()
+
+
+GAME_ROW = (
+    "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
+    " VALUES ('s1', 'HM1-N-AAAAAAB', '{\"clock\":[1000,5]}', 'playing', 10, 3, '{}', 5)",
+    (),
+)
+"""One Half Moon game in play, as every version's ``games`` table holds it."""
+
+
 def test_migrations_are_numbered_by_their_position() -> None:
     assert SCHEMA_VERSION == len(MIGRATIONS) == 8
     assert [step.__name__ for step in MIGRATIONS] == [
@@ -48,15 +68,15 @@ def test_a_version_5_file_gains_replays_and_the_deals_cells_and_keeps_its_figure
     """Version 5 → 6 (issue 26): replays, and each deal's wins as cells; a deal's figures
     from before read with no cells (the end box then leaves out where a win stands)."""
     path = tmp_path / "games.db"
-    with closing(sqlite3.connect(path)) as raw:
-        for step in MIGRATIONS[:5]:
-            step(raw)
-        raw.execute("PRAGMA user_version = 5")
-        raw.execute(
+    file_at(
+        path,
+        5,
+        (
             "INSERT INTO deal_stats (code, players, wins, best_ms, fewest, updated_ms)"
-            " VALUES ('HM1-N-AAAAAAB', 3, 2, 9000, 48, 5)"
-        )
-        raw.commit()
+            " VALUES ('HM1-N-AAAAAAB', 3, 2, 9000, 48, 5)",
+            (),
+        ),
+    )
     store = SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == 8
     assert {"replays", "replays_by_sid", "replays_by_ended"} <= names_in(path)
@@ -74,15 +94,7 @@ def test_a_version_5_file_gains_replays_and_the_deals_cells_and_keeps_its_figure
 def test_a_version_4_file_gains_the_rate_buckets_and_keeps_its_games(tmp_path: Path) -> None:
     """Version 4 → 5 (issue 24): the rate limits' buckets move into the store's own file."""
     path = tmp_path / "games.db"
-    with closing(sqlite3.connect(path)) as raw:
-        for step in MIGRATIONS[:4]:
-            step(raw)
-        raw.execute("PRAGMA user_version = 4")
-        raw.execute(
-            "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
-            " VALUES ('s1', 'HM1-N-AAAAAAB', '{\"clock\":[1000,5]}', 'playing', 10, 3, '{}', 5)"
-        )
-        raw.commit()
+    file_at(path, 4, GAME_ROW)
     store = SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == SCHEMA_VERSION
     assert {"rate_buckets", "rate_buckets_by_full"} <= names_in(path)
@@ -94,15 +106,7 @@ def test_a_version_3_file_gains_the_statistics_tables_and_counts(tmp_path: Path)
     """Version 3 → 4 (issue 16): a file with games in play migrates; a game played before
     the migration counts as played when it ends."""
     path = tmp_path / "games.db"
-    with closing(sqlite3.connect(path)) as raw:
-        for step in MIGRATIONS[:3]:
-            step(raw)
-        raw.execute("PRAGMA user_version = 3")
-        raw.execute(
-            "INSERT INTO games (sid, code, record, state, score, moves, extra, updated_ms)"
-            " VALUES ('s1', 'HM1-N-AAAAAAB', '{\"clock\":[1000,5]}', 'playing', 10, 3, '{}', 5)"
-        )
-        raw.commit()
+    file_at(path, 3, GAME_ROW)
     assert not {"player_stats", "deal_stats", "links"} & names_in(path)
     store = SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == SCHEMA_VERSION
@@ -244,10 +248,7 @@ def test_stores_opening_a_new_file_at_once_all_succeed(tmp_path: Path, count: in
 
 def test_stores_opening_a_version_1_file_at_once_migrate_it_once(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
-    with closing(sqlite3.connect(path)) as raw:
-        MIGRATIONS[0](raw)
-        raw.execute("PRAGMA user_version = 1")
-        raw.commit()
+    file_at(path, 1)
     opened, errors = open_together(path, 4)
     assert errors == []
     assert version_of(path) == SCHEMA_VERSION
@@ -258,16 +259,15 @@ def test_stores_opening_a_version_1_file_at_once_migrate_it_once(tmp_path: Path)
 def test_a_version_7_file_keeps_its_replays_and_gains_their_analyses(tmp_path: Path) -> None:
     """Version 7 → 8: a replay's analysis lives in its row (none for old rows)."""
     path = tmp_path / "games.db"
-    with closing(sqlite3.connect(path)) as raw:
-        for step in MIGRATIONS[:7]:
-            step(raw)
-        raw.execute("PRAGMA user_version = 7")
-        raw.execute(
+    file_at(
+        path,
+        7,
+        (
             "INSERT INTO replays (id, sid, code, state, ms, moves, score, ended_ms, line)"
             " VALUES (?, 's1', 'HM1-N-AAAAAAB', 'stuck', 9000, 1, 10, 5, 'ae')",
             ("A" * 22,),
-        )
-        raw.commit()
+        ),
+    )
     store = SyncStore(SQLiteStore(str(path)))
     assert version_of(path) == 8
     assert store.replay("A" * 22) is not None and store.analysis("A" * 22) is None

@@ -188,6 +188,24 @@ def player(client):
     return make
 
 
+WHOLE_ANSWER = ["board", "stats", "control-undo", "control-redo", "control-restart", "status"]
+"""The ids of an htmx answer that sends the whole board (each an out-of-band swap), in order."""
+
+
+def deal_as(monkeypatch, game: type, code: str, position: object, app=None) -> None:
+    """Make one deal code of ``game`` deal ``position`` (every other code deals as it does);
+    with ``app``, forget its cached games — a deal code's cards never change outside tests,
+    so the worker's cache keys games by their records."""
+    original = game.deal.__func__  # type: ignore[attr-defined]
+
+    def fake(cls, dealt):
+        return position if str(dealt) == code else original(cls, dealt)
+
+    monkeypatch.setattr(game, "deal", classmethod(fake))
+    if app is not None:
+        forget_cached_games(app)
+
+
 def forget_cached_games(app) -> None:
     """Empty the worker's game cache (``app.web.gamecache.GameCache``): for tests that make one
     deal code deal other cards, which never happens outside tests."""

@@ -3,7 +3,7 @@
 Each test is an attack that did harm before (bounded storage, true answers, sessions only
 this site issued); the server-process attacks (the connection cap, bodies, forwarded
 addresses, the access log) are in ``tests/system/test_server_limits.py``, the store-level
-ones in ``tests/store/test_hardening.py``.
+ones in ``tests/store/test_secret_revocation_and_full_stores.py``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Position, deal, place_name, position_from_data
 from app.engine.halfmoon.solver import solve
 from tests import seeds
-from tests.web.conftest import HTMX, board_version, forget_cached_games, varies
+from tests.web.conftest import HTMX, WHOLE_ANSWER, board_version, deal_as, varies
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -20,15 +20,7 @@ def dealt(monkeypatch, app):
     """Make HM1-N-AAAAAAB deal a given position (the documents' own cards, or a tiny table)."""
 
     def use(position: Position) -> None:
-        original = HalfMoon.deal.__func__
-
-        def fake(cls, code):
-            return position if str(code) == CODE else original(cls, code)
-
-        monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
-        # a deal code's cards never change, so the worker's cached games are keyed by their
-        # records; a test that deals the same code anew forgets them
-        forget_cached_games(app)
+        deal_as(monkeypatch, HalfMoon, CODE, position, app)
 
     return use
 
@@ -94,14 +86,7 @@ def test_an_htmx_tap_from_a_page_without_a_board_version_answers_the_whole_board
         headers=HTMX,
     )
     fragment = parse(response.text)
-    assert [c.attrs["id"] for c in fragment.children] == [
-        "board",
-        "stats",
-        "control-undo",
-        "control-redo",
-        "control-restart",
-        "status",
-    ]
+    assert [c.attrs["id"] for c in fragment.children] == WHOLE_ANSWER
     assert {c.attrs["hx-swap-oob"] for c in fragment.children} == {"true"}
     assert len(fragment.by_id("board").find_all(data_place=True)) == 20
     assert fragment.find(data_place="pile-1").find("button").attrs["aria-pressed"] == "true"

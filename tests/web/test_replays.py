@@ -53,14 +53,7 @@ REPLAY_LINK = re.compile(r"/replay/([A-Za-z0-9_-]{22})")
 @pytest.fixture
 def tiny(monkeypatch, app):
     """CODE deals the four-card table (a deal code's cards never change outside tests)."""
-    original = HalfMoon.deal.__func__
-    position = position_from_data(TINY)
-
-    def fake(cls, code):
-        return position if str(code) == CODE else original(cls, code)
-
-    monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
-    forget_cached_games(app)
+    deal_as(monkeypatch, HalfMoon, CODE, position_from_data(TINY), app)
 
 
 @pytest.fixture
@@ -773,14 +766,7 @@ def test_a_daily_deals_page_shows_the_days_figures_once_the_game_has_ended(app, 
     it is lost, how many players won the day's deal; the winner's says where the win stands."""
 
     today = str(daily.codes_of(daily.today())["HM"])
-    original = HalfMoon.deal.__func__
-    position = position_from_data(TINY)
-
-    def fake(cls, code):
-        return position if str(code) == today else original(cls, code)
-
-    monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
-    forget_cached_games(app)
+    deal_as(monkeypatch, HalfMoon, today, position_from_data(TINY), app)
     pages = []
     for line in (WIN, LOSE):
         with TestClient(app, follow_redirects=False) as client:

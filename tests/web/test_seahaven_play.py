@@ -21,7 +21,7 @@ from app.engine.seahaven.solver import solve_code
 from app.store.marks import Marks
 from tests import seeds
 from tests.engine.test_seahaven_rules import EXAMPLE
-from tests.web.conftest import HTMX, Player, forget_cached_games, sid_of, varies
+from tests.web.conftest import HTMX, WHOLE_ANSWER, Player, deal_as, sid_of, varies
 from tests.web.html import parse
 
 CUSTOM = "SH1-C4-AAAAAAB"
@@ -72,16 +72,7 @@ def dealt(monkeypatch, app):
     """Make SH1-C4-AAAAAAB deal a given board (a seed's position)."""
 
     def use(data) -> None:
-        position = Position.from_dict(data)
-        original = Seahaven.deal.__func__
-
-        def fake(cls, code):
-            return position if str(code) == CUSTOM else original(cls, code)
-
-        monkeypatch.setattr(Seahaven, "deal", classmethod(fake))
-        # a deal code's cards never change, so the worker's cached games are keyed by their
-        # records; a test that deals the same code anew forgets them
-        forget_cached_games(app)
+        deal_as(monkeypatch, Seahaven, CUSTOM, Position.from_dict(data), app)
 
     return use
 
@@ -437,14 +428,7 @@ def test_seahaven_actions_answer_fragments_or_303(sh, client):
     )
     assert response.status_code == 200
     assert "HX-Request" in varies(response)
-    assert [c.attrs["id"] for c in parse(response.text).children] == [
-        "board",
-        "stats",
-        "control-undo",
-        "control-redo",
-        "control-restart",
-        "status",
-    ]
+    assert [c.attrs["id"] for c in parse(response.text).children] == WHOLE_ANSWER
     response = client.post(f"{p.url}/undo", data={"token": p.token})
     assert response.status_code == 303
     assert response.headers["location"] == p.url

@@ -11,6 +11,7 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
 from app.engine.halfmoon.solver import solve
 from app.services import daily
+from app.web.screen import SCREENS
 from app.web.stats import digest_of
 from tests.web.conftest import HTMX, sid_of, token_of
 from tests.web.html import parse
@@ -232,6 +233,19 @@ def test_the_daily_routes_lead_to_todays_deals(client):
         assert response.headers["location"] == f"/seahaven/{codes['SH-C' + cells]}"
     bad = client.get("/daily/seahaven?cells=3")
     assert bad.status_code == 422 and "Accepted: 4, 2 or 1 cells." in bad.text
+
+
+def test_a_game_without_a_daily_deal_answers_a_404_page_that_says_so(client, monkeypatch):
+    """A game may deal no daily variant (``Variant.daily`` false for all): ``/daily/<slug>``
+    is then a 404 page saying so, never a 500."""
+    screen = SCREENS["half-moon"]
+    (only,) = screen.game.variants
+    monkeypatch.setattr(screen.game, "variants", (only._replace(daily=False),))
+    response = client.get("/daily/half-moon")
+    assert response.status_code == 404
+    page = parse(response.text)
+    assert page.find("h1").text == "No daily deal"
+    assert "Half Moon has no daily deal." in response.text
 
 
 @pytest.mark.slow

@@ -61,16 +61,20 @@ def no_search_here(monkeypatch):
     monkeypatch.setattr(solver, "is_lost", refuse)
 
 
-def test_pages_and_moves_never_search_in_the_server_process(client, no_search_here):
-    assert state_of(client.get(f"/seahaven/{COSTLY}")) == "lost"
+def move_on_the_lost_deal(client):
+    """QS from column 2 to column 9 on LOST (htmx): a move that leaves it lost."""
     page = parse(client.get(f"/seahaven/{LOST}").text)
     token = page.find_all("input", name="token")[0].attrs["value"]
-    moved = client.post(
+    return client.post(
         f"/seahaven/{LOST}/move",
         data={"from": "column-2", "card": "QS", "to": "column-9", "token": token},
         headers={"HX-Request": "true"},
     )
-    assert state_of(moved) == "lost"
+
+
+def test_pages_and_moves_never_search_in_the_server_process(client, no_search_here):
+    assert state_of(client.get(f"/seahaven/{COSTLY}")) == "lost"
+    assert state_of(move_on_the_lost_deal(client)) == "lost"
 
 
 @pytest.mark.slow
@@ -89,14 +93,7 @@ def test_a_position_is_proved_once_per_worker_and_kept_only_by_a_saved_game(
     with TestClient(other) as player:
         assert state_of(player.get(f"/seahaven/{COSTLY}")) == "lost"
     assert other.state.prover.proofs == 1  # proved again: nothing was stored for it
-    page = parse(client.get(f"/seahaven/{LOST}").text)
-    token = page.find_all("input", name="token")[0].attrs["value"]
-    moved = client.post(
-        f"/seahaven/{LOST}/move",
-        data={"from": "column-2", "card": "QS", "to": "column-9", "token": token},
-        headers={"HX-Request": "true"},
-    )
-    assert state_of(moved) == "lost"
+    assert state_of(move_on_the_lost_deal(client)) == "lost"
     third = create_app(app.state.config, store.store, proof_pool)
     with TestClient(third) as same_player:
         same_player.cookies.set("sid", client.cookies["sid"])

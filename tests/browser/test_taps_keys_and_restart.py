@@ -1,4 +1,4 @@
-"""Issue 13 in a real browser: taps that are never lost, focus that never falls to the body,
+"""In a real browser: taps that are never lost, focus that never falls to the body,
 arrow keys by position, keyboard shortcuts, Restart that asks, Placement help while dragging,
 and the small visible defects (Copy link, the end box, targets, landscape)."""
 

@@ -1,4 +1,6 @@
-"""Issue 13, through HTTP: the play details a player notices in both games."""
+"""Through HTTP, the details of play a player notices in both games: a refused tap and what it
+says, Restart that asks first, Placement help, the New game dialog's level, the clock's start
+and the status sentences."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from app.engine.halfmoon import HalfMoon
 from app.engine.seahaven import Seahaven
 from tests.engine.test_halfmoon_rules import table
 from tests.engine.test_seahaven_rules import EXAMPLE
-from tests.web.conftest import HTMX, Player
+from tests.web.conftest import HTMX, Player, deal_as
 from tests.web.html import parse
 from tests.web.test_seahaven_play import CUSTOM, SeahavenPlayer
 
@@ -18,45 +20,33 @@ HM = "HM1-N-AAAAAAB"
 @pytest.fixture
 def example(monkeypatch):
     """SH1-C4-AAAAAAB deals the rules tests' example board (EXAMPLE)."""
-    original = Seahaven.deal.__func__
-
-    def fake(cls, code):
-        return EXAMPLE if str(code) == CUSTOM else original(cls, code)
-
-    monkeypatch.setattr(Seahaven, "deal", classmethod(fake))
+    deal_as(monkeypatch, Seahaven, CUSTOM, EXAMPLE)
 
 
 @pytest.fixture
 def hm_table(monkeypatch):
     def use(position) -> None:
-        original = HalfMoon.deal.__func__
-
-        def fake(cls, code):
-            return position if str(code) == HM else original(cls, code)
-
-        monkeypatch.setattr(HalfMoon, "deal", classmethod(fake))
+        deal_as(monkeypatch, HalfMoon, HM, position)
 
     return use
 
 
+def _opened(p, settings: dict[str, str]):
+    """The player's page opened, with ``settings`` saved first when there are any."""
+    p.open()
+    if settings:
+        data = {**settings, "token": p.token, "next": p.url}
+        assert p.client.post("/settings", data=data).status_code == 303
+        p.open()
+    return p
+
+
 def _sh(client, htmx: bool = True, **settings: str) -> SeahavenPlayer:
-    p = SeahavenPlayer(client, f"/seahaven/{CUSTOM}", htmx)
-    p.open()
-    if settings:
-        data = {**settings, "token": p.token, "next": p.url}
-        assert client.post("/settings", data=data).status_code == 303
-        p.open()
-    return p
+    return _opened(SeahavenPlayer(client, f"/seahaven/{CUSTOM}", htmx), settings)
 
 
-def _hm(client, htmx: bool = True, **settings: str):
-    p = Player(client, f"/half-moon/{HM}", htmx)
-    p.open()
-    if settings:
-        data = {**settings, "token": p.token, "next": p.url}
-        assert client.post("/settings", data=data).status_code == 303
-        p.open()
-    return p
+def _hm(client, htmx: bool = True, **settings: str) -> Player:
+    return _opened(Player(client, f"/half-moon/{HM}", htmx), settings)
 
 
 def _marked(p) -> list[str]:

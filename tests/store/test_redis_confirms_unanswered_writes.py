@@ -1,4 +1,4 @@
-"""A write whose answer was lost (issue 23 item 2): the Redis store finds out whether it
+"""A write whose answer was lost: the Redis store finds out whether it
 landed before it answers. Landed: the change is made. Not landed: it is fenced, so it can
 never land later, and only then "not made". Redis still silent: :class:`UnconfirmedChangeError`,
 never "not made". Against a real ``redis-server`` paused with SIGSTOP and resumed with
@@ -14,6 +14,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import redis
@@ -24,7 +25,7 @@ from app.store.redis import RedisStore
 from app.store.sync import SyncStore
 from tests.store.helpers import game, put
 from tests.store.holding_proxy import HoldingProxy
-from tests.store.redis_server import start_redis_server, stop_redis_server
+from tests.store.redis_server import pausable_redis_server
 
 pytestmark = pytest.mark.slow  # each test starts a Redis server of its own
 
@@ -35,11 +36,8 @@ TIMEOUT = 0.5
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[int, str]]:
     """A Redis server of this test's own (its pid and URL), resumed and stopped after."""
-    process, url = start_redis_server(tmp_path)
-    yield process.pid, url
-    if process.poll() is None:
-        os.kill(process.pid, signal.SIGCONT)
-    stop_redis_server(process)
+    with pausable_redis_server(tmp_path) as found:
+        yield found
 
 
 @pytest.fixture
@@ -63,6 +61,20 @@ class _Asking(logging.Handler):
             self.then.start()
 
 
+@contextmanager
+def resumed_when_asked(pid: int) -> Iterator[_Asking]:
+    """The paused server resumed half a timeout after the store says it asks whether its
+    write landed (and resumed at the end in any case)."""
+    asking = _Asking(threading.Timer(TIMEOUT / 2, os.kill, (pid, signal.SIGCONT)))
+    logger = logging.getLogger("app.store.redis")
+    logger.addHandler(asking)
+    try:
+        yield asking
+    finally:
+        logger.removeHandler(asking)
+        os.kill(pid, signal.SIGCONT)
+
+
 def pausing(pid: int, n: int):
     """A change that pauses the server after it decided (between the store's read and its
     write), adding one to the game's ``n``."""
@@ -81,14 +93,8 @@ def test_a_write_that_landed_in_a_stall_is_answered_as_made(
     the write, then the question, so the change is made and answered as made."""
     pid, _ = server
     put(store, "s1", game("A", 1))
-    asking = _Asking(threading.Timer(TIMEOUT / 2, os.kill, (pid, signal.SIGCONT)))
-    logger = logging.getLogger("app.store.redis")
-    logger.addHandler(asking)
-    try:
+    with resumed_when_asked(pid) as asking:
         assert store.change_game("s1", "A", pausing(pid, 1)) == "made"
-    finally:
-        logger.removeHandler(asking)
-        os.kill(pid, signal.SIGCONT)
     assert asking.asked == 1
     assert store.load("s1", "A") == (None, game("A", 2))
 
@@ -173,14 +179,8 @@ def test_a_lost_answer_of_a_new_game_is_confirmed_too(
     having run nothing, and the store would rightly say the change was not applied.)"""
     pid, _ = server
     put(store, "s1", game("B"))
-    asking = _Asking(threading.Timer(TIMEOUT / 2, os.kill, (pid, signal.SIGCONT)))
-    logger = logging.getLogger("app.store.redis")
-    logger.addHandler(asking)
-    try:
+    with resumed_when_asked(pid) as asking:
         assert store.change_game("s1", "A", pausing(pid, 5)) == "made"
-    finally:
-        logger.removeHandler(asking)
-        os.kill(pid, signal.SIGCONT)
     assert asking.asked == 1
     assert store.load("s1", "A") == (None, game("A", 5))
     assert sorted(g.code for g in store.recent_games("s1")) == ["A", "B"]

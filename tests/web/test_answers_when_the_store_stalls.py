@@ -1,4 +1,4 @@
-"""A tap whose write was sent just before Redis stalled (issue 23 item 2): the answer is true.
+"""A tap whose write was sent just before Redis stalled: the answer is true.
 Landed while the store asked: the move is answered as made. Still stalled: "we could not
 confirm", never "not made", and the page then shows what the server holds. Against a real
 ``redis-server`` paused with SIGSTOP between the tap's read and its write."""
@@ -24,7 +24,7 @@ from app.engine.halfmoon.solver import solve
 from app.main import create_app
 from app.store.redis import RedisStore
 from app.store.sync import SyncStore
-from tests.store.redis_server import start_redis_server, stop_redis_server
+from tests.store.redis_server import pausable_redis_server
 from tests.web.conftest import HTMX, Player, apply_oob, board_version, sid_of
 from tests.web.html import parse
 
@@ -37,11 +37,9 @@ TAP = {"place": "pile-1", "card": str(deal(DealCode.parse(CODE)).top(0))}
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[int, str]]:
-    process, url = start_redis_server(tmp_path)
-    yield process.pid, url
-    if process.poll() is None:
-        os.kill(process.pid, signal.SIGCONT)
-    stop_redis_server(process)
+    """A Redis server of this test's own (its pid and URL), resumed and stopped after."""
+    with pausable_redis_server(tmp_path) as found:
+        yield found
 
 
 def pause_before_writes(store: RedisStore, pid: int) -> list[int]:

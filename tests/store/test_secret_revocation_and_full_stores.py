@@ -1,4 +1,4 @@
-"""Issue 23 at the store: the secret kept beside the store, moving a player to a new id (a
+"""At the store: the secret kept beside the store, moving a player to a new id (a
 device link revoked), and a store that cannot write reported by ``/health``."""
 
 from __future__ import annotations
