@@ -20,7 +20,6 @@ long game runs in the thread pool); a step then costs a snapshot and fewer than
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -52,6 +51,7 @@ from app.web.dependencies import (
 from app.web.errors import PlayerError
 from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
+from app.web.linecache import line_cache
 from app.web.markup import board_html
 from app.web.notices import notice_query
 from app.web.pages import Pager, StepQuery, parse_step
@@ -72,51 +72,6 @@ each line break as CR LF, percent-encoded: ``%0D%0A``, 5 bytes more than the new
 1 KiB for the token, the step and the fields' names, rounded up to whole KiB: 50 KiB. A
 5,000-move game's own text fits; a body past this is the 413 page. Each step of a pasted
 replay sends its text again (nothing is stored), so a step's request is as large."""
-
-
-class LineCache:
-    """This worker's lines of recently shown replays, keyed by what they were read from (a
-    stored replay's id and line, or a pasted text's digest): a step never replays the whole
-    game again. Only the event loop's thread touches it."""
-
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._lines: OrderedDict[tuple[str, str], Line[Any, Any]] = OrderedDict()
-        self._words: OrderedDict[tuple[str, str, str], tuple[str, ...]] = OrderedDict()
-
-    def get(self, key: tuple[str, str]) -> Line[Any, Any] | None:
-        line = self._lines.get(key)
-        if line is not None:
-            self._lines.move_to_end(key)
-        return line
-
-    def keep(self, key: tuple[str, str], line: Line[Any, Any]) -> None:
-        self._lines[key] = line
-        self._lines.move_to_end(key)
-        while len(self._lines) > self.size:
-            self._lines.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._lines)
-
-    def words(self, key: tuple[str, str], lang: str) -> tuple[str, ...] | None:
-        """The line's moves in words in ``lang``, when this worker told them already."""
-        return self._words.get((*key, lang))
-
-    def keep_words(self, key: tuple[str, str], lang: str, words: tuple[str, ...]) -> None:
-        self._words[(*key, lang)] = words
-        self._words.move_to_end((*key, lang))
-        while len(self._words) > self.size:
-            self._words.popitem(last=False)
-
-
-def line_cache(request: Request) -> LineCache:
-    """The application's :class:`LineCache` (made on first use)."""
-    state = request.app.state
-    cache: LineCache | None = getattr(state, "replay_lines", None)
-    if cache is None:
-        cache = state.replay_lines = LineCache()
-    return cache
 
 
 @dataclass(frozen=True, slots=True)
