@@ -31,6 +31,7 @@ from app.web.dependencies import guard_write, may_create
 from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.gamecache import game_cache
+from app.web.htmx import hidden_ms
 from app.web.retries import replay_key
 from app.web.screen import AnyScreen
 from app.web.sessions import Player
@@ -78,7 +79,8 @@ async def _turn(request: Request, screen: AnyScreen, code: DealCode, action: Act
     today = daily.today()
     daily_day = today if await daily.day_of(str(code)) == today else None
     retry = await replay_key(request)
-    return Turn(screen, code, action, now_ms(), creating, daily_day, retry)
+    hidden = hidden_ms(request)
+    return Turn(screen, code, action, now_ms(), creating, daily_day, retry, hidden)
 
 
 def action_route(

@@ -49,6 +49,9 @@ class Turn:
     """The day the deal is that day's daily deal, when that day is today (issue 23)."""
     retry: str | None = None
     """The action's retry key (:func:`app.web.retries.replay_key`); ``None``: a plain form."""
+    hidden_ms: int = 0
+    """How long the page says it was hidden since its last action (bounded, untrusted): left
+    out of the game's time (:meth:`app.engine.game.Clock.leave_out`)."""
 
     @property
     def page_url(self) -> str:
@@ -95,6 +98,7 @@ def decide(
         return None, _made_already(session, stored, game)
     before = None if unreadable else turn.screen.facts(game, session)
     mark = None if unreadable else mark_of(game)
+    game.clock.leave_out(turn.hidden_ms, turn.now)  # before the action counts the gap
     said = turn.action(game, session, turn.now)
     after = mark_of(game)
     changed = unreadable or after != mark
