@@ -206,6 +206,11 @@ class LegalMoves(Generic[P, M]):
 AWAY_MS: Final = 5 * 60_000
 """A pause between two actions counts as at most five minutes: time away is not play time."""
 
+SHORTEST_HIDDEN_GAP_MS: Final = 1_000
+"""A gap the browser says the page was hidden in still counts this long (or the whole gap when
+it is shorter): coming back to a page and acting takes at least that, so no client can make its
+games' times shorter than a player could (issue 35)."""
+
 
 @dataclass(slots=True)
 class Clock:
@@ -241,6 +246,31 @@ class Clock:
         if self.running_since is not None:
             self.elapsed_ms += _played(self.running_since, now)
             self.running_since = None
+
+    def leave_out(self, hidden_ms: int, now: int) -> bool:
+        """Leave out of the gap since the last action the time the browser says its page was
+        hidden (``visibilitychange``), an untrusted claim: it may only shorten the gap, never
+        below :data:`SHORTEST_HIDDEN_GAP_MS` (nor the gap itself, when shorter); the away
+        limit then applies to what is left. Whether the clock changed.
+
+        >>> clock = Clock(0, 0)
+        >>> clock.leave_out(50_000, 60_000), clock.elapsed(60_000)
+        (True, 10000)
+        >>> clock = Clock(0, 0)
+        >>> clock.leave_out(10**12, 60_000), clock.elapsed(60_000)
+        (True, 1000)
+        >>> Clock(0, 0).leave_out(-5, 60_000), Clock().leave_out(5_000, 60_000)
+        (False, False)
+        """
+        if self.running_since is None or hidden_ms <= 0:
+            return False
+        gap = max(0, now - self.running_since)
+        shown = max(gap - hidden_ms, min(gap, SHORTEST_HIDDEN_GAP_MS))
+        since = now - min(shown, AWAY_MS)
+        if since <= self.running_since:
+            return False
+        self.running_since = since
+        return True
 
     def elapsed(self, now: int) -> int:
         """Milliseconds played up to ``now``."""

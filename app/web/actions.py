@@ -31,6 +31,7 @@ from app.web.dependencies import guard_write, may_create, may_rank
 from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.gamecache import game_cache
+from app.web.htmx import hidden_ms
 from app.web.retries import replay_key
 from app.web.screen import AnyScreen
 from app.web.sessions import Player
@@ -79,7 +80,18 @@ async def _turn(request: Request, screen: AnyScreen, code: DealCode, action: Act
     daily_day = today if await daily.day_of(str(code)) == today else None
     retry = await replay_key(request)
     ranking = await may_rank(request)
-    return Turn(screen, code, action, now_ms(), creating, daily_day, retry, ranking)
+    hidden = hidden_ms(request)
+    return Turn(
+        screen,
+        code,
+        action,
+        now_ms(),
+        creating,
+        daily_day,
+        retry,
+        ranking=ranking,
+        hidden_ms=hidden,
+    )
 
 
 def action_route(

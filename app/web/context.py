@@ -125,8 +125,14 @@ def howto_shown(request: Request, screen: AnyScreen, game: AnyGame, session: Ses
 
 
 def asked(asking: str | None, game: AnyGame) -> str | None:
-    """The question the board asks, if it is one and there is something to lose."""
-    return asking if asking in QUESTIONS and game.move_count else None
+    """The question the board asks, if it is one and there is something to lose: moves of a
+    game still going on (an ended game's moves are kept in its replay)."""
+    return asking if asking in QUESTIONS and may_lose_moves(game) else None
+
+
+def may_lose_moves(game: AnyGame) -> bool:
+    """Whether Restart would throw moves away: a game with moves that has not ended."""
+    return game.move_count > 0 and not game.is_over()
 
 
 def info_view(

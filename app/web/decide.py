@@ -54,6 +54,9 @@ class Turn:
     ranking: Verdict = ALLOWED
     """Whether a win this action makes may enter its deal's standings: the client has ranked
     wins left today (issue 34; the win must also be within human reach, :func:`_row`)."""
+    hidden_ms: int = 0
+    """How long the page says it was hidden since its last action (bounded, untrusted): left
+    out of the game's time (:meth:`app.engine.game.Clock.leave_out`)."""
 
     @property
     def page_url(self) -> str:
@@ -100,6 +103,7 @@ def decide(
         return None, _made_already(session, stored, game)
     before = None if unreadable else turn.screen.facts(game, session)
     mark = None if unreadable else mark_of(game)
+    game.clock.leave_out(turn.hidden_ms, turn.now)  # before the action counts the gap
     said = turn.action(game, session, turn.now)
     after = mark_of(game)
     changed = unreadable or after != mark

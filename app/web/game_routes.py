@@ -17,7 +17,7 @@ from app.web.board import (
     fill,
 )
 from app.web.codes import parse_code
-from app.web.context import asked, language, page_context
+from app.web.context import asked, language, may_lose_moves, page_context
 from app.web.dependencies import (
     PlayerDep,
     RendererDep,
@@ -116,8 +116,9 @@ def _restart(game: AnyGame, session: SessionData, now: int) -> Said:
 
 
 def _ask_restart(game: AnyGame, session: SessionData, now: int) -> Said:
-    """Restart without ``confirm=yes``: a game with moves asks first (nothing changes yet)."""
-    if game.move_count == 0:
+    """Restart without ``confirm=yes``: a game going on with moves asks first (nothing
+    changes yet); one with nothing to lose — no move yet, or ended — restarts at once."""
+    if not may_lose_moves(game):
         return _restart(game, session, now)
     return Said(ask="restart")
 

@@ -171,8 +171,9 @@ class Screen(ABC, Generic[G]):
     defeat_at_deal: ClassVar[str | None] = None
     """The message of a deal lost before any move (no Undo or Restart to suggest), when the
     game has one; otherwise :attr:`defeat`."""
-    end_actions: ClassVar[tuple[str, ...]]
-    """What the end message offers besides New game: ``undo``, ``restart``."""
+    end_actions: ClassVar[tuple[str, ...]] = ("undo", "restart")
+    """What the end message offers besides New game (and the replay): the same for every
+    game (issue 35), each only when it would do something (:meth:`end_actions_for`)."""
 
     def ending(
         self, game: G, t: NullTranslations, state: Status | None = None, zen: bool = False

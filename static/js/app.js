@@ -1,5 +1,6 @@
 // Small enhancements on top of plain forms and htmx; the game is playable without them.
-// - the clock ticks between server answers (the server's elapsed time is the truth);
+// - the clock ticks between server answers (the server's elapsed time is the truth), never
+//   while the page is hidden, and each action says how long the page was hidden;
 // - the copy-link button appears and copies the deal's URL;
 // - arrow keys move between the board's cards by their position on the screen;
 // - focus never falls to the page body when an answer replaces what had it;
@@ -18,17 +19,38 @@
     return (hours ? hours + ":" : "") + mm + ":" + String(rest).padStart(2, "0");
   }
 
+  // Time the page was hidden (visibilitychange) is no play time (issue 35): the clock does not
+  // tick through it, and each game action tells the server how long the page was hidden since
+  // the last one (X-Hidden-Ms), which the server leaves out of the game's time, within bounds.
+  var hiddenTotal = 0;
+  var hiddenSince = document.hidden ? performance.now() : null;
+  var hiddenSent = 0;
+
+  function hiddenMs() {
+    return hiddenTotal + (hiddenSince === null ? 0 : performance.now() - hiddenSince);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden && hiddenSince === null) hiddenSince = performance.now();
+    else if (!document.hidden && hiddenSince !== null) {
+      hiddenTotal += performance.now() - hiddenSince;
+      hiddenSince = null;
+    }
+  });
+
   var seen = new WeakMap();
 
   function tick() {
     var clock = document.getElementById("clock");
     if (!clock) return;
     var base = Number(clock.dataset.elapsed) || 0;
-    if (!seen.has(clock)) seen.set(clock, performance.now());
+    if (!seen.has(clock)) seen.set(clock, [performance.now(), hiddenMs()]);
     var running = clock.dataset.running === "true";
     // time away does not count: without an action the clock stops where the server's does
     var left = clock.dataset.awayLeft === undefined ? Infinity : Number(clock.dataset.awayLeft);
-    var shown = running ? base + Math.min(performance.now() - seen.get(clock), left) : base;
+    var since = seen.get(clock);
+    var played = performance.now() - since[0] - (hiddenMs() - since[1]);
+    var shown = running ? base + Math.min(played, left) : base;
     var text = format(shown);
     if (clock.textContent !== text) clock.textContent = text;
   }
@@ -235,9 +257,17 @@
   // action on the new board (it deselects), while the same tap sent again from a board no
   // answer changed (its answer was lost) is a replay, answered with the board as it is.
   document.addEventListener("htmx:before:request", function (event) {
-    var headers = event.detail && event.detail.ctx && event.detail.ctx.request.headers;
+    var request = event.detail && event.detail.ctx && event.detail.ctx.request;
+    var headers = request && request.headers;
     var board = document.getElementById("board");
-    if (!headers || !headers["X-Board-Version"] || !board) return;
+    if (!headers || !board) return;
+    var game = "/" + board.dataset.game + "/" + board.dataset.code + "/";
+    if (String(request.action).indexOf(game) !== -1) {  // a game action, the info bar's too
+      var hidden = hiddenMs();
+      headers["X-Hidden-Ms"] = String(Math.max(0, Math.round(hidden - hiddenSent)));
+      hiddenSent = hidden;
+    }
+    if (!headers["X-Board-Version"]) return;
     try {
       var now = JSON.parse(board.getAttribute("hx-headers:inherited") || "{}")["X-Board-Version"];
       if (now) headers["X-Board-Version"] = String(now);

@@ -85,7 +85,7 @@ def test_a_stuck_half_moon_game(page: Page):
     expect(board(page)).to_have_attribute("data-state", "stuck")
     expect(page.locator(".ending.stuck p")).to_have_text(
         "No moves left: no pair sums to 11 and there is no jack–queen–king triple to remove. "
-        "Undo, or start a new game."
+        "Undo, or restart the deal."
     )
     expect(page.locator("#clock")).to_have_attribute("data-running", "false")
     screenshot(page, "half-moon-desktop-stuck")

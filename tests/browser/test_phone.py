@@ -519,15 +519,18 @@ def lines_of(page: Page, selector: str) -> list[dict[str, Any]]:
 
 TEXT_LINES = """(selector) => [...document.querySelectorAll(selector)]
   .filter((e) => e.getClientRects().length)
-  .map((e) => { const range = document.createRange(); range.selectNodeContents(e);
-    const tops = new Set([...range.getClientRects()].filter((r) => r.width)
-      .map((r) => Math.round(r.top)));
+  .map((e) => { const tops = new Set(); const walk = document.createTreeWalker(e, 4);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const range = document.createRange(); range.selectNodeContents(node);
+      [...range.getClientRects()].filter((r) => r.width)
+        .forEach((r) => tops.add(Math.round(r.top)));
+    }
     return {text: e.textContent.trim(), lines: tops.size}; })"""
 
 
 def text_lines(page: Page, selector: str) -> list[dict[str, Any]]:
-    """How many lines each element's text takes, from the boxes of its text (a button's words,
-    whatever the button's own height)."""
+    """How many lines each element's text takes, from the boxes of its text nodes (a button's
+    words, whatever the button's own height or its icon)."""
     found: list[dict[str, Any]] = page.evaluate(TEXT_LINES, selector)
     assert found, selector
     return found

@@ -55,9 +55,12 @@ class HalfMoonScreen(Screen[HalfMoon]):
     game: ClassVar = HalfMoon
     defeat: ClassVar = N_(
         "No moves left: no pair sums to 11 and there is no jack–queen–king triple "
-        "to remove. Undo, or start a new game."
+        "to remove. Undo, or restart the deal."
     )
-    end_actions: ClassVar = ("undo",)
+    defeat_at_deal: ClassVar = N_(
+        "No moves left: no pair sums to 11 and there is no jack–queen–king triple "
+        "to remove. Start a new game."
+    )
     own_notices: ClassVar = frozenset({"cleared"})
     tap_form: ClassVar = TapForm
     rules_title: ClassVar = N_("Half Moon rules")

@@ -77,7 +77,6 @@ class SeahavenScreen(Screen[Seahaven]):
     defeat_at_deal: ClassVar = N_(
         "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
-    end_actions: ClassVar = ("undo", "restart")
     own_notices: ClassVar = frozenset({"refused", NOT_HOME_KEY})
     tap_form: ClassVar = PlaceForm
     rules_title: ClassVar = N_("Seahaven Towers rules")

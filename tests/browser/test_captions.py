@@ -1,0 +1,91 @@
+"""Issue 35 item 4 in Chromium: the places' captions read as part of a polished table, and a
+won board looks won — not 20 dashed boxes saying "0 cards".
+
+At 390 × 844 (touch), 844 × 390 (touch) and 1440 × 900; what is drawn read from computed
+styles and ``getBoundingClientRect``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import assert_accessible, screenshot
+from tests.browser.play import (
+    HM,
+    SH,
+    board,
+    hm_line,
+    hm_reach,
+    moving_card,
+    sh_line,
+    sh_reach,
+    strip_position,
+)
+from tests.browser.test_phone import (
+    LANDSCAPE_TOUCH,
+    PHONE_TOUCH,
+    play_last_half_moon_removal,
+    ready,
+)
+
+SIZES = {"phone": PHONE_TOUCH, "landscape": LANDSCAPE_TOUCH, "desktop": {}}
+
+DRAWN = """() => {
+  const seen = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden'
+    && parseFloat(getComputedStyle(e).opacity) > 0;
+  const alpha = (c) => { const m = c.match(/rgba?\\(([^)]*)\\)/); if (!m) return 1;
+    const parts = m[1].split(/[ ,\\/]+/).filter(Boolean); return parts.length > 3 ? +parts[3] : 1; };
+  const board = document.getElementById('board');
+  return {
+    outlines: [...board.querySelectorAll('.card.empty')].filter(seen).filter((e) => {
+      const s = getComputedStyle(e);
+      return s.borderTopStyle === 'dashed' && alpha(s.borderTopColor) > 0; }).length,
+    captions: [...board.querySelectorAll('.place > .label')].filter(seen)
+      .map((l) => l.innerText.replace(/\\s+/g, ' ').trim()),
+    cards: [...board.querySelectorAll('.card[data-card]')].filter(seen).map((c) => c.dataset.card),
+    named: [...board.querySelectorAll('.card.empty[aria-label]')].length,
+  };
+}"""
+
+
+def drawn(page: Page) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(DRAWN)
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_won_half_moon_board_looks_won(new_context, size):
+    page = new_context(**SIZES[size]).new_page()
+    line = hm_line(HM)
+    hm_reach(page, HM, line[:-1])
+    before = drawn(page)
+    assert before["outlines"] == 18 and len(before["captions"]) == 20  # while it is played
+    play_last_half_moon_removal(page, line)
+    expect(board(page)).to_have_attribute("data-state", "won")
+    page.locator("#board .ending").evaluate(
+        "(e) => Promise.all(e.getAnimations().map((a) => a.finished))"
+    )
+    screenshot(page, f"issue35-hm-won-board-{size}")
+    after = drawn(page)
+    assert (after["outlines"], after["captions"], after["cards"]) == (0, [], [])
+    assert after["named"] == 20  # each place still named for screen readers ("pile 1, 0 cards")
+    assert_accessible(page, f"a won Half Moon board ({size})")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_won_seahaven_board_shows_its_four_kings_and_nothing_else(new_context, size):
+    page = new_context(**SIZES[size]).new_page()
+    line = sh_line(SH)
+    game = sh_reach(page, SH, line[:-1])
+    ready(page)
+    card = page.locator(f"#card-{moving_card(game, line[-1])}")
+    card.click(position=strip_position(card))  # the last card home
+    expect(board(page)).to_have_attribute("data-state", "won")
+    screenshot(page, f"issue35-sh-won-board-{size}")
+    after = drawn(page)
+    assert after["outlines"] == 0
+    assert after["captions"] == []
+    assert sorted(after["cards"]) == ["KC", "KD", "KH", "KS"]
