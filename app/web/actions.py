@@ -27,7 +27,7 @@ from app.web.answers import answer
 from app.web.codes import parse_code
 from app.web.commit import commit, keep, settle
 from app.web.decide import Action, Turn
-from app.web.dependencies import guard_write, may_create, may_rank
+from app.web.dependencies import guard_write, may_create
 from app.web.errors import PlayerError
 from app.web.forms import FormT, read_form
 from app.web.gamecache import game_cache
@@ -79,19 +79,8 @@ async def _turn(request: Request, screen: AnyScreen, code: DealCode, action: Act
     today = daily.today()
     daily_day = today if await daily.day_of(str(code)) == today else None
     retry = await replay_key(request)
-    ranking = await may_rank(request)
     hidden = hidden_ms(request)
-    return Turn(
-        screen,
-        code,
-        action,
-        now_ms(),
-        creating,
-        daily_day,
-        retry,
-        ranking=ranking,
-        hidden_ms=hidden,
-    )
+    return Turn(screen, code, action, now_ms(), creating, daily_day, retry, hidden_ms=hidden)
 
 
 def action_route(

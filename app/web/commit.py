@@ -23,8 +23,9 @@ from fastapi import Request
 
 from app.status import Status
 from app.store import SessionData, Store, StoredGame, StoreError
+from app.store.ratelimit import Verdict
 from app.web.decide import Acted, Decided, Turn, decide
-from app.web.dependencies import limit, spend_rank
+from app.web.dependencies import limit, may_rank, spend_rank
 from app.web.errors import PlayerError
 from app.web.gamecache import GameCache, Kept, game_cache, mark_of, same_row
 from app.web.sessions import Player, check_token
@@ -44,6 +45,12 @@ async def commit(request: Request, turn: Turn, token: str) -> Acted:
     player = Player.from_request(request)
     kept = game_cache(request).take(player.sid, str(turn.code))
     early = None if kept is None else _decided_early(turn, kept)
+    if kept is None or _ranks(early):  # a win, or a game this worker has not seen
+        turn = dataclasses.replace(turn, ranking=await may_rank(request))
+        if isinstance(early, tuple) and not turn.ranking.allowed:
+            early = _unranked(early)
+    else:  # decided again in the transaction (another tab moved): a win there is not ranked
+        turn = dataclasses.replace(turn, ranking=NOT_HELD)
 
     def change(session: SessionData | None, stored: StoredGame | None) -> Decided:
         session = check_token(player, session, token, turn.page_url)
@@ -61,6 +68,26 @@ async def commit(request: Request, turn: Turn, token: str) -> Acted:
         return decide(turn, session, stored, game, unreadable)
 
     return await store.change_game_async(player.sid, str(turn.code), change)
+
+
+NOT_HELD = Verdict(False)
+"""The ranking of an action that held no ranked win: the cached game showed it would not win."""
+
+
+def _ranks(early: Decided | PlayerError | None) -> bool:
+    """Whether the action decided early makes a win that may enter its deal's standings: only
+    such an action holds one of the client's ranked wins (issue 34), not every tap."""
+    row = early[0] if isinstance(early, tuple) else None
+    return row is not None and row.state == Status.WON and row.ranks
+
+
+def _unranked(early: Decided) -> Decided:
+    """``early`` with its win counted but not ranked (the client has no ranked win left)."""
+    row, acted = early
+    if row is None:
+        return early
+    row = dataclasses.replace(row, ranks=False)
+    return row, dataclasses.replace(acted, row=row)
 
 
 def _decided_early(turn: Turn, kept: Kept) -> Decided | PlayerError:

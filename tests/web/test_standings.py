@@ -180,3 +180,29 @@ def test_one_address_enters_at_most_its_ranked_wins_a_day(store, monkeypatch, cl
         )
     )
     assert stats_row(pages[2].client)["won"] == "1"
+
+
+@pytest.mark.all_stores
+def test_only_a_winning_action_holds_a_ranked_win(store, monkeypatch, clock):  # noqa: F811
+    """The ranked-win limit is asked only by the action that wins — and by the first action on
+    a game this worker has not cached, which it cannot foresee: of four taps, the first and the
+    winning one (before: every tap held one and gave it back — limiter work, two Redis round
+    trips, on every tap for the rare winning one)."""
+    import app.web.commit as commit_step
+
+    app = create_app(Config(rate_ranked="2/day"), store=store.store)
+    deal_as(monkeypatch, HalfMoon, CODE, position_from_data(TINY))
+    forget_cached_games(app)
+    held: list[str] = []
+    real = commit_step.may_rank
+
+    async def counted(request):
+        held.append(request.url.path)
+        return await real(request)
+
+    monkeypatch.setattr(commit_step, "may_rank", counted)
+    with TestClient(app):
+        _, p = new_player(app)
+        honest_win(p, clock)
+    assert held == [f"{URL}/tap"] * 2
+    assert store.deal_stats(CODE)["wins"] == 1
