@@ -12,7 +12,7 @@ from markupsafe import Markup
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.onepile import OnePile, Outcome
-from app.i18n import N_, card_count, card_name, place_label, place_title, rank_letter, translations
+from app.i18n import N_, card_name, place_label, rank_letter, translations
 from app.store import SessionData
 from app.web.actions import Action, action_route
 from app.web.board import INTERACTIVE, STATIC, Place
@@ -76,14 +76,11 @@ class OnePileScreen(Screen[OnePile]):
 @functools.lru_cache(maxsize=256)
 def place_html(lang: str, place: Place, interactive: bool = INTERACTIVE) -> str:
     t = translations(lang)
-    card = place.top
-    texts = words(
-        spoken=place_label(place.kind, place.number, place.count, t),
-        title=place_title(place.kind, place.number, t),
-        count=card_count(place.count, t),
-        card="" if card is None else card_name(card, t),
-        rank="" if card is None else rank_letter(card, t),
-    )
+    top = place.top
+    spoken = place_label(place.kind, place.number, place.count, t)
+    if top is None:
+        return draw(BOARD, "place", place, words(spoken=spoken), interactive)
+    texts = words(spoken=spoken, card=card_name(top, t), rank=rank_letter(top, t))
     return draw(BOARD, "place", place, texts, interactive)
 
 
