@@ -13,7 +13,8 @@ deterministic search). Issue 13 deals no dead random deal; a daily deal must not
 and the replacement is as deterministic as the first choice. At most :data:`TRIES` candidates
 are tried (then the last is dealt: never met, one deal in four is lost at the deal at one cell).
 
-**From 2026-12-06** (:data:`app.services.winnable.DAILY_FROM`) the daily deals are always
+**From 2026-12-06** (:data:`app.services.winnable.DAILY_FROM`; every day before keeps the deal
+it had, :func:`first_alive`) the daily deals are always
 winnable (issue 33): a day's deal is the first of the same candidates that the game's solver
 proved winnable, worked out ahead by ``python -m bench.winnable_table`` and read from the
 committed table ``app/data/winnable.json`` (a solve is too slow and too budget-dependent to
@@ -66,8 +67,12 @@ def daily_code(day: str, game: GameId, variant: str) -> DealCode:
     off the event loop on a miss (:func:`daily_codes`)."""
     datetime.date.fromisoformat(day)  # a malformed day raises ValueError
     listed = winnable.daily_code(day, game, variant)
-    if listed is not None:
-        return listed
+    return listed if listed is not None else first_alive(day, game, variant)
+
+
+def first_alive(day: str, game: GameId, variant: str) -> DealCode:
+    """The function before :data:`~app.services.winnable.DAILY_FROM` (and past the table's
+    last day): the first candidate not over at the deal."""
     code = candidate(day, game, variant, 0)
     for attempt in range(1, TRIES):
         if not dead_at_deal(code):
