@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from app.engine.codes import CURRENT_VERSION, DealCode, GameId
+from app.engine.games import game_by_id
 
 DATA: Final = Path(__file__).resolve().parents[1] / "data" / "winnable.json"
 
@@ -31,11 +32,9 @@ had: a day's deal never changes once it was dealt)."""
 
 PREFERENCES: Final = ("auto", "on", "off")
 """The player's *Winnable deals only* choice, the default first: ``auto`` deals only winnable
-deals where most deals cannot be won (:data:`MOSTLY_LOST`), ``on`` always, ``off`` never."""
-
-MOSTLY_LOST: Final = frozenset({"SH-C2", "SH-C1"})
-"""The variants most of whose deals cannot be won (Seahaven with 2 cells: 14.5 % winnable,
-1 cell: 2.1 %; ``/winnability``): *Winnable deals only* is on there unless the player chose."""
+deals where most deals cannot be won (a variant marked
+:attr:`~app.engine.codes.Variant.mostly_lost`: Seahaven with 2 cells, 14.5 % winnable, and 1
+cell, 2.1 %), ``on`` always, ``off`` never."""
 
 
 @functools.cache
@@ -56,7 +55,9 @@ def wanted(preference: str, game: GameId, variant: str) -> bool:
     """Whether a new deal of ``variant`` is drawn from the winnable deals for this preference."""
     if preference == "on":
         return True
-    return preference == "auto" and kind(game, variant) in MOSTLY_LOST
+    if preference != "auto":
+        return False
+    return any(v.mostly_lost for v in game_by_id(game).variants if v.code == variant)
 
 
 def winnable_code(game: GameId, variant: str) -> DealCode | None:
