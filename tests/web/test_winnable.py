@@ -159,3 +159,19 @@ def test_the_home_page_says_the_daily_deals_can_be_won_from_the_tables_first_day
     note = parse(client.get("/").text).find("p", class_="daily-note")
     assert said in note.text
     assert datetime.date.fromisoformat(winnable.DAILY_FROM) == datetime.date(2026, 12, 6)
+
+
+def test_stats_say_the_choice_and_count_every_game_alike(client):
+    shown = {}
+    for choice in ("auto", "on", "off"):
+        response = client.post(
+            "/settings", data={"winnable": choice, "token": token(client), "next": "/"}
+        )
+        assert response.status_code == 303
+        shown[choice] = parse(client.get("/stats").text).by_id("winnable-choice").text
+    same = "Every game counts here the same way, however it was dealt."
+    assert shown == {
+        "auto": f"Winnable deals only: Medium and Hard. {same}",
+        "on": f"Winnable deals only: Always. {same}",
+        "off": f"Winnable deals only: Never. {same}",
+    }
