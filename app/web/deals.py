@@ -62,13 +62,17 @@ async def new_code(
 
 PREFERENCE_HELP: Final = N_("Accepted: auto, on or off.")
 
+DealFields = dict[str, tuple[tuple[str, ...], str]]
+"""The New game dialog's fields besides ``winnable``: each name's accepted values and the
+help text that says them."""
+
 
 async def choose_deal(
-    request: Request, store: Store, player: Player, slug: str, fields: dict[str, str]
+    request: Request, store: Store, player: Player, slug: str, fields: DealFields
 ) -> RedirectResponse:
     """``POST /{game}``, the New game dialog: remember the *Winnable deals only* choice when it
-    changed, then 303 to ``GET /{game}`` with the dialog's other ``fields`` (each accepted
-    name mapped to a help text; a value is checked by the GET), which deals."""
+    changed, then 303 to ``GET /{game}`` with the dialog's other ``fields``, which deals.
+    Every field is checked before anything is kept: a refused form changes nothing."""
     form = await request.form()
     problems: list[Text] = [
         unknown_field(name) for name in form if name not in {"token", "winnable", *fields}
@@ -77,10 +81,10 @@ async def choose_deal(
     if choice is not None and choice not in winnable.PREFERENCES:
         problems.append(invalid_field("winnable", PREFERENCE_HELP))
     query: dict[str, str] = {}
-    for name, accepted in fields.items():
+    for name, (accepted, help_text) in fields.items():
         values = form.getlist(name)
-        if len(values) > 1 or (values and not isinstance(values[0], str)):
-            problems.append(invalid_field(name, accepted))
+        if len(values) > 1 or (values and values[0] not in accepted):
+            problems.append(invalid_field(name, help_text))
         elif values:
             query[name] = str(values[0])
     token = form.get("token")

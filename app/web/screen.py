@@ -242,9 +242,9 @@ class Screen(ABC, Generic[G]):
         code = code or DealCode.random(game_id)
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
 
-    deal_fields: ClassVar[dict[str, str]] = {}
-    """The New game dialog's fields besides ``winnable`` (``POST /{game}``), with the help text
-    of their accepted values."""
+    deal_fields: ClassVar[dict[str, tuple[tuple[str, ...], str]]] = {}
+    """The New game dialog's fields besides ``winnable`` (``POST /{game}``): each name's
+    accepted values and the help text that says them (:data:`app.web.deals.DealFields`)."""
 
     async def choose_deal(self, request: Request, store: Store, player: Player) -> Response:
         """``POST /{game}``: remember the dialog's *Winnable deals only*, then deal (303)."""

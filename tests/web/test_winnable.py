@@ -118,6 +118,8 @@ REFUSED = [
     ("post", "/settings", {"winnable": "always"}, "Accepted: auto, on or off."),
     ("post", "/seahaven", {"cells": "4", "winnable": "yes"}, "Accepted: auto, on or off."),
     ("post", "/seahaven", {"cells": "4", "variant": "C0"}, "variant"),
+    ("post", "/seahaven", {"cells": "3", "winnable": "on"}, "Accepted: 4, 2 or 1 cells."),
+    ("post", "/seahaven", {"cells": ["4", "2"], "winnable": "on"}, "Accepted: 4, 2 or 1 cells."),
     ("post", "/half-moon", {"cells": "4", "winnable": "on"}, "cells"),
 ]
 

@@ -195,7 +195,9 @@ class SeahavenScreen(Screen[Seahaven]):
             return None
         return super().notice(key, game)
 
-    deal_fields: ClassVar[dict[str, str]] = {"cells": CELLS_HELP}
+    deal_fields: ClassVar[dict[str, tuple[tuple[str, ...], str]]] = {
+        "cells": (tuple(cells for cells, _ in LEVELS), CELLS_HELP)
+    }
 
     def new_deals(self, t: NullTranslations) -> list[tuple[str, str, str]]:
         """A tap deals each level (``?cells=``): the dialog's choices, without the dialog."""
