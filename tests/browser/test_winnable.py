@@ -58,3 +58,18 @@ def test_the_keyboard_alone_without_javascript_turns_it_off_for_a_hard_deal(new_
     assert not in_table(dealt(page.url))
     page.goto("/stats")
     expect(page.locator("#winnable-choice")).to_contain_text("Winnable deals only: Never.")
+
+
+def test_a_choice_made_in_the_settings_shows_in_the_open_new_game_dialog(new_context):
+    """Before: the dialog's radios kept the old choice, and Deal wrote it back over the new."""
+    page = new_context().new_page()
+    page.goto("/seahaven")
+    page.locator("details.settings summary").click()
+    page.locator("details.settings form").get_by_text("Never", exact=True).click()
+    page.locator("details.settings summary").click()  # closed again
+    dialog = page.locator("form.levels")
+    expect(dialog.get_by_role("radio", name="Never")).to_be_checked()
+    dialog.get_by_role("button", name="Deal the cards").click()
+    expect(page).to_have_url(re.compile(r"/seahaven/SH1-C4-\w+$"))
+    page.goto("/stats")
+    expect(page.locator("#winnable-choice")).to_contain_text("Winnable deals only: Never.")
