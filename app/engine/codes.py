@@ -48,6 +48,9 @@ class Variant(NamedTuple):
     """The same, shorter (the winnability tables)."""
     daily: bool = True
     """Whether each day has a daily deal of this variant."""
+    mostly_lost: bool = False
+    """Whether most of its deals cannot be won (``/winnability``): *Winnable deals only* is
+    on by default for it (:mod:`app.services.winnable`)."""
 
 
 _VARIANTS: dict[GameId, tuple[str, ...]] = {}

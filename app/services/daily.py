@@ -12,6 +12,14 @@ Seahaven proved "no useful move left" by its bounded proof with its fixed node b
 deterministic search). Issue 13 deals no dead random deal; a daily deal must not be one either,
 and the replacement is as deterministic as the first choice. At most :data:`TRIES` candidates
 are tried (then the last is dealt: never met, one deal in four is lost at the deal at one cell).
+
+**From 2026-12-06** (:data:`app.services.winnable.DAILY_FROM`; every day before keeps the deal
+it had, :func:`first_alive`) the daily deals are always
+winnable (issue 33): a day's deal is the first of the same candidates that the game's solver
+proved winnable, worked out ahead by ``python -m bench.winnable_table`` and read from the
+committed table ``app/data/winnable.json`` (a solve is too slow and too budget-dependent to
+be the function itself). Past the table's last day the function above deals again, and the
+daily page stops saying "always winnable" (:func:`proved_winnable`).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from typing import Final
 
 from app.engine.codes import CURRENT_VERSION, MAX_NUMBER, DealCode, GameId
 from app.engine.games import GAMES, game_for_code, kind_of
+from app.services import winnable
 
 TRIES: Final = 32
 
@@ -57,12 +66,24 @@ def daily_code(day: str, game: GameId, variant: str) -> DealCode:
     """The day's deal (``day`` as ``YYYY-MM-DD``, UTC). Milliseconds of work, cached; call it
     off the event loop on a miss (:func:`daily_codes`)."""
     datetime.date.fromisoformat(day)  # a malformed day raises ValueError
+    listed = winnable.daily_code(day, game, variant)
+    return listed if listed is not None else first_alive(day, game, variant)
+
+
+def first_alive(day: str, game: GameId, variant: str) -> DealCode:
+    """The function before :data:`~app.services.winnable.DAILY_FROM` (and past the table's
+    last day): the first candidate not over at the deal."""
     code = candidate(day, game, variant, 0)
     for attempt in range(1, TRIES):
         if not dead_at_deal(code):
             break
         code = candidate(day, game, variant, attempt)
     return code
+
+
+def proved_winnable(day: str, game: GameId, variant: str) -> bool:
+    """Whether the day's deal comes from the table of deals proved winnable."""
+    return winnable.daily_code(day, game, variant) is not None
 
 
 def today(now: datetime.datetime | None = None) -> str:

@@ -17,13 +17,14 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "deck": ("classic", "four-colour"),
     "hand": ("right", "left"),
     "theme": ("auto", "light", "dark"),
+    "winnable": ("auto", "on", "off"),
 }
 """The preferences of several values (issue 27): their accepted values, the default first."""
 
 SWITCHES: tuple[str, ...] = ("move_errors", "placement_help", "zen", "sound")
 """The on/off settings, all off by default."""
 
-_PREFERENCES = ("zen", "deck", "hand", "theme", "sound", "learned")
+_PREFERENCES = ("zen", "deck", "hand", "theme", "sound", "learned", "winnable")
 """Stored only when they differ from the default: a session that never chose one is stored
 exactly as before they existed, and one stored before them loads with the defaults."""
 
@@ -55,6 +56,9 @@ class SessionData:
     learned: tuple[str, ...] = ()
     """The games (slugs, sorted) whose how-to-play the player dismissed (issue 35): it is not
     shown again on their first visit (it stays one tap away, under "?")."""
+    winnable: str = "auto"
+    """*Winnable deals only* (issue 33): ``auto`` where most deals cannot be won (Seahaven with
+    2 or 1 cells), ``on`` for every game and level, ``off`` never."""
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {

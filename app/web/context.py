@@ -34,6 +34,7 @@ def look(session: SessionData | None) -> dict[str, str]:
         "hand": s.hand,
         "theme": s.theme,
         "sound": "on" if s.sound else "off",
+        "winnable": s.winnable,
     }
 
 

@@ -21,6 +21,7 @@ from app.web.context import asked, language, may_lose_moves, page_context
 from app.web.dependencies import (
     PlayerDep,
     RendererDep,
+    SameOrigin,
     StoreDep,
 )
 from app.web.ending import result_or_none, with_result
@@ -133,6 +134,10 @@ def game_router(screen: AnyScreen) -> APIRouter:
         request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
         return await screen.new_deal(request, renderer, store, player)
+
+    @router.post("", name=f"{screen.slug}-choose", dependencies=[SameOrigin])
+    async def choose_deal(request: Request, store: StoreDep, player: PlayerDep) -> Response:
+        return await screen.choose_deal(request, store, player)
 
     @router.get("/{code}", name=f"{screen.slug}-page")
     async def page(

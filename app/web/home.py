@@ -209,5 +209,6 @@ async def daily_block(store: Store, sid: str, lang: str, zen: bool = False) -> d
             "deals": deals,
             "streak": current,
             "best": best,
+            "winnable": all(daily.proved_winnable(day, c.game, c.variant) for c in codes.values()),
         }
     }

@@ -233,9 +233,24 @@ class Screen(ABC, Generic[G]):
     async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
-        """``GET /{game}``: 303 to a fresh random deal."""
-        code = DealCode.random(self.game.game_id)
+        """``GET /{game}``: 303 to a fresh random deal (one proved winnable when the player's
+        *Winnable deals only* choice or ``?winnable=on`` says so: :mod:`app.web.deals`)."""
+        from app.web.deals import new_code  # app.web.deals needs the pages' context: a cycle
+
+        game_id, variant = self.game.game_id, self.game.variants[0].code
+        code = await new_code(request, store, player, game_id, variant)
+        code = code or DealCode.random(game_id)
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
+
+    deal_fields: ClassVar[dict[str, tuple[tuple[str, ...], str]]] = {}
+    """The New game dialog's fields besides ``winnable`` (``POST /{game}``): each name's
+    accepted values and the help text that says them (:data:`app.web.deals.DealFields`)."""
+
+    async def choose_deal(self, request: Request, store: Store, player: Player) -> Response:
+        """``POST /{game}``: remember the dialog's *Winnable deals only*, then deal (303)."""
+        from app.web.deals import choose_deal
+
+        return await choose_deal(request, store, player, self.slug, self.deal_fields)
 
     def ending_facts(
         self, game: G, state: Status, score: int, asking: str | None = None, zen: bool = False

@@ -29,6 +29,7 @@ CHOICE_HELP: Final = {
     "deck": N_("Accepted: classic or four-colour."),
     "hand": N_("Accepted: right or left."),
     "theme": N_("Accepted: auto, light or dark."),
+    "winnable": N_("Accepted: auto, on or off."),
 }
 LEARNED_HELP = N_("Accepted: a game's name as its address writes it (%(names)s).")
 

@@ -66,6 +66,13 @@
       });
       if (name === "theme") themeColours(value);
     });
+    // Winnable deals only: the New game dialog on the same page shows it too (its Deal posts it)
+    var winnable = last(data, "winnable");
+    if (winnable !== null) {
+      document.querySelectorAll('input[type="radio"][name="winnable"]').forEach(function (radio) {
+        radio.checked = radio.value === winnable;
+      });
+    }
     ["move_errors", "placement_help", "zen", "sound"].forEach(function (name) {
       var value = last(data, name);
       if (value !== null) show(name, value);

@@ -86,7 +86,7 @@ def test_new_game_from_a_hard_game_offers_hard(client):
     page = parse(client.get("/seahaven/SH1-C1-AAAAAJ2").text)
     assert page.by_id("control-new").attrs["href"] == "/seahaven?last=1"
     dialog = parse(client.get("/seahaven", params={"last": "1"}).text)
-    radios = dialog.find("form", action="/seahaven").find_all("input", type="radio")
+    radios = dialog.find("form", action="/seahaven").find_all("input", type="radio", name="cells")
     assert [(r.attrs["value"], "checked" in r.attrs) for r in radios] == [
         ("4", False),
         ("2", False),

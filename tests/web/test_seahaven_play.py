@@ -84,14 +84,23 @@ def test_new_game_opens_the_dialog_with_4_2_or_1_cells_default_4(client):
     response = client.get("/seahaven")
     assert response.status_code == 200
     page = parse(response.text)
-    radios = page.find("form", action="/seahaven").find_all("input", type="radio")
+    radios = page.find("form", action="/seahaven").find_all("input", type="radio", name="cells")
     assert [(r.attrs["value"], "checked" in r.attrs) for r in radios] == [
         ("4", True),
         ("2", False),
         ("1", False),
     ]
-    labels = [label.text for label in page.find("form", action="/seahaven").find_all("label")]
-    assert labels == ["Easy · 4 cells", "Medium · 2 cells", "Hard · 1 cell"]
+    cells, choice = page.find("form", action="/seahaven").find_all("fieldset")
+    assert [label.text for label in cells.find_all("label")] == [
+        "Easy · 4 cells",
+        "Medium · 2 cells",
+        "Hard · 1 cell",
+    ]
+    assert [label.text for label in choice.find_all("label")] == [
+        "Medium and Hard",
+        "Always",
+        "Never",
+    ]
 
 
 @pytest.mark.parametrize("cells", ["4", "2", "1"])

@@ -172,8 +172,18 @@ class Seahaven(Game[Position, Move]):
     title: ClassVar[str] = N_("Seahaven Towers")
     variants: ClassVar = (
         Variant("C4", N_("Seahaven Towers, Easy (4 cells)"), N_("Seahaven Towers, 4 cells")),
-        Variant("C2", N_("Seahaven Towers, Medium (2 cells)"), N_("Seahaven Towers, 2 cells")),
-        Variant("C1", N_("Seahaven Towers, Hard (1 cell)"), N_("Seahaven Towers, 1 cell")),
+        Variant(
+            "C2",
+            N_("Seahaven Towers, Medium (2 cells)"),
+            N_("Seahaven Towers, 2 cells"),
+            mostly_lost=True,  # 14.5 % winnable
+        ),
+        Variant(
+            "C1",
+            N_("Seahaven Towers, Hard (1 cell)"),
+            N_("Seahaven Towers, 1 cell"),
+            mostly_lost=True,  # 2.1 % winnable
+        ),
     )
     code_example: ClassVar = N_("SH1-C4-AAAAAJ2 (Seahaven Towers, C4, C2 or C1 cells)")
     notation: ClassVar = N_(

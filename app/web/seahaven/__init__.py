@@ -27,6 +27,7 @@ from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.status import Status
 from app.store import Store, StoredGame
 from app.web.board import INTERACTIVE, Ending, Place, place_of
+from app.web.deals import asked, new_code
 from app.web.dependencies import get_page
 from app.web.diagrams import Diagram
 from app.web.errors import Text
@@ -36,7 +37,7 @@ from app.web.markup import draw, words
 from app.web.notices import notice
 from app.web.render import Renderer
 from app.web.screen import Screen
-from app.web.seahaven.deals import LEVELS, cells_query, playable_deal
+from app.web.seahaven.deals import CELLS_HELP, LEVELS, cells_query, playable_deal
 from app.web.seahaven.forms import PlaceForm
 from app.web.seahaven.places import (
     DESTINATION_HINT,
@@ -148,16 +149,20 @@ class SeahavenScreen(Screen[Seahaven]):
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
-        chosen = cells_query(request, ("cells", "last"))
+        chosen = cells_query(request, ("cells", "last"), also=("winnable",))
         cells, last = chosen.get("cells"), chosen.get("last")
         if cells is not None:
-            code = await playable_deal(request, f"C{cells}")
+            variant = f"C{cells}"
+            code = await new_code(request, store, player, Seahaven.game_id, variant)
+            code = code or await playable_deal(request, variant)
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
+        asked(request)  # a malformed ?winnable= is the 422 page here too
         page = await get_page(request, store, player)
         t = page.t
         context = page.context(
             levels=[(cells, t.gettext(name)) for cells, name in LEVELS],
             chosen=last or LEVELS[0][0],
+            winnable=page.session.winnable if page.session else "auto",
         )
         return html_answer(renderer.page("games/seahaven/new.html", context, t))
 
@@ -189,6 +194,10 @@ class SeahavenScreen(Screen[Seahaven]):
         if key == NOT_HOME_KEY and game.can_send_home():
             return None
         return super().notice(key, game)
+
+    deal_fields: ClassVar[dict[str, tuple[tuple[str, ...], str]]] = {
+        "cells": (tuple(cells for cells, _ in LEVELS), CELLS_HELP)
+    }
 
     def new_deals(self, t: NullTranslations) -> list[tuple[str, str, str]]:
         """A tap deals each level (``?cells=``): the dialog's choices, without the dialog."""

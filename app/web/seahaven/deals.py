@@ -19,11 +19,14 @@ LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
 CELLS_HELP: Final = N_("Accepted: 4, 2 or 1 cells.")
 
 
-def cells_query(request: Request, names: tuple[str, ...]) -> dict[str, str]:
+def cells_query(
+    request: Request, names: tuple[str, ...], also: tuple[str, ...] = ()
+) -> dict[str, str]:
     """The query's cell counts (``4``, ``2`` or ``1``, once each) under ``names``, the only
-    fields it may have; anything else is the 422 page that says what is accepted."""
+    fields it may have besides ``also`` (checked elsewhere); anything else is the 422 page
+    that says what is accepted."""
     query = request.query_params
-    problems = [unknown_field(name) for name in query if name not in names]
+    problems = [unknown_field(name) for name in query if name not in (*names, *also)]
     problems += [
         invalid_field(name, CELLS_HELP)
         for name in names
