@@ -9,6 +9,7 @@ What is drawn is read from ``getBoundingClientRect`` and computed styles.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -72,7 +73,7 @@ def strips(page: Page, place: str) -> list[float]:
     tops: list[float] = page.locator(f"[data-place={place}] .card").evaluate_all(
         "(cs) => cs.map((c) => c.getBoundingClientRect().top)"
     )
-    return [b - a for a, b in zip(tops, tops[1:], strict=False)]
+    return [b - a for a, b in pairwise(tops)]
 
 
 FACE = """() => [...document.querySelectorAll('#board .card[data-card]')].map((c) => {
