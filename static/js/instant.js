@@ -16,8 +16,10 @@
 // Drawn here: a selection (both games), a Half Moon pair or triple leaving (the cards under them
 // come from the deal: a pile's cards leave from the top only), a Seahaven card or run going to a
 // foundation, column or cell (a tap, a double tap, a drop, a selection then its destination) and
-// Send all home. Left to the answer: Undo, Redo, Restart, a card taken back from a foundation,
-// the end box; an action after one of those waits for that answer before it is drawn.
+// Send all home, with score, move count, Undo and Redo; the cards move as an answer's would
+// (static/js/motion.js cardMotion.around, nothing under reduced motion). Left to the answer: Undo, Redo, Restart, a card taken back from a foundation,
+// the end box, the live region's words; an action after one of those waits for that answer
+// before it is drawn.
 
 import { parseCode, rankOf, suitOf } from "./rules/deal.js";
 import * as HM from "./rules/halfmoon.js";
@@ -319,7 +321,8 @@ const seahaven = {
         position = SH.moveResult(position, move);
       }
     }
-    if (answer.outcome === "moved") drawFigures(root, game.score, +root.dataset.moves + (answer.moves ? answer.moves.length : 1));
+    // moves the rules made here (a double tap's second half that the first did: none)
+    if (game.moveCount) drawFigures(root, game.score, +root.dataset.moves + game.moveCount);
     return true;
   },
 };
@@ -376,10 +379,11 @@ document.addEventListener("htmx:config:request", (event) => {
   // drawn now, in the task of the tap, on the board the earlier actions left (while an answer
   // is being drawn, once it is)
   if (!answering && pending.slice(0, -1).every((e) => e.play)) {
-    const redraw = () => {
-      takeBack();
-      return drawPending();
-    };
+    const redraw = () =>
+      keepingFocus(() => {
+        takeBack();
+        return drawPending();
+      });
     const motion = window.cardMotion;
     const drawnCount = motion ? motion.around(redraw, () => flight) : redraw();
     if (drawnCount === pending.length) {
@@ -389,6 +393,29 @@ document.addEventListener("htmx:config:request", (event) => {
     }
   }
 });
+
+function usable(element) {
+  return element && !element.disabled && element.offsetParent !== null;
+}
+
+// A drawing replaces places' elements: the focus stays on the card with the same id, or else on
+// the same place's last card (as app.js does after an answer), never falls to <body>.
+function keepingFocus(redraw) {
+  const active = document.activeElement;
+  const root = board();
+  if (!active || !root || !root.contains(active)) return redraw();
+  const place = active.closest("[data-place]");
+  const name = place && place.dataset.place;
+  const result = redraw();
+  if (active.isConnected) return result;
+  let target = active.id ? document.getElementById(active.id) : null;
+  if (!usable(target) && name) {
+    const now = root.querySelector(`[data-place="${name}"]`);
+    target = now ? [...now.querySelectorAll("button")].pop() : null;
+  }
+  if (usable(target)) target.focus({ preventScroll: true });
+  return result;
+}
 
 let answering = null; // the ctx of the answer being drawn, from its swap to its end
 
