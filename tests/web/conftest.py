@@ -60,16 +60,6 @@ def client(app):
         yield client
 
 
-def deal_as(monkeypatch, game, code: str, position) -> None:
-    """Make ``game`` deal ``position`` for the deal ``code`` (every other code as before)."""
-    original = game.deal.__func__
-    monkeypatch.setattr(
-        game,
-        "deal",
-        classmethod(lambda cls, c: position if str(c) == code else original(cls, c)),
-    )
-
-
 def sid_of(client: TestClient, name: str = "sid") -> str:
     """The session id the client's cookie holds (the cookie is ``ID.SIGNATURE``)."""
     return client.cookies[name].partition(".")[0]
