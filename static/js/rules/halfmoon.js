@@ -88,9 +88,8 @@ export function result(position, removal) {
 
 /** A game as HalfMoon is: a tap answers {outcome, move, reason}. */
 export class HalfMoon extends History {
-  /** A game of the deal ``code`` (parseCode's value), or one starting from ``start``. */
-  constructor(code, start = null) {
-    super(start || deal(code));
+  constructor(code) {
+    super(deal(code));
     this.selection = [];
   }
 
