@@ -18,7 +18,13 @@ from app.i18n import N_
 from app.services import winnable
 from app.store import Store
 from app.web.dependencies import limit
-from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
+from app.web.errors import (
+    PlayerError,
+    Text,
+    invalid_field,
+    token_or_refuse,
+    unknown_field,
+)
 from app.web.htmx import NO_STORE
 from app.web.sessions import Player, check_token
 
@@ -87,12 +93,7 @@ async def choose_deal(
             problems.append(invalid_field(name, help_text))
         elif values:
             query[name] = str(values[0])
-    token = form.get("token")
-    if not isinstance(token, str):
-        problems.append(missing_field("token"))
-    if problems:
-        raise PlayerError.bad_input(problems)
-    assert isinstance(token, str)
+    token = token_or_refuse(form, problems)
     here = f"/{slug}"
     stored, _ = await store.load_async(player.sid)
     session = check_token(player, stored, token, here)

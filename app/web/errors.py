@@ -7,7 +7,7 @@ the answer carries only an out-of-band notice, so the board on screen stays as i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -273,6 +273,17 @@ def unknown_field(name: str) -> Text:
 
 def missing_field(name: str) -> Text:
     return lambda t: t.gettext(N_("The field “%(field)s” is missing.")) % {"field": name[:40]}
+
+
+def token_or_refuse(form: Mapping[str, object], problems: list[Text]) -> str:
+    """A form's ``token`` once every problem found in it is said: a missing token joins
+    ``problems``, and any problem refuses the form (422, each said) before anything is kept."""
+    token = form.get("token")
+    if not isinstance(token, str):
+        problems.append(missing_field("token"))
+    if problems or not isinstance(token, str):
+        raise PlayerError.bad_input(problems)
+    return token
 
 
 def invalid_field(name: str, accepted: str | None) -> Text:

@@ -15,7 +15,7 @@ from app.engine.games import GAMES
 from app.i18n import LANGUAGES, N_
 from app.store.base import CHOICES, SWITCHES
 from app.web.dependencies import PlayerDep, SameOrigin, StoreDep, limit
-from app.web.errors import PlayerError, Text, invalid_field, missing_field, unknown_field
+from app.web.errors import PlayerError, Text, invalid_field, token_or_refuse, unknown_field
 from app.web.htmx import NO_STORE, is_htmx, vary_on_htmx
 from app.web.sessions import check_token
 
@@ -69,12 +69,7 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
         problems.append(_not_a_game)
     if learned:  # kept for good: added to those dismissed before
         changes["learned"] = learned
-    token = form.get("token")
-    if not isinstance(token, str):
-        problems.append(missing_field("token"))
-    if problems:
-        raise PlayerError.bad_input(problems)
-    assert isinstance(token, str)
+    token = token_or_refuse(form, problems)
     back = _local_path(form.get("next"))
     stored, _ = await store.load_async(player.sid)
     session = check_token(player, stored, token, back)
