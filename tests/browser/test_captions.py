@@ -89,3 +89,43 @@ def test_a_won_seahaven_board_shows_its_four_kings_and_nothing_else(new_context,
     assert after["outlines"] == 0
     assert after["captions"] == []
     assert sorted(after["cards"]) == ["KC", "KD", "KH", "KS"]
+
+
+CAPTIONS = """() => [...document.querySelectorAll('#board .place')].map((p) => {
+  const label = p.querySelector(':scope > .label'), r = label.getBoundingClientRect();
+  const cards = [...p.querySelectorAll('.card')], last = cards[cards.length - 1];
+  const below = cards.length ? last.getBoundingClientRect().bottom : null;
+  const s = getComputedStyle(label);
+  return {place: p.dataset.place, top: Math.round(r.top * 2) / 2, height: r.height,
+          line: parseFloat(s.lineHeight), weight: +s.fontWeight, size: parseFloat(s.fontSize),
+          lastBottom: Math.round(below),
+          text: (getComputedStyle(label, '::before').content.replace(/^"|"$/g, '')
+                 .replace(/^none$|^normal$/, '') + ' ' + label.innerText).replace(/\\s+/g, ' ')
+                 .trim()};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game", ["half-moon", "seahaven"])
+def test_every_caption_is_one_quiet_line_level_with_its_rows(new_context, game, size, lang):
+    """Captions stacked on up to three lines ("♠" / "0" / "cards" under a foundation, one line
+    under a cell beside it): each is now one line of one height, regular weight, and places
+    whose cards end level have their captions level (the cells and foundations; a reserve
+    row; columns of the same length)."""
+    locale = {"en": "en-US", "tr": "tr-TR", "bg": "bg-BG"}[lang]
+    page = new_context(locale=locale, **SIZES[size]).new_page()
+    page.goto(f"/{game}/{HM if game == 'half-moon' else SH}")
+    captions = page.evaluate(CAPTIONS)
+    assert len(captions) == (20 if game == "half-moon" else 18)
+    assert [c for c in captions if abs(c["height"] - c["line"]) > 0.5 or not c["text"]] == []
+    assert {c["weight"] for c in captions} == {400}
+    assert len({c["size"] for c in captions}) == 1
+    rows: dict[int, set[float]] = {}
+    for c in captions:
+        rows.setdefault(c["lastBottom"], set()).add(c["top"])
+    assert [tops for tops in rows.values() if len(tops) > 1] == [], captions
+    if game == "seahaven" and size != "landscape":  # the cells and foundations: one row (in
+        # landscape a block of two beside the columns, its rows held above)
+        top = [c["top"] for c in captions if not c["place"].startswith("column")]
+        assert len(set(top)) == 1, captions
