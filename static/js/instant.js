@@ -13,13 +13,18 @@
 // (htmx:finally:request). So once an answer comes the screen is the server's board plus what is
 // still on its way: a refusal, a stale board, a 429 or a 5xx shows the server's board.
 //
+// What only the server says stays the server's: the board's data-state, data-score and
+// data-moves are set by answers only (a drawn move's score and count show in the info bar, and
+// in data-drawn-score / data-drawn-moves while drawn), and while any game form is unanswered the
+// board carries data-pending. So "data-moves is 5" means the server accepted the fifth move.
+//
 // Drawn here: a selection (both games), a Half Moon pair or triple leaving (the cards under them
 // come from the deal: a pile's cards leave from the top only), a Seahaven card or run going to a
 // foundation, column or cell (a tap, a double tap, a drop, a selection then its destination) and
 // Send all home, with score, move count, Undo and Redo; the cards move as an answer's would
-// (static/js/motion.js cardMotion.around, nothing under reduced motion). Left to the answer: Undo, Redo, Restart, a card taken back from a foundation,
-// the end box, the live region's words; an action after one of those waits for that answer
-// before it is drawn.
+// (static/js/motion.js cardMotion.around, nothing under reduced motion). Left to the answer:
+// Undo, Redo, Restart, a card taken back from a foundation, the end box, the live region's
+// words; an action after one of those waits for that answer before it is drawn.
 
 import { parseCode, rankOf, suitOf } from "./rules/deal.js";
 import * as HM from "./rules/halfmoon.js";
@@ -120,12 +125,20 @@ function setDisabled(element, on) {
   });
 }
 
-/** A move drawn: its score and move count; Undo can take it back, nothing is left to redo. */
+/** The score or move count as drawn: the server's (data-score, data-moves) with the moves drawn
+ * ahead of it (data-drawn-score, data-drawn-moves while any is drawn). */
+function figure(root, name) {
+  const drawn = root.getAttribute(`data-drawn-${name}`);
+  return +(drawn === null ? root.getAttribute(`data-${name}`) : drawn);
+}
+
+/** A move drawn: its score and move count; Undo can take it back, nothing is left to redo.
+ * The board's own data-score and data-moves stay the server's: only its answer sets them. */
 function drawFigures(root, score, moves) {
   setDisabled(document.getElementById("control-undo"), false);
   setDisabled(document.getElementById("control-redo"), true);
-  setAttribute(root, "data-score", String(score));
-  setAttribute(root, "data-moves", String(moves));
+  setAttribute(root, "data-drawn-score", String(score));
+  setAttribute(root, "data-drawn-moves", String(moves));
   setText(document.getElementById("score"), String(score));
   setText(document.getElementById("moves"), String(moves));
 }
@@ -202,7 +215,7 @@ const halfMoon = {
       if (!selected.size) toggleClass(place, "dimmed", false);
     });
     if (answer.outcome === "removed") {
-      drawFigures(root, +root.dataset.score + (answer.move.length === 2 ? 10 : 15), +root.dataset.moves + 1);
+      drawFigures(root, figure(root, "score") + (answer.move.length === 2 ? 10 : 15), figure(root, "moves") + 1);
     }
   },
 };
@@ -322,7 +335,7 @@ const seahaven = {
       }
     }
     // moves the rules made here (a double tap's second half that the first did: none)
-    if (game.moveCount) drawFigures(root, game.score, +root.dataset.moves + game.moveCount);
+    if (game.moveCount) drawFigures(root, game.score, figure(root, "moves") + game.moveCount);
     return true;
   },
 };
@@ -332,6 +345,13 @@ const GAMES = { "half-moon": halfMoon, seahaven };
 // --- the pending actions ----------------------------------------------------------------------
 
 const pending = []; // {ctx, play}: game forms sent, in order, until their answer is drawn
+
+// While any game form is unanswered the board says so (data-pending): what is drawn is not yet
+// the server's, and a script or test that waits for the server's board waits for it to go.
+function markPending() {
+  const root = board();
+  if (root) root.toggleAttribute("data-pending", pending.length > 0);
+}
 
 let flight = []; // Send all home's cards, in order, as the last drawing sent them (motion.js)
 
@@ -369,6 +389,7 @@ document.addEventListener("htmx:config:request", (event) => {
   if (!root.contains(source) && !(source.id || "").startsWith("gesture-")) {
     // a game action from outside the board (Undo, Redo in the info bar): drawn by its answer
     if ((source.getAttribute("hx-sync") || "").startsWith("#main")) pending.push({ ctx, play: null });
+    markPending();
     return;
   }
   const rules = GAMES[root.dataset.game];
@@ -376,6 +397,7 @@ document.addEventListener("htmx:config:request", (event) => {
   const play = rules ? rules.action(verb, fieldsOf(ctx), root) : null;
   const entry = { ctx, play };
   pending.push(entry);
+  markPending();
   // drawn now, in the task of the tap, on the board the earlier actions left (while an answer
   // is being drawn, once it is)
   if (!answering && pending.slice(0, -1).every((e) => e.play)) {
@@ -442,6 +464,7 @@ document.addEventListener("htmx:finally:request", (event) => {
   if (answering === ctx) answering = null;
   takeBack();
   drawPending();
+  markPending();
 });
 
 // --- a selection drawn at once even before htmx has the form (a click's own task) ------------

@@ -95,6 +95,12 @@ def settled(page: Page) -> None:
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def answered(page: Page) -> None:
+    """Until every game form sent has its answer drawn (static/js/instant.js: the board carries
+    data-pending while a move drawn at once waits for the server)."""
+    page.wait_for_function("() => !document.querySelector('#board[data-pending]')")
+
+
 @pytest.fixture
 def watched(new_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
     def make(**options: Any) -> Page:
@@ -129,6 +135,7 @@ def test_a_removed_half_moon_pair_leaves_visibly_and_the_cards_under_it_arrive(w
     under = {p: deal(DealCode.parse(HM)).count(int(p.split("-")[1]) - 1) for p in PAIR}
     hm_card(page, first).click()
     expect(hm_card(page, first)).to_have_attribute("aria-pressed", "true")
+    answered(page)  # the selection is drawn at once (issue 32): its answer too has come
     settled(page)
     assert motion(page)["seen"] == [f"slide hm-{first}-{under[first]}"]  # lifted, not jumped
     reset(page)

@@ -67,6 +67,7 @@ def start_server(
         "PYTHONUNBUFFERED": "1",
         "SOLITAIRE_RATE_WRITES": "off",
         "SOLITAIRE_RATE_NEW": "off",
+        "SOLITAIRE_RATE_RANKED": "off",
         **(env or {}),
     }
     python = root / ".venv" / "bin" / "python"
