@@ -1,117 +1,471 @@
-// The page answers a tap in the frame after it (issue 32): what a tap on a card will do to the
-// selection is drawn at once, before the server's answer, which stays the only judge.
+// The page answers every tap in the frame after it (issue 32), from its copy of the rules
+// (static/js/rules/); the server's answer stays the only judge.
 //
-// - A Half Moon card tapped: selected, deselected, a face card replacing one of its rank, or the
-//   selection cleared by a tap that cannot combine with it. A removal is left to the answer.
-// - A Seahaven card tapped with nothing selected: it (and the run above it) is selected, unless
-//   it goes home (left to the answer) or cannot move; the selected card tapped again: cleared.
+// One owner of the board's client state:
+// - the confirmed board: what the server drew last (the DOM, with nothing drawn here);
+// - the pending actions: every game form htmx has taken (htmx:config:request, at the tap: the
+//   form's own URL and fields, never rebuilt), in order, until its answer has been drawn;
+// - the drawn board: the confirmed board with each pending action played on it by the rules,
+//   one after the other, each on the board the previous one left.
+// Drawing replaces a place's element by a changed copy (and sets a few attributes), each change
+// journaled; when an answer comes, everything drawn is taken back first (htmx:before:swap), the
+// server's answer is drawn, and the actions still pending are drawn again on it
+// (htmx:finally:request). So once an answer comes the screen is the server's board plus what is
+// still on its way: a refusal, a stale board, a 429 or a 5xx shows the server's board.
 //
-// What is drawn here is only ever attributes of the server's own elements, each change kept
-// with the value it replaced. Every answer (htmx:before:swap, and htmx:finally:request for one
-// that drew nothing) first takes back everything drawn here, then is drawn itself: the screen
-// is the server's board as soon as an answer comes, whatever was guessed. The forms are not
-// touched: a tap posts what it always posted.
+// What only the server says stays the server's: the board's data-state, data-score and
+// data-moves are set by answers only (a drawn move's score and count show in the info bar, and
+// in data-drawn-score / data-drawn-moves while drawn), and while any game form is unanswered the
+// board carries data-pending. So "data-moves is 5" means the server accepted the fifth move.
+//
+// Drawn here: a selection (both games), a Half Moon pair or triple leaving (the cards under them
+// come from the deal: a pile's cards leave from the top only), a Seahaven card or run going to a
+// foundation, column or cell (a tap, a double tap, a drop, a selection then its destination) and
+// Send all home, with score, move count, Undo and Redo; the cards move as an answer's would
+// (static/js/motion.js cardMotion.around, nothing under reduced motion). Left to the answer:
+// Undo, Redo, Restart, a card taken back from a foundation, the end box, the live region's
+// words; an action after one of those waits for that answer before it is drawn.
 
-const drawn = []; // functions that take back one change each, in the order made
+import { parseCode, rankOf, suitOf } from "./rules/deal.js";
+import * as HM from "./rules/halfmoon.js";
+import * as SH from "./rules/seahaven.js";
 
-function board() {
-  return document.getElementById("board");
+const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const RED = { H: true, D: true };
+
+// --- the journal of what is drawn ahead of the server ---------------------------------------
+
+const journal = []; // functions that take one change back, in the order made
+
+function replace(original, copy) {
+  original.replaceWith(copy);
+  journal.push(() => copy.replaceWith(original));
 }
 
 function setAttribute(element, name, value) {
   const old = element.getAttribute(name);
   if (old === value) return;
   element.setAttribute(name, value);
-  drawn.push(() => {
-    if (old === null) element.removeAttribute(name);
-    else element.setAttribute(name, old);
+  journal.push(() => (old === null ? element.removeAttribute(name) : element.setAttribute(name, old)));
+}
+
+function setText(element, text) {
+  if (!element || element.textContent === text) return;
+  const old = element.textContent;
+  element.textContent = text;
+  journal.push(() => {
+    element.textContent = old;
   });
 }
 
-function press(buttons, on) {
-  buttons.forEach((button) => setAttribute(button, "aria-pressed", on ? "true" : "false"));
+function toggleClass(element, name, on) {
+  if (element.classList.contains(name) === on) return;
+  element.classList.toggle(name, on);
+  journal.push(() => element.classList.toggle(name, !on));
 }
 
 /** Take back everything drawn ahead of the server, newest first. */
 export function takeBack() {
-  while (drawn.length) drawn.pop()();
+  while (journal.length) journal.pop()();
 }
 
-// --- cards ------------------------------------------------------------------------------------
+// --- shared drawing -------------------------------------------------------------------------
 
-const RANKS = { A: 1, J: 11, Q: 12, K: 13 };
-
-/** A card's text ("10H", "QS") as its rank (1 … 13) and suit. */
-export function parseCard(text) {
-  const rank = RANKS[text.slice(0, -1)] || Number(text.slice(0, -1));
-  return { rank, suit: text.slice(-1) };
+function board() {
+  return document.getElementById("board");
 }
 
-const isFace = (card) => card.rank > 10;
-
-// --- Half Moon --------------------------------------------------------------------------------
-
-function halfMoonTap(root, button) {
-  const selected = [...root.querySelectorAll("button.card[aria-pressed=true]")];
-  if (selected.includes(button)) return press([button], false);
-  if (!selected.length) return press([button], true);
-  const card = parseCard(button.dataset.card);
-  const chosen = selected.map((b) => parseCard(b.dataset.card));
-  if (!isFace(chosen[0])) {
-    if (!isFace(card) && chosen[0].rank + card.rank === 11) return; // a pair: the answer removes it
-    return press(selected, false); // refused: the selection goes
-  }
-  if (!isFace(card)) return press(selected, false);
-  const same = selected.find((b, i) => chosen[i].rank === card.rank);
-  if (same) {
-    press([same], false);
-    return press([button], true);
-  }
-  if (selected.length === 2) return; // a triple: the answer removes it
-  press([button], true);
+function copyOf(element) {
+  const copy = element.cloneNode(true);
+  copy.querySelectorAll("[data-htmx-powered]").forEach((e) => e.removeAttribute("data-htmx-powered"));
+  copy.removeAttribute("data-htmx-powered");
+  return copy;
 }
 
-// --- Seahaven ---------------------------------------------------------------------------------
-
-function runFrom(button) {
-  const run = [button];
-  for (let next = button.nextElementSibling; next; next = next.nextElementSibling) {
-    if (next.matches("button.card")) run.push(next);
-  }
-  return run;
+function processed(copy) {
+  if (window.htmx && copy.querySelector("form, [hx-post]")) window.htmx.process(copy);
+  else if (window.htmx && copy.matches("form")) window.htmx.process(copy);
 }
 
-function seahavenTap(root, button) {
-  const selected = [...root.querySelectorAll("button.card[aria-pressed=true]")];
-  if (selected.length) {
-    if (selected[0] === button) press(selected, false);
-    return; // a destination, or a fresh tap on another card: left to the answer
-  }
-  if (!button.classList.contains("movable")) return;
-  const place = button.form && button.form.dataset.place;
-  if (!place) return;
-  const run = runFrom(button);
-  if (run.length === 1 && !place.startsWith("foundation-")) {
-    const card = parseCard(button.dataset.card);
-    const home = root.querySelector(`[data-place="foundation-${card.suit}"]`);
-    if (home && Number(home.dataset.count) === card.rank - 1) return; // home: left to the answer
-  }
-  press(run, true);
+function letters() {
+  const script = document.querySelector("script[data-letters]");
+  const [j, q, k] = (script ? script.dataset.letters : "J Q K").split(" ");
+  return { 11: j, 12: q, 13: k };
 }
 
-const TAPS = { "half-moon": halfMoonTap, seahaven: seahavenTap };
+function printed(card) {
+  const rank = rankOf(card);
+  return rank === 1 ? "A" : rank > 10 ? letters()[rank] : String(rank);
+}
 
-// A click on a card that the page's scripts let through is a tap (seahaven.js swallows the
-// click that ends a drag or a double tap: it is defaultPrevented by then).
-document.addEventListener("click", (event) => {
-  if (event.defaultPrevented || !window.htmx) return;
+function colour(card) {
+  return RED[suitOf(card)] ? "red" : "black";
+}
+
+function face(button, card) {
+  const rank = button.querySelector(".rank");
+  const suit = button.querySelector(".suit");
+  if (rank) rank.textContent = printed(card);
+  if (suit) suit.textContent = SYMBOLS[suitOf(card)];
+  button.classList.remove("red", "black");
+  button.classList.add(colour(card));
+}
+
+function recount(place, count) {
+  place.dataset.count = String(count);
+  const label = place.querySelector(".label-count");
+  if (label) label.textContent = label.textContent.replace(/\d+/, String(count));
+}
+
+function setDisabled(element, on) {
+  if (!element || element.disabled === on) return;
+  element.disabled = on;
+  journal.push(() => {
+    element.disabled = !on;
+  });
+}
+
+/** The score or move count as drawn: the server's (data-score, data-moves) with the moves drawn
+ * ahead of it (data-drawn-score, data-drawn-moves while any is drawn). */
+function figure(root, name) {
+  const drawn = root.getAttribute(`data-drawn-${name}`);
+  return +(drawn === null ? root.getAttribute(`data-${name}`) : drawn);
+}
+
+/** A move drawn: its score and move count; Undo can take it back, nothing is left to redo.
+ * The board's own data-score and data-moves stay the server's: only its answer sets them. */
+function drawFigures(root, score, moves) {
+  setDisabled(document.getElementById("control-undo"), false);
+  setDisabled(document.getElementById("control-redo"), true);
+  setAttribute(root, "data-drawn-score", String(score));
+  setAttribute(root, "data-drawn-moves", String(moves));
+  setText(document.getElementById("score"), String(score));
+  setText(document.getElementById("moves"), String(moves));
+}
+
+function pressed(root) {
+  return [...root.querySelectorAll("button.card[aria-pressed=true]")];
+}
+
+// --- Half Moon ------------------------------------------------------------------------------
+
+const halfMoon = {
+  read(root) {
+    const code = parseCode(root.dataset.code);
+    const dealt = HM.deal(code);
+    const piles = [];
+    const reserve = [];
+    for (let p = 0; p < HM.PLACES; p++) {
+      const place = root.querySelector(`[data-place="${HM.placeName(p)}"]`);
+      if (!place) return null;
+      const count = +place.dataset.count;
+      if (p < HM.PILES) piles.push(dealt.piles[p].slice(0, count));
+      else reserve.push(count ? place.querySelector("[data-card]").dataset.card : null);
+    }
+    const game = new HM.HalfMoon(code, { piles, reserve });
+    game.selection = pressed(root).map((b) => HM.parsePlace(b.closest("[data-place]").dataset.place));
+    return game;
+  },
+
+  action(verb, fields) {
+    if (verb !== "tap") return null;
+    const place = HM.parsePlace(fields.get("place") || "");
+    return place === null ? null : (game) => game.tap(place, fields.get("card"));
+  },
+
+  draw(root, game, before, answer) {
+    const after = game.position;
+    for (let p = 0; p < HM.PLACES; p++) {
+      if (HM.count(before, p) === HM.count(after, p)) continue;
+      const name = HM.placeName(p);
+      const place = root.querySelector(`[data-place="${name}"]`);
+      const copy = copyOf(place);
+      const count = HM.count(after, p);
+      recount(copy, count);
+      const top = HM.top(after, p);
+      const form = copy.querySelector("form");
+      const button = copy.querySelector("button.card");
+      if (top && button) {
+        button.dataset.card = top;
+        button.dataset.motion = `hm-${name}-${count}`;
+        button.setAttribute("aria-pressed", "false");
+        face(button, top);
+        const spoken = (button.getAttribute("aria-label") || "").split(", ").slice(1).join(", ");
+        button.setAttribute(
+          "aria-label",
+          `${printed(top)} ${SYMBOLS[suitOf(top)]}, ${spoken.replace(/\d+/, String(count))}`
+        );
+        form.querySelector("input[name=card]").setAttribute("value", top);
+      } else if (form) {
+        const empty = document.createElement("div");
+        empty.className = "card empty";
+        empty.id = `card-${name}`;
+        empty.setAttribute("role", "img");
+        empty.setAttribute("tabindex", "-1");
+        empty.setAttribute("aria-label", copy.querySelector(".label")?.textContent.trim() || name);
+        form.replaceWith(empty);
+      }
+      replace(place, copy);
+      processed(copy);
+    }
+    const selected = new Set(game.selection.map(HM.placeName));
+    root.querySelectorAll("[data-place]").forEach((place) => {
+      const button = place.querySelector("button.card");
+      if (button) setAttribute(button, "aria-pressed", selected.has(place.dataset.place) ? "true" : "false");
+      if (!selected.size) toggleClass(place, "dimmed", false);
+    });
+    if (answer.outcome === "removed") {
+      drawFigures(root, figure(root, "score") + (answer.move.length === 2 ? 10 : 15), figure(root, "moves") + 1);
+    }
+  },
+};
+
+// --- Seahaven -------------------------------------------------------------------------------
+
+function shPlaces(cells) {
+  const places = [];
+  for (let c = 0; c < SH.COLUMNS; c++) places.push(c);
+  for (let i = 0; i < cells; i++) places.push(SH.CELLS + i);
+  for (let f = 0; f < 4; f++) places.push(SH.FOUNDATIONS + f);
+  return places;
+}
+
+function shCards(position, place) {
+  if (place < SH.COLUMNS) return position.columns[place];
+  const top = SH.top(position, place);
+  return top ? [top] : [];
+}
+
+function shCount(position, place) {
+  if (place < SH.COLUMNS) return position.columns[place].length;
+  if (place < SH.FOUNDATIONS) return position.cells[place - SH.CELLS] ? 1 : 0;
+  return position.foundations[place - SH.FOUNDATIONS];
+}
+
+const seahaven = {
+  read(root) {
+    const code = parseCode(root.dataset.code);
+    const cells = root.querySelectorAll('[data-place^="cell-"]').length;
+    const columns = [];
+    const cellCards = [];
+    const foundations = [];
+    for (const place of shPlaces(cells)) {
+      const element = root.querySelector(`[data-place="${SH.placeName(place)}"]`);
+      if (!element) return null;
+      const cards = [...element.querySelectorAll("button.card[data-card]")].map((b) => b.dataset.card);
+      if (place < SH.COLUMNS) columns.push(cards);
+      else if (place < SH.FOUNDATIONS) cellCards.push(cards[0] || null);
+      else foundations.push(+element.dataset.count);
+    }
+    const game = new SH.Seahaven(code, { columns, cells: cellCards, foundations });
+    const selected = pressed(root)[0];
+    if (selected) {
+      game.selection = [SH.parsePlace(selected.closest("[data-place]").dataset.place, cells), selected.dataset.card];
+    }
+    return game;
+  },
+
+  action(verb, fields, root) {
+    const cells = root.querySelectorAll('[data-place^="cell-"]').length;
+    const place = (name) => SH.parsePlace(fields.get(name) || "", cells);
+    const card = fields.get("card") || null;
+    if (verb === "tap" && place("place") !== null) return (game) => game.tap(place("place"), card);
+    if (verb === "auto" && place("place") !== null) {
+      const double = fields.get("double") === "1";
+      return (game) => (double ? game.finishDoubleTap(place("place"), card) : game.auto(place("place"), card));
+    }
+    if (verb === "move" && place("from") !== null && place("to") !== null) {
+      if (place("from") >= SH.FOUNDATIONS) return null; // a card taken back: its answer draws it
+      return (game) => game.move(place("from"), card, place("to"));
+    }
+    if (verb === "home") return (game) => game.sendHome();
+    return null;
+  },
+
+  draw(root, game, before, answer) {
+    const after = game.position;
+    const cells = after.cells.length;
+    const changed = shPlaces(cells).filter(
+      (p) => shCount(before, p) !== shCount(after, p) || shCards(before, p).join() !== shCards(after, p).join()
+    );
+    if (changed.some((p) => p >= SH.FOUNDATIONS && shCount(after, p) < shCount(before, p))) return false;
+    const buttons = new Map();
+    root.querySelectorAll("button.card[data-card]").forEach((b) => buttons.set(b.dataset.card, b));
+    for (const p of changed) {
+      const name = SH.placeName(p);
+      const place = root.querySelector(`[data-place="${name}"]`);
+      const copy = copyOf(place);
+      const holder = copy.querySelector(".fan") || copy;
+      const label = copy.querySelector(".label");
+      holder.querySelectorAll(":scope > .card").forEach((c) => c.remove());
+      const cards = shCards(after, p);
+      const run = p < SH.COLUMNS ? SH.runLength(after, p) : 1;
+      cards.forEach((card, depth) => {
+        const button = buttons.get(card).cloneNode(true);
+        button.removeAttribute("data-targets");
+        button.classList.remove("moving", "flying", "dragging");
+        button.classList.toggle("movable", depth >= cards.length - run);
+        holder.insertBefore(button, holder === copy ? label : null);
+      });
+      if (!cards.length) {
+        const empty = document.createElement("button");
+        empty.id = `slot-${name}`;
+        empty.name = "card";
+        empty.value = "";
+        empty.className = "card empty";
+        empty.setAttribute("aria-label", label ? label.textContent.trim() : name);
+        holder.insertBefore(empty, holder === copy ? label : null);
+      }
+      copy.classList.remove("destination");
+      recount(copy, shCount(after, p));
+      replace(place, copy);
+      processed(copy);
+    }
+    // the run of every column may have changed; the selection is the rules'
+    const selected = new Set(game.selectedCards());
+    root.querySelectorAll("button.card[data-card]").forEach((button) => {
+      setAttribute(button, "aria-pressed", selected.has(button.dataset.card) ? "true" : "false");
+    });
+    if (!selected.size) root.querySelectorAll(".place.destination").forEach((p) => toggleClass(p, "destination", false));
+    if (answer.moves) {
+      let position = before;
+      for (const move of answer.moves) {
+        flight.push(`card-${SH.top(position, move[0])}`);
+        position = SH.moveResult(position, move);
+      }
+    }
+    // moves the rules made here (a double tap's second half that the first did: none)
+    if (game.moveCount) drawFigures(root, game.score, figure(root, "moves") + game.moveCount);
+    return true;
+  },
+};
+
+const GAMES = { "half-moon": halfMoon, seahaven };
+
+// --- the pending actions ----------------------------------------------------------------------
+
+const pending = []; // {ctx, play}: game forms sent, in order, until their answer is drawn
+
+// While any game form is unanswered the board says so (data-pending): what is drawn is not yet
+// the server's, and a script or test that waits for the server's board waits for it to go.
+function markPending() {
   const root = board();
-  const button = event.target.closest && event.target.closest("button.card[data-card]");
-  if (!root || !button || !root.contains(button) || button.disabled) return;
-  if (root.dataset.state !== "playing") return;
-  const tap = TAPS[root.dataset.game];
-  if (tap) tap(root, button);
+  if (root) root.toggleAttribute("data-pending", pending.length > 0);
+}
+
+let flight = []; // Send all home's cards, in order, as the last drawing sent them (motion.js)
+
+/** Draw the pending actions on the confirmed board; how many were drawn (from the first). */
+function drawPending() {
+  flight = [];
+  const root = board();
+  if (!root || root.dataset.state !== "playing") return 0;
+  const rules = GAMES[root.dataset.game];
+  if (!rules) return 0;
+  let drawnCount = 0;
+  for (const entry of pending) {
+    if (!entry.play) break; // an action only the server draws: later ones wait for it
+    const game = rules.read(root);
+    if (!game) break;
+    const before = game.position;
+    const answer = entry.play(game);
+    if (rules.draw(root, game, before, answer) === false) break;
+    drawnCount += 1;
+  }
+  return drawnCount;
+}
+
+function fieldsOf(ctx) {
+  const body = ctx.request && ctx.request.body;
+  if (body && typeof body.get === "function") return body;
+  return new URLSearchParams();
+}
+
+document.addEventListener("htmx:config:request", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  const source = ctx && ctx.sourceElement;
+  const root = board();
+  if (!ctx || !source || !root || !source.matches || !source.matches("form[hx-sync]")) return;
+  if (!root.contains(source) && !(source.id || "").startsWith("gesture-")) {
+    // a game action from outside the board (Undo, Redo in the info bar): drawn by its answer
+    if ((source.getAttribute("hx-sync") || "").startsWith("#main")) pending.push({ ctx, play: null });
+    markPending();
+    return;
+  }
+  const rules = GAMES[root.dataset.game];
+  const verb = (source.getAttribute("action") || "").split("/").pop();
+  const play = rules ? rules.action(verb, fieldsOf(ctx), root) : null;
+  const entry = { ctx, play };
+  pending.push(entry);
+  markPending();
+  // drawn now, in the task of the tap, on the board the earlier actions left (while an answer
+  // is being drawn, once it is)
+  if (!answering && pending.slice(0, -1).every((e) => e.play)) {
+    const redraw = () =>
+      keepingFocus(() => {
+        takeBack();
+        return drawPending();
+      });
+    const motion = window.cardMotion;
+    const drawnCount = motion ? motion.around(redraw, () => flight) : redraw();
+    if (drawnCount === pending.length) {
+      // a drop drawn where it goes: its copy at the pointer is not needed any more
+      document.querySelectorAll(".drag-ghost[data-landing]").forEach((ghost) => ghost.remove());
+      document.querySelectorAll("#board .card.dragging").forEach((card) => card.classList.remove("dragging"));
+    }
+  }
 });
 
-document.addEventListener("htmx:before:swap", takeBack);
-document.addEventListener("htmx:finally:request", takeBack);
+function usable(element) {
+  return element && !element.disabled && element.offsetParent !== null;
+}
+
+// A drawing replaces places' elements: the focus stays on the card with the same id, or else on
+// the same place's last card (as app.js does after an answer), never falls to <body>.
+function keepingFocus(redraw) {
+  const active = document.activeElement;
+  const root = board();
+  if (!active || !root || !root.contains(active)) return redraw();
+  const place = active.closest("[data-place]");
+  const name = place && place.dataset.place;
+  const result = redraw();
+  if (active.isConnected) return result;
+  let target = active.id ? document.getElementById(active.id) : null;
+  if (!usable(target) && name) {
+    const now = root.querySelector(`[data-place="${name}"]`);
+    target = now ? [...now.querySelectorAll("button")].pop() : null;
+  }
+  if (usable(target)) target.focus({ preventScroll: true });
+  return result;
+}
+
+let answering = null; // the ctx of the answer being drawn, from its swap to its end
+
+// An answer is about to be drawn: everything drawn here goes first, and the answer's parts that
+// htmx found among the drawn copies find the server's elements again by id. From here to the
+// answer's end only promises run (no settle delay), so no tap falls in between.
+document.addEventListener("htmx:before:swap", (event) => {
+  const detail = event.detail || {};
+  answering = detail.ctx || null;
+  takeBack();
+  (detail.tasks || []).forEach((task) => {
+    const target = task.target;
+    if (target && target.nodeType === 1 && !target.isConnected && target.id) {
+      task.target = document.getElementById(target.id) || target;
+    }
+  });
+});
+
+document.addEventListener("htmx:finally:request", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  const at = pending.findIndex((entry) => entry.ctx === ctx);
+  if (at < 0) return;
+  pending.splice(at, 1);
+  if (answering === ctx) answering = null;
+  takeBack();
+  drawPending();
+  markPending();
+});
+
+// --- a selection drawn at once even before htmx has the form (a click's own task) ------------
+// htmx:config:request comes in the click's task already; nothing else is needed here.

@@ -15,6 +15,9 @@
 // - Send all home (issue 27): the answer's live region names the cards sent, in order
 //   (#status[data-flight]); they fly to their foundations one after another, each one's copy
 //   staying on its way until the last has landed.
+// - a move the page draws ahead of its answer (static/js/instant.js, issue 32) moves the same way
+//   at once (cardMotion.around); when the answer replaces those cards by the server's same ones,
+//   their animations carry on, on the new elements, from where they were (transplant).
 // Nothing waits for an animation: the DOM is updated at once (a view transition would first
 // capture every named card, which cost hundreds of milliseconds per tap: docs/performance.md),
 // the moving cards are the real, clickable buttons, and the next answer finishes whatever still
@@ -38,6 +41,8 @@
   }
 
   var running = []; // the animations and copies of the answer drawn last
+  var ahead = []; // {key, frames, options, animation, rect} of moves drawn ahead of the answer
+  var recording = null; // while around() plays: where its card animations are noted
   var before = null; // key -> {rect, el}: the boxes read before the answer's swap
   var scheduled = false;
 
@@ -53,6 +58,7 @@
   function boxes(board) {
     var seen = new Map();
     board.querySelectorAll(CARDS).forEach(function (card) {
+      if (card.classList.contains("motion-copy")) return;
       seen.set(keyOf(card), { rect: card.getBoundingClientRect(), el: card });
     });
     return seen;
@@ -61,8 +67,9 @@
   // A card on its way is drawn over the others; one that travels from another place takes no
   // presses until it lands (.flying), so a press lands on the card laid out under the pointer,
   // never on a card passing over it.
-  function track(animation, card, far) {
-    running.push(animation);
+  function track(animation, card, far, frames, options, rect) {
+    if (recording && card) recording.push({ key: keyOf(card), frames: frames, options: options, animation: animation, rect: rect, far: far });
+    else running.push(animation);
     if (!card) return animation;
     card.classList.add("moving");
     if (far) card.classList.add("flying");
@@ -114,11 +121,12 @@
     var home = board.querySelector("#place-foundation-" + key.slice(-1) + " .card");
     if (!home) return false;
     var to = home.getBoundingClientRect();
+    if (recording) running.splice(running.indexOf(copy), 1);
     var fly = copy.animate(
       [{ translate: "0px 0px" }, { translate: to.left - old.rect.left + "px " + (to.top - old.rect.top) + "px" }],
       Object.assign({ id: "home " + key, delay: flight.delay(key), fill: "both" }, SLIDE)
     );
-    running.push(fly);
+    if (!recording) running.push(fly);
     setTimeout(function () {
       copy.remove();
     }, flight.end);
@@ -127,16 +135,24 @@
 
   // Animate the board's cards from the boxes in `was`. `only`: just the cards named there
   // (a drag's return), no leaving or arriving cards.
-  function play(was, only) {
+  function play(was, only, flight) {
     var board = document.getElementById("board");
     if (!board || !was) return;
-    var flight = only ? NO_FLIGHT : flightOf();
+    flight = flight || (only ? NO_FLIGHT : flightOf());
     var halfMoon = board.classList.contains("half-moon");
     var moved = [];
     var arrived = [];
     var present = new Set();
+    var carried = new Set(); // cards going on with a move drawn ahead of its answer
+    ahead.forEach(function (a) {
+      if (a.animation.playState === "running" && a.animation.effect) carried.add(a.animation.effect.target);
+    });
     board.querySelectorAll(CARDS).forEach(function (card) {
       var key = keyOf(card);
+      if (carried.has(card)) {
+        present.add(key);
+        return;
+      }
       present.add(key);
       var old = was.get(key);
       if (!old) {
@@ -148,7 +164,7 @@
       var dy = old.rect.top - now.top;
       if (Math.abs(dx) >= 1 || Math.abs(dy) >= 1) {
         var far = Math.abs(dx) > now.width / 2 || Math.abs(dy) > now.height / 2;
-        moved.push([card, dx, dy, key, far]);
+        moved.push([card, dx, dy, key, far, now]);
       }
     });
     if (!only) {
@@ -166,8 +182,10 @@
           leave.onfinish = function () {
             copy.remove();
           };
-          running.push(leave);
+          if (recording) running.splice(running.indexOf(copy), 1);
+          else running.push(leave);
         } else if (flight.keys.indexOf(key) < 0 || !flyHome(board, copy, old, key, flight)) {
+          if (recording) running.splice(running.indexOf(copy), 1);
           copy.classList.add("covered"); // under the card that slides onto it, until it lands
           setTimeout(function () {
             copy.remove();
@@ -177,18 +195,17 @@
     }
     moved.forEach(function (m) {
       var from = m[1] + "px " + m[2] + "px";
-      var slide = m[0].animate(
-        [{ translate: from }, { translate: "0px 0px" }],
-        Object.assign({ id: "slide " + m[3], delay: flight.delay(m[3]), fill: "backwards" }, SLIDE)
-      );
-      track(slide, m[0], m[4]);
+      var frames = [{ translate: from }, { translate: "0px 0px" }];
+      var options = Object.assign({ id: "slide " + m[3], delay: flight.delay(m[3]), fill: "backwards" }, SLIDE);
+      track(m[0].animate(frames, options), m[0], m[4], frames, options, m[5]);
     });
     arrived.forEach(function (card) {
-      var arrive = card.animate(
-        [{ transform: "scale(0.9)", opacity: 0 }, { transform: "none", opacity: 1 }],
-        Object.assign({ id: "arrive " + keyOf(card) }, ARRIVE)
-      );
-      track(arrive, null, false);
+      var frames = [{ transform: "scale(0.9)", opacity: 0 }, { transform: "none", opacity: 1 }];
+      var options = Object.assign({ id: "arrive " + keyOf(card) }, ARRIVE);
+      if (recording) {
+        var rect = card.getBoundingClientRect();
+        recording.push({ key: keyOf(card), frames: frames, options: options, animation: card.animate(frames, options), rect: rect });
+      } else track(card.animate(frames, options), null, false);
     });
   }
 
@@ -198,6 +215,13 @@
     var board = document.getElementById("board");
     if (!board || !on()) return;
     before = boxes(board);
+    ahead = ahead.filter(function (a) {
+      return a.animation.playState === "running";
+    });
+    ahead.forEach(function (a) {
+      var old = before.get(a.key);
+      if (old) old.rect = a.rect; // where it is going: the answer's same card does not move
+    });
     // a dropped card starts from where it was let go
     document.querySelectorAll(".drag-ghost[data-landing] [data-motion-for]").forEach(function (copy) {
       var old = before.get(copy.dataset.motionFor);
@@ -208,6 +232,7 @@
   // Right after the DOM changed (before:settle follows each part's swap): the animations start
   // in the frame that first draws the answer, so no frame shows a card at its new place still.
   document.addEventListener("htmx:before:settle", function () {
+    transplant(); // in the task of the swap: no frame shows the new cards standing still
     if (!before || scheduled) return;
     scheduled = true;
     requestAnimationFrame(function () {
@@ -218,10 +243,72 @@
     });
   });
 
+  // The answer replaced cards still moving ahead of it by the server's same cards: each new one
+  // takes over its animation from where it was.
+  function transplant() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var cards = boxes(board);
+    ahead.forEach(function (a) {
+      var old = a.animation;
+      var target = old.effect && old.effect.target;
+      if (!target || target.isConnected || old.playState !== "running") return;
+      var now = cards.get(a.key);
+      if (!now) return;
+      var time = old.currentTime;
+      old.cancel();
+      a.animation = now.el.animate(a.frames, a.options);
+      a.animation.currentTime = time;
+      if (a.options.id.indexOf("slide ") === 0) {
+        now.el.classList.add("moving");
+        if (a.far) now.el.classList.add("flying");
+        a.animation.onfinish = a.animation.oncancel = function () {
+          now.el.classList.remove("moving", "flying");
+        };
+      }
+    });
+  }
+
+  // For static/js/instant.js: `change` draws a move ahead of its answer; the cards move as the
+  // answer's would. flightKeys: Send all home's cards in order. Returns what change returns.
+  function around(change, flightKeys) {
+    var board = document.getElementById("board");
+    if (!board || !on()) return change();
+    var was = boxes(board);
+    document.querySelectorAll(".drag-ghost[data-landing] [data-motion-for]").forEach(function (copy) {
+      var old = was.get(copy.dataset.motionFor);
+      if (old) old.rect = copy.getBoundingClientRect();
+    });
+    var result = change();
+    transplant(); // cards redrawn while they still move go on moving
+    if (typeof flightKeys === "function") flightKeys = flightKeys();
+    var flight = NO_FLIGHT;
+    if (flightKeys && flightKeys.length) {
+      var step = Math.min(90, 1600 / flightKeys.length);
+      flight = {
+        keys: flightKeys,
+        end: step * flightKeys.length + SLIDE.duration,
+        delay: function (key) {
+          var i = flightKeys.indexOf(key);
+          return i < 0 ? 0 : i * step;
+        },
+      };
+    }
+    recording = [];
+    try {
+      play(was, false, flight);
+      ahead = ahead.concat(recording);
+    } finally {
+      recording = null;
+    }
+    return result;
+  }
+
   // For static/js/seahaven.js: the cards named in `from` (key -> DOMRect) travel from there to
   // where they are now (a drag let go outside any place returns).
   window.cardMotion = {
     on: on,
+    around: around,
     slide: function (from) {
       if (!on()) return;
       var was = new Map();

@@ -15,10 +15,12 @@ from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
-from app.engine.seahaven import COLUMNS, Seahaven, foundation_place
+from app.engine.seahaven import COLUMNS, FOUNDATIONS, Move, Seahaven, foundation_place
 from app.engine.seahaven import place_name as sh_place
-from tests.browser.play import HM, SH, post_form
+from tests.browser.play import HM, SH, hm_line, moving_card, post_form, sh_line
 from tests.browser.test_overlap import (
+    PAIR,
+    SH_TWO_ACES,
     Posts,
     assert_same_after_reload,
     centre,
@@ -26,6 +28,7 @@ from tests.browser.test_overlap import (
     ready,
     snapshot,
 )
+from tests.browser.test_overlap import sh_places as sh_snapshot_places
 
 SLOW = 600
 
@@ -36,6 +39,16 @@ def pressed(page: Page) -> list[str]:
     """The cards drawn selected, in board order."""
     cards: list[str] = page.evaluate(PRESSED, "#board button.card[aria-pressed=true]")
     return cards
+
+
+def waiting(page: Page) -> bool:
+    """The board says a move is drawn ahead of the server (static/js/instant.js)."""
+    return page.locator("#board").get_attribute("data-pending") is not None
+
+
+UNANSWERED = ["playing", "0", "0"]
+"""A fresh deal's state, score and moves on the board itself: a move drawn ahead of its answer
+shows in the info bar, the board's own figures are the server's (only its answer sets them)."""
 
 
 def click(page: Page, selector: str) -> None:
@@ -147,3 +160,178 @@ def test_a_stale_board_shows_the_servers_board_when_the_answer_comes(new_context
     assert snapshot(page) == shown
     assert shown["board"][2] == "1"
     assert Card.parse(before or "") is not None
+
+
+def test_a_half_moon_pair_leaves_before_the_answer_and_the_answer_agrees(
+    context: BrowserContext, page: Page
+):
+    """The second card of a pair: both cards leave at once, the cards under them (from the
+    deal) show, score and moves count; the answer then draws the same board."""
+    _, (first, second) = _hm_single_and_pair()
+    position = deal(DealCode.parse(HM))
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    posts = Posts(page)
+    latency(context, page, SLOW)
+    click(page, f"#card-{first}")
+    click(page, f"#card-{second}")
+    drawn = snapshot(page)
+    assert posts.done == 0
+    assert drawn["board"] == UNANSWERED and waiting(page)
+    assert drawn["info"][:2] == ["10", "1"]
+    for name in (first, second):
+        index = next(i for i in range(12) if hm_place(i) == name)
+        place = next(p for p in drawn["places"] if p[0] == name)
+        assert place[1:] == ["7", [str(position.piles[index][-2])]]
+    posts.wait(page, 2)
+    confirmed = snapshot(page)
+    assert confirmed["places"] == drawn["places"]
+    assert confirmed["info"] == drawn["info"]
+    assert confirmed["board"] == ["playing", "10", "1"] and not waiting(page)
+    assert_same_after_reload(page)
+
+
+AIM = """(selector) => {
+  const element = [...document.querySelectorAll(selector)].pop();
+  const box = element.getBoundingClientRect();
+  return [box.x + box.width / 2, box.y + Math.min(box.height / 2, 9)];
+}"""
+"""The strip of the last element ``selector`` matches, read at once (the board may be redrawn
+between two calls)."""
+
+
+def _sh_burst(page: Page, moves: list[Move], gap_ms: int) -> tuple[Seahaven, int]:
+    """Play ``moves`` with clicks ``gap_ms`` apart, each aimed at the board as drawn then (a
+    home move: one tap on the card; any other: the card, then its destination)."""
+    game = Seahaven(DealCode.parse(SH))
+    last, clicks = "", 0
+    for move in moves:
+        source, count, target = move
+        card = moving_card(game, move)
+        aims = [f"#card-{card}"]
+        if not (target in FOUNDATIONS and count == 1 and source not in FOUNDATIONS):
+            aims.append(f"[data-place={sh_place(target)}] button")
+        for aim in aims:
+            if aim == last:  # the same card again soon would be a double tap
+                page.wait_for_timeout(400)
+            x, y = page.evaluate(AIM, aim)
+            page.mouse.click(x, y)
+            last, clicks = aim, clicks + 1
+            page.wait_for_timeout(gap_ms)
+        game.play(move, now=0)
+    return game, clicks
+
+
+@pytest.mark.parametrize("delay", [150, 600])
+def test_a_seahaven_burst_faster_than_the_answers_is_drawn_and_confirmed(
+    new_context: Any, delay: int
+):
+    """Taps far faster than the answers: each is drawn at once on the board the previous one
+    left; after the burst the screen is the server's board, which holds every move once.
+    Reduced motion: a click 40 ms after a move would otherwise aim at a card still flying,
+    which takes no presses (tests/browser/test_motion.py)."""
+    moves = sh_line(SH)[:14]
+    context = new_context(reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(f"/seahaven/{SH}")
+    ready(page)
+    posts = Posts(page)
+    latency(context, page, delay)
+    game, clicks = _sh_burst(page, moves, 40)
+    drawn = snapshot(page)
+    assert drawn["info"][1] == str(len(moves)) and waiting(page)
+    assert drawn["places"] == sh_snapshot_places(game)
+    for _ in range(400):  # one answer after another, each a round trip
+        if posts.done >= clicks:
+            break
+        page.wait_for_timeout(100)
+    posts.wait(page, clicks)
+    shown = assert_same_after_reload(page)
+    assert shown["board"] == ["playing", str(game.score), str(len(moves))]
+    assert shown["places"] == sh_snapshot_places(game)
+
+
+def test_a_seahaven_ace_goes_home_before_the_answer_and_the_answer_agrees(
+    context: BrowserContext, page: Page
+):
+    """One tap on an ace: it is drawn on its foundation, score and moves counted, before the
+    answer; the answer draws the same board, equal to a reload."""
+    page.goto(f"/seahaven/{SH_TWO_ACES}")
+    ready(page)
+    before = snapshot(page)
+    posts = Posts(page)
+    latency(context, page, SLOW)
+    click(page, "#card-AC")
+    drawn = snapshot(page)
+    assert posts.done == 0
+    assert drawn["board"] == UNANSWERED and waiting(page)
+    assert drawn["info"][:2] == ["10", "1"]
+    changed = {p[0]: p[1:] for p in drawn["places"] if p not in before["places"]}
+    assert changed == {
+        "foundation-C": ["1", ["AC"]],
+        "column-3": ["4", ["3D", "4H", "QD", "2C"]],
+    }
+    posts.wait(page, 1)
+    assert snapshot(page)["places"] == drawn["places"]
+    assert_same_after_reload(page)
+
+
+def test_a_pair_another_tab_removed_is_drawn_then_the_servers_board_replaces_it(
+    new_context: Any, page: Page
+):
+    """Another tab removed the pair meanwhile: this tab draws the pair leaving at once, the
+    server refuses (a stale board) and its board replaces the drawn one: equal to a reload,
+    one move counted, not two."""
+    first, second = PAIR
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    other = page.context.new_page()
+    other.goto(f"/half-moon/{HM}")
+    cards = {}
+    for place in PAIR:
+        card = other.locator(f"#card-{place}").get_attribute("data-card")
+        assert card is not None
+        cards[place] = card
+        post_form(other, f"/half-moon/{HM}/tap", place=place, card=card)
+    posts = Posts(page)
+    latency(page.context, page, SLOW)
+    click(page, f"#card-{first}")
+    click(page, f"#card-{second}")
+    drawn = snapshot(page)
+    assert posts.done == 0
+    assert drawn["board"] == UNANSWERED and waiting(page)
+    assert drawn["info"][:2] == ["10", "1"]
+    posts.wait(page, 2)
+    assert page.locator("#status").inner_text().strip() == (
+        "That card is no longer there (the game moved on in another tab). Here is the board now."
+    )
+    shown = assert_same_after_reload(page)
+    assert shown["board"] == ["playing", "10", "1"]
+
+
+def test_a_burst_of_four_half_moon_taps_is_drawn_at_once_and_ends_equal_to_a_reload(
+    context: BrowserContext, page: Page
+):
+    """Two pairs tapped 40 ms apart at 600 ms latency: both removals are drawn before the
+    first answer; after the answers the screen equals a reload, two moves counted."""
+    line = hm_line(HM)
+    assert len(line[0]) == len(line[1]) == 2
+    places = [hm_place(p) for p in (*line[0], *line[1])]
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    posts = Posts(page)
+    latency(context, page, SLOW)
+    for place in places:
+        click(page, f"#card-{place}")
+        page.wait_for_timeout(40)
+    drawn = snapshot(page)
+    assert posts.done == 0
+    assert drawn["board"] == UNANSWERED and waiting(page)
+    assert drawn["info"][:2] == ["20", "2"]
+    posts.wait(page, 4)
+    assert [b["place"][0] for b in posts.bodies] == places
+    confirmed = snapshot(page)
+    assert confirmed["places"] == drawn["places"] and confirmed["info"] == drawn["info"]
+    assert confirmed["board"] == ["playing", "20", "2"] and not waiting(page)
+    shown = assert_same_after_reload(page)
+    assert shown["board"] == ["playing", "20", "2"]

@@ -88,8 +88,9 @@ export function result(position, removal) {
 
 /** A game as HalfMoon is: a tap answers {outcome, move, reason}. */
 export class HalfMoon extends History {
-  constructor(code) {
-    super(deal(code));
+  /** A game of the deal ``code`` (parseCode's value), or one starting from ``start``. */
+  constructor(code, start = null) {
+    super(start || deal(code));
     this.selection = [];
   }
 

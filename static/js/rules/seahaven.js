@@ -190,8 +190,9 @@ const refused = (refusal) => ({ outcome: "refused", reason: refusal.reason, limi
 
 /** A game as Seahaven is: every action answers {outcome, move, reason, limit}. */
 export class Seahaven extends History {
-  constructor(code) {
-    super(deal(code));
+  /** A game of the deal ``code`` (parseCode's value), or one starting from ``start``. */
+  constructor(code, start = null) {
+    super(start || deal(code));
     this.selection = null; // [place, card]
   }
 
