@@ -65,6 +65,18 @@ def test_a_card_shows_no_tap_highlight(page: Page, game: str):
     assert colour == "rgba(0, 0, 0, 0)"
 
 
+def _pair_drawn_unanswered(page: Page, posts: Posts, first: str, second: str) -> dict[str, Any]:
+    """Tap a Half Moon pair on a slow network: both taps drawn (score 10, one move in the
+    info bar) before any answer, the board's own figures still the server's."""
+    click(page, f"#card-{first}")
+    click(page, f"#card-{second}")
+    drawn = snapshot(page)
+    assert posts.done == 0
+    assert drawn["board"] == UNANSWERED and waiting(page)
+    assert drawn["info"][:2] == ["10", "1"]
+    return drawn
+
+
 def _hm_single_and_pair() -> tuple[str, tuple[str, str]]:
     """On HM's deal: a number card no other top card pairs with, and a pair."""
     position = deal(DealCode.parse(HM))
@@ -173,12 +185,7 @@ def test_a_half_moon_pair_leaves_before_the_answer_and_the_answer_agrees(
     ready(page)
     posts = Posts(page)
     latency(context, page, SLOW)
-    click(page, f"#card-{first}")
-    click(page, f"#card-{second}")
-    drawn = snapshot(page)
-    assert posts.done == 0
-    assert drawn["board"] == UNANSWERED and waiting(page)
-    assert drawn["info"][:2] == ["10", "1"]
+    drawn = _pair_drawn_unanswered(page, posts, first, second)
     for name in (first, second):
         index = next(i for i in range(12) if hm_place(i) == name)
         place = next(p for p in drawn["places"] if p[0] == name)
@@ -295,12 +302,7 @@ def test_a_pair_another_tab_removed_is_drawn_then_the_servers_board_replaces_it(
         post_form(other, f"/half-moon/{HM}/tap", place=place, card=card)
     posts = Posts(page)
     latency(page.context, page, SLOW)
-    click(page, f"#card-{first}")
-    click(page, f"#card-{second}")
-    drawn = snapshot(page)
-    assert posts.done == 0
-    assert drawn["board"] == UNANSWERED and waiting(page)
-    assert drawn["info"][:2] == ["10", "1"]
+    _pair_drawn_unanswered(page, posts, first, second)
     posts.wait(page, 2)
     assert page.locator("#status").inner_text().strip() == (
         "That card is no longer there (the game moved on in another tab). Here is the board now."
