@@ -37,7 +37,8 @@ def test_the_letters_are_explained_and_no_place_reads_like_a_card(
     expect(letters.locator("strong")).to_have_text(["A", "V", "D", "R"])
     letters.screenshot(path=str(SCREENSHOTS / f"rules-letters-{lang}-{size}.png"))
     page.goto(f"/half-moon/{HM}")
-    labels = page.locator("#board [data-place^=reserve-] .label-place")
+    # the name (on a wide board the caption goes on: "rezerv 1, 1 kart")
+    labels = page.locator("#board [data-place^=reserve-] .label-place > span:first-child")
     expect(labels).to_have_count(8)
     for n in range(8):
         expect(labels.nth(n)).to_have_text(f"{reserve} {n + 1}", use_inner_text=True)
