@@ -437,9 +437,12 @@ function confirmedMainNow() {
 function confirmedMain() {
   const main = document.getElementById("main");
   if (!main) return null;
-  takeBack();
-  const html = main.innerHTML;
-  drawPending();
+  let html = null;
+  keepingFocus(() => {
+    takeBack();
+    html = main.innerHTML;
+    drawPending();
+  });
   return html;
 }
 
@@ -713,7 +716,8 @@ function restore() {
   keptBase = record.base || null;
   keptMain = record.main || null;
   for (const { action, fields } of record.actions) {
-    if (typeof action !== "string" || !Array.isArray(fields)) continue;
+    // only this game's own actions (what this page wrote; anything else is dropped)
+    if (typeof action !== "string" || !action.startsWith(`${path}/`) || !Array.isArray(fields)) continue;
     const entry = { ctx: null, play: null, action, fields };
     entry.play = playOf(action, new URLSearchParams(fields));
     kept.push(entry);
