@@ -2,8 +2,10 @@
 // app/web/install.py: VERSION names everything cached here, so a deployment that changes any
 // static file (or the offline page) installs a new cache and deletes the old ones.
 //  - static files (content-hashed, immutable): from the cache, else the network;
-//  - a navigation: the network, always; only when it gives no answer at all, the offline page
-//    in the player's language, with the player's look;
+//  - a navigation: the network, always; only when it gives no answer at all, a game's page as
+//    the network last gave it (marked data-offline-copy: the page draws its board from what it
+//    kept, static/js/kept.js, and its kept moves go on), else the offline page in the player's
+//    language, with the player's look;
 //  - anything else, above all a game action (POST) and htmx's answers: never touched here.
 "use strict";
 
@@ -16,6 +18,11 @@ var HEADERS = {{ headers|tojson }};
 var PREFIX = "patience-";
 var CACHE = PREFIX + VERSION;
 var LOOK_CACHE = PREFIX + "look";
+// a game's page (/{game}/{code}) as the network last gave it: a reload without the network
+// goes on with the game (issue 32); the newest MAX_GAME_PAGES only
+var GAMES = {{ games|tojson }};
+var GAME_CACHE = PREFIX + "games";
+var MAX_GAME_PAGES = 8;
 var LOOK_URL = "/__look__";
 var LOOK = {
   zen: ["off", "on"],
@@ -44,7 +51,8 @@ self.addEventListener("activate", function (event) {
     caches.keys()
       .then(function (names) {
         return Promise.all(names.filter(function (name) {
-          return name.indexOf(PREFIX) === 0 && name !== CACHE && name !== LOOK_CACHE;
+          return name.indexOf(PREFIX) === 0 && name !== CACHE && name !== LOOK_CACHE &&
+            name !== GAME_CACHE;
         }).map(function (name) { return caches.delete(name); }));
       })
       .then(function () {
@@ -86,10 +94,54 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
+function isGamePage(url) {
+  var parts = url.pathname.split("/");
+  return parts.length === 3 && GAMES.indexOf(parts[1]) >= 0 && parts[2] !== "";
+}
+
 function navigate(event) {
+  var url = new URL(event.request.url);
+  var game = isGamePage(url);
   return Promise.resolve(event.preloadResponse)
     .then(function (preloaded) { return preloaded || fetch(event.request); })
-    .catch(offline); // no answer at all (an error page from the server is an answer)
+    .then(function (response) {
+      if (game && response.status === 200) event.waitUntil(keepGamePage(url, response.clone()));
+      return response;
+    })
+    .catch(function () { // no answer at all (an error page from the server is an answer)
+      return (game ? keptGamePage(url) : Promise.resolve(null)).then(function (page) {
+        return page || offline();
+      });
+    });
+}
+
+function keepGamePage(url, response) {
+  var key = url.origin + url.pathname;
+  return caches.open(GAME_CACHE).then(function (cache) {
+    return cache.delete(key).then(function () { return cache.put(key, response); })
+      .then(function () { return cache.keys(); })
+      .then(function (keys) { // insertion order: the oldest first
+        var old = keys.slice(0, Math.max(0, keys.length - MAX_GAME_PAGES));
+        return Promise.all(old.map(function (request) { return cache.delete(request); }));
+      });
+  }).catch(function () {});
+}
+
+function keptGamePage(url) {
+  return caches.open(GAME_CACHE)
+    .then(function (cache) { return cache.match(url.origin + url.pathname); })
+    .then(function (hit) {
+      if (!hit) return null;
+      return hit.text().then(function (html) {
+        var headers = new Headers(hit.headers);
+        headers.set("Cache-Control", "no-store");
+        return new Response(html.replace("<html ", "<html data-offline-copy "), {
+          status: 200,
+          headers: headers,
+        });
+      });
+    })
+    .catch(function () { return null; });
 }
 
 function offline() {

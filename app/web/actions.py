@@ -22,10 +22,12 @@ from fastapi.responses import Response
 from app.clock import now_ms
 from app.engine.codes import DealCode
 from app.services import daily
-from app.store import StoreError
+from app.store import SessionData, StoreError
 from app.web.answers import answer
+from app.web.board import BOARD_VERSION_HEADER, KEPT_HEADER, BoardFacts
 from app.web.codes import parse_code
 from app.web.commit import commit, keep, settle
+from app.web.context import language
 from app.web.decide import Action, Turn
 from app.web.dependencies import guard_write, may_create
 from app.web.errors import PlayerError
@@ -80,7 +82,25 @@ async def _turn(request: Request, screen: AnyScreen, code: DealCode, action: Act
     daily_day = today if await daily.day_of(str(code)) == today else None
     retry = await replay_key(request)
     hidden = hidden_ms(request)
-    return Turn(screen, code, action, now_ms(), creating, daily_day, retry, hidden_ms=hidden)
+    kept = _kept(request, screen)
+    return Turn(
+        screen, code, action, now_ms(), creating, daily_day, retry, hidden_ms=hidden, kept=kept
+    )
+
+
+def _kept(request: Request, screen: AnyScreen) -> Callable[[BoardFacts, SessionData], bool] | None:
+    """For an action the page kept while offline (``X-Kept: 1``): whether a board is the
+    one its ``X-Board-Version`` names (no version names none) — else it is not made."""
+    if request.headers.get(KEPT_HEADER) != "1":
+        return None
+    seen = request.headers.get(BOARD_VERSION_HEADER)
+
+    def made_on(facts: BoardFacts, session: SessionData) -> bool:
+        lang = language(request, session)
+        parts = screen.board_parts(facts, lang)
+        return seen is not None and screen.board_version(facts, parts, lang, session.token) == seen
+
+    return made_on
 
 
 def action_route(

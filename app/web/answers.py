@@ -16,7 +16,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.i18n import translations
 from app.status import Status
 from app.store import Store
-from app.web.board import BOARD_VERSION_HEADER, CODE, BoardFacts, fill
+from app.web.board import BOARD_VERSION_HEADER, CODE, KEPT_HEADER, BoardFacts, fill
 from app.web.context import asked, info_view, language
 from app.web.decide import Acted, Turn
 from app.web.ending import result_or_none, with_result
@@ -67,6 +67,8 @@ async def _fragment(request: Request, turn: Turn, acted: Acted) -> Response:
     sound = ("win" if won else said.sound) if session.sound else None
     status = status_html(message, True, spoken, sound, said.flight)
     headers = {**NO_STORE, BOARD_VERSION_HEADER: version}
+    if said.notice == "moved-on":  # a kept action not made: the page stops sending the rest
+        headers[KEPT_HEADER] = "refused"
     return html_answer(fill(board, session.token, code) + status, headers=headers)
 
 

@@ -61,6 +61,12 @@ class Assets:
         """Every file's content-hashed URL (what the service worker caches)."""
         return sorted(self._urls.values())
 
+    def module_urls(self) -> list[str]:
+        """The plain URLs of the scripts a module imports by relative path (``static/js/``,
+        but ``vendor/``): a module's imports cannot name hashed files, so the service worker
+        keeps these too, under its version (which names every file's content)."""
+        return sorted(PREFIX + name for name in self._plain if name.startswith("js/"))
+
     def url(self, name: str) -> str:
         """:raises KeyError: for a file that does not exist (a template typo fails loudly)."""
         return self._urls[name]

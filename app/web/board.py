@@ -35,6 +35,9 @@ INTERACTIVE: Final = True
 STATIC: Final = False
 
 BOARD_VERSION_HEADER: Final = "X-Board-Version"
+KEPT_HEADER: Final = "X-Kept"
+"""Sent as ``1`` with an action the page kept while offline (issue 32): it is made only on the
+board its ``X-Board-Version`` names, else refused (the answer carries ``X-Kept: refused``)."""
 """Sent by the page with every htmx action (from ``#board``'s inherited ``hx-headers``): which
 board the page shows, so an answer to a page that is not the server's previous board (another
 tab moved on) is the whole board rather than the changed places."""

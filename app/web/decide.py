@@ -27,7 +27,7 @@ from app.store.replays import new_replay_id, replay_id
 from app.web.board import BoardFacts
 from app.web.errors import PlayerError
 from app.web.gamecache import mark_of
-from app.web.notices import UNREADABLE, Said
+from app.web.notices import MOVED_ON, UNREADABLE, Said
 from app.web.retries import replayed, with_key
 from app.web.screen import AnyScreen
 
@@ -57,6 +57,9 @@ class Turn:
     hidden_ms: int = 0
     """How long the page says it was hidden since its last action (bounded, untrusted): left
     out of the game's time (:meth:`app.engine.game.Clock.leave_out`)."""
+    kept: Callable[[BoardFacts, SessionData], bool] | None = None
+    """For an action the page kept while offline (``X-Kept``): whether a board is the one it
+    was made on (its version is the one sent). ``None``: any other action."""
 
     @property
     def page_url(self) -> str:
@@ -103,6 +106,8 @@ def decide(
         return None, _made_already(session, stored, game)
     before = None if unreadable else turn.screen.facts(game, session)
     mark = None if unreadable else mark_of(game)
+    if turn.kept is not None and (before is None or not turn.kept(before, session)):
+        return None, _moved_on(session, stored, game)
     game.clock.leave_out(turn.hidden_ms, turn.now)  # before the action counts the gap
     said = turn.action(game, session, turn.now)
     after = mark_of(game)
@@ -125,6 +130,13 @@ def _made_already(session: SessionData, stored: StoredGame, game: AnyGame) -> Ac
     is written or applied again."""
     state = Status(stored.state)
     return Acted(session, game, Said(), None, state, ended=False, row=stored, mark=mark_of(game))
+
+
+def _moved_on(session: SessionData, stored: StoredGame | None, game: AnyGame) -> Acted:
+    """A kept action whose board is not the game's any more (another tab or device moved it
+    meanwhile): not made, answered with the whole board as it is, and a notice."""
+    state = Status(stored.state) if stored is not None else game.status()
+    return Acted(session, game, Said(MOVED_ON, "moved-on"), None, state, ended=False, row=stored)
 
 
 def _row(

@@ -4,8 +4,9 @@ service worker at ``/sw.js`` (scope ``/``) and the offline page it shows.
 The worker caches the static files (their content-hashed URLs, under a cache named after a
 version that changes with any of them) and the offline pages; a navigation goes to the
 network, and only when the network gives no answer at all does the worker answer with the
-offline page in the player's language. It never answers a game action (a POST) or a page of a
-game from a cache: the server's state is the only truth (``docs/decisions.md``).
+offline page in the player's language — or, for a game's page it has seen, that page as the
+network last gave it, which draws the board the browser kept (issue 32). It never answers a
+game action (a POST) from a cache: the server's answer is the only truth (``docs/decisions.md``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from app.web.errors import PlayerError
 from app.web.games import SITE_DESCRIPTION, SITE_NAME
 from app.web.middleware import SECURITY_HEADERS
 from app.web.render import TEMPLATES_DIR, THEME_COLOURS, Renderer
+from app.web.screen import SCREENS
 
 router = APIRouter()
 
@@ -113,7 +115,7 @@ def page_headers() -> dict[str, str]:
 def _worker(assets: Assets, renderer: Renderer) -> str:
     """The worker's script: its cache list, the offline page's headers and a version naming
     everything it caches or answers with."""
-    files = assets.hashed_urls()
+    files = assets.hashed_urls() + assets.module_urls()
     offline = {lang: offline_url(lang) for lang in LANGUAGES}
     headers = page_headers()
     digest = hashlib.sha256()
@@ -132,6 +134,7 @@ def _worker(assets: Assets, renderer: Renderer) -> str:
         offline=offline,
         languages=list(LANGUAGES),
         headers=headers,
+        games=sorted(SCREENS),
     )
 
 

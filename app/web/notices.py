@@ -57,6 +57,13 @@ STALE = notice(
     "stale",
     N_("That card is no longer there (the game moved on in another tab). Here is the board now."),
 )
+MOVED_ON = notice(
+    "moved-on",
+    N_(
+        "This game moved on elsewhere while you were offline, so the moves kept on this"
+        " page were not made. Here is the game now."
+    ),
+)
 NOTHING_TO_UNDO = notice("no-undo", N_("There is nothing to undo."))
 NOTHING_TO_REDO = notice("no-redo", N_("There is nothing to redo."))
 UNREADABLE = notice(
@@ -82,10 +89,10 @@ def sentence(text: str, lang: str) -> str:
     return first + text[1:]
 
 
-COMMON_NOTICES: Final = frozenset({"stale", "no-undo", "no-redo", "unreadable"})
+COMMON_NOTICES: Final = frozenset({"stale", "moved-on", "no-undo", "no-redo", "unreadable"})
 
 EVENTS: Final = frozenset(
-    {"stale", "unreadable", "reset", "revoked", "linked", "left", "replay-deleted"}
+    {"stale", "moved-on", "unreadable", "reset", "revoked", "linked", "left", "replay-deleted"}
     | {"cleared", "refused"}
 )
 """Notices that tell of something that happened, which the page cannot check by looking at

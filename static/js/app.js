@@ -267,7 +267,7 @@
       headers["X-Hidden-Ms"] = String(Math.max(0, Math.round(hidden - hiddenSent)));
       hiddenSent = hidden;
     }
-    if (!headers["X-Board-Version"]) return;
+    if (!headers["X-Board-Version"] || headers["X-Kept"]) return; // a kept action: its own board
     try {
       var now = JSON.parse(board.getAttribute("hx-headers:inherited") || "{}")["X-Board-Version"];
       if (now) headers["X-Board-Version"] = String(now);

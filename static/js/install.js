@@ -11,6 +11,11 @@
     var error = event.detail && event.detail.error;
     var network = !navigator.onLine || /fetch|network|load failed/i.test(String(error && error.message));
     var status = document.getElementById("status");
+    var ctx = event.detail && event.detail.ctx;
+    var source = ctx && ctx.sourceElement;
+    // a game action is kept by the board's script (static/js/instant.js), which says so
+    var game = source && source.matches && source.matches('form[hx-sync^="#main"]');
+    if (ctx && (ctx.keptEntry || (game && document.getElementById("board")))) return;
     if (!unanswered || !network || !status) return;
     status.textContent = unanswered;
   });

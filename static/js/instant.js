@@ -29,6 +29,7 @@
 import { parseCode, rankOf, suitOf } from "./rules/deal.js";
 import * as HM from "./rules/halfmoon.js";
 import * as SH from "./rules/seahaven.js";
+import * as store from "./kept.js";
 
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = { H: true, D: true };
@@ -342,20 +343,28 @@ const seahaven = {
 
 const GAMES = { "half-moon": halfMoon, seahaven };
 
-// --- the pending actions ----------------------------------------------------------------------
+// --- the pending and kept actions -----------------------------------------------------------
 
-const pending = []; // {ctx, play}: game forms sent, in order, until their answer is drawn
+// An action: {ctx, play, action, fields}. Pending: sent (htmx has it), in order, until its answer
+// is drawn. Kept: made while the server could not be reached (issue 32 item 5), in order, in
+// the browser's storage (a reload or a closed tab keeps them) until the server has taken each
+// (static/js/kept.js). Kept actions come first: they were made first, and while any is kept,
+// every new action is kept behind it, so none overtakes another.
+const pending = [];
+const kept = [];
+let keptBase = null; // the board version the first kept action was made on (the server's)
+let keptMain = null; // #main as the server last drew it, when the first action was kept
 
-// While any game form is unanswered the board says so (data-pending): what is drawn is not yet
-// the server's, and a script or test that waits for the server's board waits for it to go.
+// While any game action is unanswered or kept the board says so (data-pending): what is drawn
+// is not yet the server's, and a script or test that waits for the server's board waits for it.
 function markPending() {
   const root = board();
-  if (root) root.toggleAttribute("data-pending", pending.length > 0);
+  if (root) root.toggleAttribute("data-pending", pending.length > 0 || kept.length > 0);
 }
 
 let flight = []; // Send all home's cards, in order, as the last drawing sent them (motion.js)
 
-/** Draw the pending actions on the confirmed board; how many were drawn (from the first). */
+/** Draw the kept then the pending actions on the confirmed board; how many were drawn. */
 function drawPending() {
   flight = [];
   const root = board();
@@ -363,7 +372,7 @@ function drawPending() {
   const rules = GAMES[root.dataset.game];
   if (!rules) return 0;
   let drawnCount = 0;
-  for (const entry of pending) {
+  for (const entry of [...kept, ...pending]) {
     if (!entry.play) break; // an action only the server draws: later ones wait for it
     const game = rules.read(root);
     if (!game) break;
@@ -375,45 +384,251 @@ function drawPending() {
   return drawnCount;
 }
 
+function redrawAll() {
+  const redraw = () =>
+    keepingFocus(() => {
+      takeBack();
+      return drawPending();
+    });
+  const motion = window.cardMotion;
+  return motion ? motion.around(redraw, () => flight) : redraw();
+}
+
 function fieldsOf(ctx) {
   const body = ctx.request && ctx.request.body;
   if (body && typeof body.get === "function") return body;
   return new URLSearchParams();
 }
 
+/** The rules' play of a game form's action (null: only the server's answer can draw it). */
+function playOf(action, fields) {
+  const root = board();
+  const rules = root && GAMES[root.dataset.game];
+  return rules ? rules.action(action.split("/").pop(), fields, root) : null;
+}
+
+function entryOf(ctx, play) {
+  return { ctx, play, action: String(ctx.request.action), fields: [...fieldsOf(ctx)] };
+}
+
+// --- kept actions: kept, sent, taken or refused ------------------------------------------------
+
+const script = document.querySelector("script[data-letters]");
+const OFFLINE_TEXT = script ? script.dataset.offline || "" : "";
+const WAITS_TEXT = script ? script.dataset.offlineWaits || "" : "";
+
+function gamePath() {
+  const root = board();
+  return root ? `/${root.dataset.game}/${root.dataset.code}` : null;
+}
+
+function say(text) {
+  const status = document.getElementById("status");
+  if (status && text) status.textContent = text;
+}
+
+/** #main now, when nothing is drawn ahead of the server. */
+function confirmedMainNow() {
+  const main = document.getElementById("main");
+  return main && !journal.length ? main.innerHTML : null;
+}
+
+/** #main as the server drew it: nothing drawn ahead of it (the journal taken back). */
+function confirmedMain() {
+  const main = document.getElementById("main");
+  if (!main) return null;
+  let html = null;
+  keepingFocus(() => {
+    takeBack();
+    html = main.innerHTML;
+    drawPending();
+  });
+  return html;
+}
+
+function saveKept() {
+  const path = gamePath();
+  if (!path) return;
+  if (!kept.length) {
+    store.forget(path);
+    return;
+  }
+  store.keep(path, {
+    base: keptBase,
+    main: keptMain,
+    actions: kept.map((e) => ({ action: e.action, fields: e.fields })),
+  });
+}
+
+/** Keep an action that could not reach the server; ``version``: the board it was made on. */
+function keep(entry, version) {
+  if (!kept.length) {
+    keptBase = version || null;
+    keptMain = confirmedMain();
+  }
+  entry.ctx = null;
+  kept.push(entry);
+  saveKept();
+  say(OFFLINE_TEXT);
+  markPending();
+  schedule();
+}
+
+function boardVersion() {
+  const root = board();
+  try {
+    return JSON.parse(root.getAttribute("hx-headers:inherited") || "{}")["X-Board-Version"] || null;
+  } catch (e) {
+    return null;
+  }
+}
+
+let sender = null; // the form kept actions leave from (in #main's queue, like every game form)
+let sending = null; // the kept entry on its way
+let retryTimer = null;
+
+function schedule(ms = 4000) {
+  if (retryTimer || !kept.length) return;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    sendKept();
+  }, ms);
+}
+
+/** Send the first kept action, made only on the board it was kept on (X-Kept). */
+function sendKept() {
+  if (sending || !kept.length || !window.htmx || pending.length) {
+    if (kept.length && !sending) schedule();
+    return;
+  }
+  if (!sender) {
+    sender = document.createElement("form");
+    sender.id = "kept-sender";
+    sender.hidden = true;
+    sender.setAttribute("method", "post");
+    sender.setAttribute("hx-swap", "none");
+    sender.setAttribute("hx-sync", "#main:queue all");
+    document.body.append(sender);
+  }
+  const entry = kept[0];
+  sending = entry;
+  const values = {};
+  entry.fields.forEach(([name, value]) => {
+    values[name] = value;
+  });
+  sender.setAttribute("action", entry.action);
+  const headers = { "X-Kept": "1" };
+  if (keptBase) headers["X-Board-Version"] = keptBase;
+  window.htmx
+    .ajax("POST", entry.action, { source: sender, values, headers, swap: "none", keptEntry: entry })
+    .catch(() => {})
+    .finally(() => {
+      if (sending === entry) sending = null; // no answer event came (htmx declined it)
+    });
+}
+
+function keptAnswer(ctx) {
+  const entry = ctx.keptEntry;
+  const response = ctx.response;
+  if (!response || kept[0] !== entry) return;
+  if (response.status === 200 && response.headers.get("X-Kept") !== "refused") {
+    kept.shift(); // taken: the answer draws it
+    keptBase = response.headers.get("X-Board-Version") || null;
+    keptMain = null; // the answer's board is the server's now; kept again at the next keep
+    ctx.keptNext = true;
+  } else if (response.status === 429 || response.status >= 500) {
+    ctx.keptRetry = +(response.headers.get("Retry-After") || 0) * 1000 || 5000;
+  } else {
+    // refused (the game moved on elsewhere), or never to be taken (a form the server no
+    // longer accepts): the server's board and its words are the answer; nothing more is sent
+    kept.length = 0;
+  }
+  saveKept();
+}
+
+document.addEventListener("htmx:after:request", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  if (ctx && ctx.keptEntry) keptAnswer(ctx);
+});
+
+window.addEventListener("online", () => sendKept());
+
+// --- game forms: each action drawn at once, sent, or kept ---------------------------------------
+
 document.addEventListener("htmx:config:request", (event) => {
   const ctx = event.detail && event.detail.ctx;
   const source = ctx && ctx.sourceElement;
   const root = board();
-  if (!ctx || !source || !root || !source.matches || !source.matches("form[hx-sync]")) return;
-  if (!root.contains(source) && !(source.id || "").startsWith("gesture-")) {
-    // a game action from outside the board (Undo, Redo in the info bar): drawn by its answer
-    if ((source.getAttribute("hx-sync") || "").startsWith("#main")) pending.push({ ctx, play: null });
-    markPending();
+  if (!ctx || !source || !root || !source.matches || ctx.keptEntry) return;
+  if (!source.matches("form[hx-sync]") || !(source.getAttribute("hx-sync") || "").startsWith("#main")) return;
+  const onBoard = root.contains(source) || (source.id || "").startsWith("gesture-");
+  const entry = entryOf(ctx, onBoard ? playOf(String(ctx.request.action), fieldsOf(ctx)) : null);
+  if (kept.length && !entry.play) {
+    // offline, an action only the server's answer can draw (Undo, Redo, Restart) is not kept:
+    // the taps after it would be drawn on a board it had not changed
+    event.preventDefault();
+    say(WAITS_TEXT);
     return;
   }
-  const rules = GAMES[root.dataset.game];
-  const verb = (source.getAttribute("action") || "").split("/").pop();
-  const play = rules ? rules.action(verb, fieldsOf(ctx), root) : null;
-  const entry = { ctx, play };
-  pending.push(entry);
+  if (kept.length) {
+    // kept behind the kept ones: sent after them, in order
+    event.preventDefault();
+    keep(entry, null);
+  } else {
+    pending.push(entry);
+  }
   markPending();
+  if (!onBoard) return; // an action from outside the board (Undo, Redo): drawn by its answer
   // drawn now, in the task of the tap, on the board the earlier actions left (while an answer
   // is being drawn, once it is)
-  if (!answering && pending.slice(0, -1).every((e) => e.play)) {
-    const redraw = () =>
-      keepingFocus(() => {
-        takeBack();
-        return drawPending();
-      });
-    const motion = window.cardMotion;
-    const drawnCount = motion ? motion.around(redraw, () => flight) : redraw();
-    if (drawnCount === pending.length) {
+  const all = [...kept, ...pending];
+  if (!answering && all.slice(0, -1).every((e) => e.play)) {
+    const drawnCount = redrawAll();
+    if (drawnCount === all.length) {
       // a drop drawn where it goes: its copy at the pointer is not needed any more
       document.querySelectorAll(".drag-ghost[data-landing]").forEach((ghost) => ghost.remove());
       document.querySelectorAll("#board .card.dragging").forEach((card) => card.classList.remove("dragging"));
     }
   }
+});
+
+// An action queued behind one that could not be sent leaves after it was kept: it is kept too.
+document.addEventListener("htmx:before:request", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  if (!ctx || ctx.keptEntry || !kept.length) return;
+  const at = pending.findIndex((entry) => entry.ctx === ctx);
+  if (at < 0) return;
+  event.preventDefault();
+  const [entry] = pending.splice(at, 1);
+  keep(entry, null);
+});
+
+function unreachable(detail) {
+  const error = detail && detail.error;
+  if (!error) return false;
+  if (!navigator.onLine) return true;
+  const text = String(error.message || error);
+  return error.name === "TypeError" || /fetch|network|load failed|timeout/i.test(text);
+}
+
+// No answer at all (the network is gone, the server unreachable): the action is kept.
+document.addEventListener("htmx:error", (event) => {
+  const ctx = event.detail && event.detail.ctx;
+  if (!ctx || !unreachable(event.detail)) return;
+  if (ctx.keptEntry) {
+    ctx.keptRetry = 4000;
+    say(OFFLINE_TEXT);
+    return;
+  }
+  const at = pending.findIndex((entry) => entry.ctx === ctx);
+  if (at < 0) return;
+  const [entry] = pending.splice(at, 1);
+  if (!entry.play) {
+    say(WAITS_TEXT); // Undo, Redo, Restart: not kept (see htmx:config:request)
+    return;
+  }
+  // made on the board its version names; the actions behind it are kept as they leave
+  keep(entry, ctx.request.headers["X-Board-Version"] || boardVersion());
 });
 
 function usable(element) {
@@ -458,6 +673,16 @@ document.addEventListener("htmx:before:swap", (event) => {
 
 document.addEventListener("htmx:finally:request", (event) => {
   const ctx = event.detail && event.detail.ctx;
+  if (ctx && ctx.keptEntry) {
+    if (sending === ctx.keptEntry) sending = null;
+    if (answering === ctx) answering = null;
+    takeBack();
+    drawPending();
+    markPending();
+    if (ctx.keptNext) sendKept();
+    else if (ctx.keptRetry) schedule(ctx.keptRetry);
+    return;
+  }
   const at = pending.findIndex((entry) => entry.ctx === ctx);
   if (at < 0) return;
   pending.splice(at, 1);
@@ -465,7 +690,42 @@ document.addEventListener("htmx:finally:request", (event) => {
   takeBack();
   drawPending();
   markPending();
+  if (!pending.length && kept.length) sendKept();
+  if (!pending.length && !kept.length) store.snapshotSoon(gamePath, confirmedMainNow);
 });
 
 // --- a selection drawn at once even before htmx has the form (a click's own task) ------------
 // htmx:config:request comes in the click's task already; nothing else is needed here.
+
+// --- a page opened again: what was kept is drawn and sent ----------------------------------------
+
+function restore() {
+  const path = gamePath();
+  if (!path) return;
+  const record = store.load(path);
+  const main = document.getElementById("main");
+  // a copy of the page the service worker kept (no network): #main as the server last drew it
+  if (document.documentElement.hasAttribute("data-offline-copy") && main) {
+    const html = (record && record.main) || store.snapshot(path);
+    if (html) {
+      main.innerHTML = html;
+      if (window.htmx) window.htmx.process(main);
+    }
+  }
+  if (!record || !Array.isArray(record.actions) || !record.actions.length) return;
+  keptBase = record.base || null;
+  keptMain = record.main || null;
+  for (const { action, fields } of record.actions) {
+    // only this game's own actions (what this page wrote; anything else is dropped)
+    if (typeof action !== "string" || !action.startsWith(`${path}/`) || !Array.isArray(fields)) continue;
+    const entry = { ctx: null, play: null, action, fields };
+    entry.play = playOf(action, new URLSearchParams(fields));
+    kept.push(entry);
+  }
+  markPending();
+  redrawAll();
+  say(OFFLINE_TEXT);
+  sendKept();
+}
+
+restore();

@@ -130,7 +130,10 @@ def test_the_service_worker_is_served_at_the_root_and_caches_every_static_file(c
     assets = json.loads(re.search(r"var ASSETS = (.+);", script).group(1))
     offline = json.loads(re.search(r"var OFFLINE = (.+);", script).group(1))
     assert re.fullmatch(r"[0-9a-f]{12}", version)
-    assert assets == Assets().hashed_urls() and "/static/js/install." in " ".join(assets)
+    assert (
+        assets == Assets().hashed_urls() + Assets().module_urls()
+        and "/static/js/install." in " ".join(assets)
+    )
     assert offline == {"en": "/offline/en", "tr": "/offline/tr", "bg": "/offline/bg"}
     for url in [*assets, *offline.values()]:
         assert client.get(url).status_code == 200, url
@@ -139,12 +142,16 @@ def test_the_service_worker_is_served_at_the_root_and_caches_every_static_file(c
     assert "caches.delete(name)" in script
 
 
-def test_the_service_worker_never_answers_a_post_or_a_game_page_from_a_cache(client):
+def test_the_service_worker_never_answers_a_post_from_a_cache(client):
+    """It keeps the look and a game's page as the network gave it (offline play, issue 32),
+    nothing else."""
     script = client.get("/sw.js").text
     fetch = script[script.index('addEventListener("fetch"') :]
     fetch = fetch[: fetch.index("\n});")]
     assert 'if (request.method !== "GET") return;' in fetch  # POSTs: never respondWith
-    assert "cache.put" not in script.replace("cache.put(LOOK_URL", "")  # nothing else is put
+    rest = script.replace("cache.put(LOOK_URL", "").replace("cache.put(key, response)", "")
+    assert "cache.put" not in rest
+    assert 'var GAMES = ["half-moon", "seahaven"];' in script
     assert 'requestMethod: "POST" }, source: "network"' in script
 
 
