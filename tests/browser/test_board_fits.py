@@ -16,11 +16,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import screenshot
+from tests.browser.geometry import assert_apart, assert_labels_clear_of_cards
 from tests.browser.play import HM, SH, SH_LONG, board, sh_line, sh_reach
 from tests.browser.test_phone import LANDSCAPE_TOUCH, PHONE_TOUCH
 
 SIZES: dict[str, dict[str, Any]] = {
     "phone": PHONE_TOUCH,
+    "small phone": {**PHONE_TOUCH, "viewport": {"width": 360, "height": 780}},
     "landscape": LANDSCAPE_TOUCH,
     "desktop": {},
 }
@@ -163,3 +165,50 @@ def test_a_short_seahaven_column_fans_open_where_the_screen_is_tall(new_context,
     height = page.locator("[data-place=column-1] .card").first.bounding_box()
     assert height is not None
     assert min(strips(page, "column-1")) >= 0.3 * height["height"], strips(page, "column-1")
+
+
+HM_BOARD = """() => {
+  const places = [...document.querySelectorAll('#board [data-place]')];
+  const card = document.querySelector('#board .card').getBoundingClientRect();
+  return {bottom: Math.max(...places.map((p) => p.getBoundingClientRect().bottom)),
+          places: places.length, card: card.width,
+          scroll: document.scrollingElement.scrollHeight, height: innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "small phone"])
+def test_half_moon_upright_on_a_phone_uses_the_height(new_context, size):
+    """Upright on a phone the arc's board ended at 579 of 844 px (551 of 780) and left the
+    bottom quarter of the screen empty: now its rows spread down the height, its last place
+    ends below 85 % of the screen's height, and still nothing is below the fold, nothing to
+    scroll to, no two cards or captions overlap."""
+    page = new_context(**SIZES[size]).new_page()
+    page.goto(f"/half-moon/{HM}")
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    screenshot(page, f"issue35-hm-height-{size.replace(' ', '-')}")
+    drawn = page.evaluate(HM_BOARD)
+    assert drawn["places"] == 20, drawn
+    assert drawn["bottom"] >= 0.85 * drawn["height"], drawn
+    assert drawn["scroll"] <= drawn["height"], drawn  # the page does not scroll
+    assert_nothing_below_the_fold(page)
+    assert_apart(page, "#board .card")
+    assert_labels_clear_of_cards(page)
+
+
+def test_half_moon_upright_under_the_how_to_play_then_without_it(new_context):
+    """While a newcomer's how-to stands over the foot of the screen the board keeps its compact
+    rows, above the panel, and the page scrolls the rest clear of it (main's padding under the
+    panel); dismissed, the rows spread down the height and nothing scrolls."""
+    page = new_context(newcomer=True, **SIZES["phone"]).new_page()
+    page.goto(f"/half-moon/{HM}")
+    howto = page.locator("#howto")
+    expect(howto).to_be_visible()
+    panel = howto.bounding_box()
+    assert panel is not None
+    under = page.evaluate(HM_BOARD)
+    assert under["scroll"] - under["height"] >= under["bottom"] - panel["y"], (under, panel)
+    page.locator("#howto-close").click()
+    expect(howto).to_be_hidden()
+    drawn = page.evaluate(HM_BOARD)
+    assert drawn["bottom"] >= 0.85 * drawn["height"] > under["bottom"], (under, drawn)
+    assert_nothing_below_the_fold(page)
