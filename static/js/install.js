@@ -27,7 +27,8 @@
   document.addEventListener("htmx:response:error", function (event) {
     var ctx = event.detail && event.detail.ctx;
     var status = document.getElementById("status");
-    if (!unanswered || !ctx || !status || /\bid=["']?status["'\s>]/.test(ctx.text || "")) return;
+    if (!unanswered || !ctx || !status || ctx.kept || ctx.keptEntry) return; // kept: instant.js
+    if (/\bid=["']?status["'\s>]/.test(ctx.text || "")) return;
     status.textContent = unanswered;
   });
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;

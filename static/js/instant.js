@@ -433,19 +433,6 @@ function confirmedMainNow() {
   return main && !journal.length ? main.innerHTML : null;
 }
 
-/** #main as the server drew it: nothing drawn ahead of it (the journal taken back). */
-function confirmedMain() {
-  const main = document.getElementById("main");
-  if (!main) return null;
-  let html = null;
-  keepingFocus(() => {
-    takeBack();
-    html = main.innerHTML;
-    drawPending();
-  });
-  return html;
-}
-
 function saveKept() {
   const path = gamePath();
   if (!path) return;
@@ -460,14 +447,21 @@ function saveKept() {
   });
 }
 
-/** Keep an action that could not reach the server; ``version``: the board it was made on. */
+/** Keep an action that could not reach the server; ``version``: the board it was made on. It
+ * was the first pending action (or a new one), so kept last it keeps its place in the order. */
 function keep(entry, version) {
-  if (!kept.length) {
-    keptBase = version || null;
-    keptMain = confirmedMain();
-  }
   entry.ctx = null;
   kept.push(entry);
+  if (kept.length === 1) {
+    keptBase = version || null;
+    // #main as the server drew it: everything drawn taken back, then drawn again
+    const main = document.getElementById("main");
+    keepingFocus(() => {
+      takeBack();
+      keptMain = main ? main.innerHTML : null;
+      drawPending();
+    });
+  }
   saveKept();
   say(OFFLINE_TEXT);
   markPending();
@@ -546,9 +540,28 @@ function keptAnswer(ctx) {
   saveKept();
 }
 
+// An answer that is not the server's (a proxy's 502, 503 or 504 page: the application behind
+// it is down, or did not answer in time) is no answer: the action is kept like one that got
+// none. (Sent again from the same board, an action that was made after all is answered, not
+// made twice.) The server's own answers carry its status line.
+function fromAProxy(ctx) {
+  const status = ctx.response ? ctx.response.status : 0;
+  return status >= 502 && status <= 504 && !/\bid=["']?status["'\s>]/.test(ctx.text || "");
+}
+
 document.addEventListener("htmx:after:request", (event) => {
   const ctx = event.detail && event.detail.ctx;
-  if (ctx && ctx.keptEntry) keptAnswer(ctx);
+  if (!ctx) return;
+  if (ctx.keptEntry) {
+    keptAnswer(ctx);
+    return;
+  }
+  if (!fromAProxy(ctx)) return;
+  const at = pending.findIndex((entry) => entry.ctx === ctx);
+  if (at < 0 || !pending[at].play) return; // Undo, Redo, Restart: the status line says so
+  const [entry] = pending.splice(at, 1);
+  ctx.kept = true;
+  keep(entry, ctx.request.headers["X-Board-Version"] || boardVersion());
 });
 
 window.addEventListener("online", () => sendKept());

@@ -218,16 +218,16 @@ PROXY_PAGE = (
 
 
 @pytest.mark.parametrize("answer", ["proxy-502", "no-answer"])
-def test_a_seahaven_ace_the_server_never_saw_is_taken_back_and_the_status_line_says_so(
+def test_a_seahaven_ace_the_server_never_answered_is_kept_and_sent_again(
     refused_context: BrowserContext, answer: str
 ):
     """The ace drawn home, and the answer is not the server's: a proxy's 502 page, or no
-    answer at all (the connection dropped). The ace comes back, the status line says that
-    nothing moved, the screen equals a reload."""
+    answer at all (the connection dropped). The server is unreachable: the ace stays drawn,
+    kept (issue 32 item 5), the status line says so; sent again, it is made once, and the
+    screen equals a reload."""
     page = refused_context.new_page()
     page.goto(f"/seahaven/{SH_TWO_ACES}")
     ready(page)
-    before = snapshot(page)
     posts = Posts(page)
     held = Held(page, f"/seahaven/{SH_TWO_ACES}/tap")
     click(page, "#card-AC")
@@ -238,10 +238,13 @@ def test_a_seahaven_ace_the_server_never_saw_is_taken_back_and_the_status_line_s
     else:
         held.routes[0].abort("connectionreset")
     posts.wait(page, 1)
-    assert not waiting(page)
-    assert snapshot(page) == before
-    assert "nothing moved" in status_line(page).lower(), status_line(page)
-    assert_same_after_reload(page)
+    assert ["foundation-C", "1", ["AC"]] in snapshot(page)["places"] and waiting(page)
+    expect(page.locator("#status")).to_have_text("Offline — your moves are kept and will be sent.")
+    posts.wait(page, 2)  # sent again (within 4 s), through to the server this time
+    expect(board(page)).not_to_have_attribute("data-pending", "", timeout=15_000)
+    shown = assert_same_after_reload(page)
+    assert shown["board"] == ["playing", "10", "1"]
+    assert ["foundation-C", "1", ["AC"]] in shown["places"]
 
 
 # --- double clicks and bursts at 600 ms ----------------------------------------------------------
