@@ -21,7 +21,9 @@ var LOOK_CACHE = PREFIX + "look";
 // a game's page (/{game}/{code}) as the network last gave it: a reload without the network
 // goes on with the game (issue 32); the newest MAX_GAME_PAGES only
 var GAMES = {{ games|tojson }};
-var GAME_CACHE = PREFIX + "games";
+// versioned like the static files: a page of an older deployment names static files that
+// activation deletes, so its copies go with them
+var GAME_CACHE = PREFIX + "games-" + VERSION;
 var MAX_GAME_PAGES = 8;
 var LOOK_URL = "/__look__";
 var LOOK = {

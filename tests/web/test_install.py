@@ -152,6 +152,8 @@ def test_the_service_worker_never_answers_a_post_from_a_cache(client):
     rest = script.replace("cache.put(LOOK_URL", "").replace("cache.put(key, response)", "")
     assert "cache.put" not in rest
     assert 'var GAMES = ["half-moon", "seahaven"];' in script
+    # a kept page names the static files of its deployment: its cache goes with theirs
+    assert 'var GAME_CACHE = PREFIX + "games-" + VERSION;' in script
     assert 'requestMethod: "POST" }, source: "network"' in script
 
 
