@@ -329,6 +329,15 @@
 
   var PANELS = "details.menu, details.settings, details.shortcuts-help";
   var closedByPress = false;
+  var pressesThatClosed = new WeakSet(); // the pointerdown events that closed a panel
+
+  // Other scripts' press handlers (the board's) ask whether a press closed a panel: such a
+  // press is no tap of theirs (its click is swallowed below).
+  window.pagePanels = {
+    closedBy: function (event) {
+      return pressesThatClosed.has(event);
+    },
+  };
 
   function openPanels() {
     return Array.prototype.filter.call(document.querySelectorAll(PANELS), function (d) {
@@ -370,9 +379,7 @@
         if (!d.contains(event.target)) {
           close(d, false);
           closedByPress = true;
-          // other scripts' press handlers (seahaven.js's lost-tap rescue) see that this press
-          // is no tap of theirs: its click is swallowed below
-          event.closedPanel = true;
+          pressesThatClosed.add(event);
         }
       });
     },
@@ -409,7 +416,7 @@
     "pointerdown",
     function (event) {
       pressed = null;
-      if (!event.isPrimary || event.button !== 0 || event.closedPanel) return;
+      if (!event.isPrimary || event.button !== 0 || window.pagePanels.closedBy(event)) return;
       var button = event.target.closest && event.target.closest("#board button[id]");
       if (button) pressed = { button: button, pointer: event.pointerId };
     },

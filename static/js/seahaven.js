@@ -136,7 +136,8 @@
     function (event) {
       press = null;
       if (event.pointerType !== "touch" || !event.isPrimary || !window.htmx) return;
-      if (event.closedPanel) return; // a press that closes a menu plays no card (app.js)
+      // a press that closes a menu plays no card (app.js: window.pagePanels)
+      if (window.pagePanels && window.pagePanels.closedBy(event)) return;
       var button = event.target.closest && event.target.closest("button[name=card]");
       if (!button || !onBoard(button)) return;
       press = {
