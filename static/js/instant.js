@@ -33,6 +33,10 @@ import * as store from "./kept.js";
 import { celebrateWin, noteStateBefore } from "./board/celebration.js";
 import { pressClicked, pressEnded, pressStarted } from "./board/redrawn-press.js";
 import { retargetQueued, sendShownBoardVersion, submitThroughHtmx } from "./board/requests.js";
+import { listenForGestures } from "./board/seahaven-gestures.js";
+
+// A Seahaven board's double tap and drag and drop listen first (before the state's own listeners).
+if (document.querySelector("#board[data-game=seahaven]")) listenForGestures();
 
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = { H: true, D: true };

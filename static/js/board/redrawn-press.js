@@ -5,7 +5,7 @@
 // tap is lost — the second tap of a quick double tap or double click, when the first's answer
 // lands between its press and its release (tests/browser/test_overlap.py). A press released on
 // the button drawn in its place (the same id) is that tap: the script clicks the new button
-// itself, once. Not on a Seahaven board: static/js/seahaven.js owns its presses (a second press
+// itself, once. Not on a Seahaven board: ./seahaven-gestures.js owns its presses (a second press
 // on a redrawn card is its double tap; a touch tap the browser drops, its own rescue).
 
 const RESCUE_MS = 120;
@@ -30,7 +30,7 @@ export function pressEnded(event) {
   const done = pressed;
   pressed = null;
   if (!done || event.pointerId !== done.pointer || done.button.isConnected) return;
-  if (document.querySelector("#board[data-game=seahaven]")) return; // seahaven.js's presses
+  if (document.querySelector("#board[data-game=seahaven]")) return; // seahaven-gestures.js's presses
   const button = document.getElementById(done.button.id);
   if (!button || cardButton(event) !== button) return; // released elsewhere: no tap
   if (rescue) clearTimeout(rescue.timer);
