@@ -97,8 +97,8 @@ def chromium() -> str:
 
 
 DOUBLE_TAP_MS = 350
-"""``static/js/seahaven.js``: a second press this soon after a click, on the same card or
-within 12 px of it, is the second half of a double tap."""
+"""``static/js/board/seahaven-gestures.js``: a second press this soon after a click, on the same
+card or within 12 px of it, is the second half of a double tap."""
 
 _last_click: dict[int, tuple[str, tuple[float, float]]] = {}
 

@@ -5,8 +5,10 @@
 // - arrow keys move between the board's cards by their position on the screen;
 // - focus never falls to the page body when an answer replaces what had it;
 // - keyboard shortcuts press the page's own Undo, Redo and New game controls;
-// - the header's menu and the other panels close on Esc and on a press outside them;
-// - a win is celebrated, never under reduced motion (cards move: static/js/motion.js).
+// - the header's menu and the other panels close on Esc and on a press outside them.
+// What acts on the game's board and its forms (the board version an action sends, a queued
+// answer's target, a form htmx has not taken yet, a press on a redrawn card, the win's
+// celebration) lives with the board's state: static/js/instant.js and static/js/board/.
 (function () {
   "use strict";
 
@@ -233,29 +235,8 @@
     else control.click();
   });
 
-  // A page's game actions wait in one queue (hx-sync="#main:queue all" on every game form), so
-  // an action can leave after an earlier answer replaced the form or board it was clicked on.
-  // htmx resolves the target when the click happens (a game form with hx-swap="none" is its own
-  // target) and throws the answer away, out-of-band parts included, when that target is no
-  // longer in the document. Give it the element with the same id that is there now; for an
-  // answer that is out of band only (hx-swap="none": every game action, docs/decisions.md),
-  // any element in the page will do, since the parts find their places by id. No answer is lost.
-  document.addEventListener("htmx:after:request", function (event) {
-    var ctx = event.detail && event.detail.ctx;
-    var target = ctx && ctx.target;
-    if (target && target.isConnected === false) {
-      var current = target.id ? document.getElementById(target.id) : null;
-      if (!current && ctx.swap === "none") current = document.getElementById("main") || document.body;
-      if (current) ctx.target = current;
-    }
-  });
-
-  // The board version an action sends names the board it leaves from (docs/decisions.md, "A tap
-  // whose answer was lost"). htmx reads #board's hx-headers when the click happens, but an
-  // action queued behind an earlier one leaves after that answer was drawn: it acts on the board
-  // shown now, so it sends that board's version. Then the second tap of a double click is a new
-  // action on the new board (it deselects), while the same tap sent again from a board no
-  // answer changed (its answer was lost) is a replay, answered with the board as it is.
+  // Each game action tells the server how long the page was hidden since the last one (the
+  // board's own request work, the board version it leaves from: static/js/board/requests.js).
   document.addEventListener("htmx:before:request", function (event) {
     var request = event.detail && event.detail.ctx && event.detail.ctx.request;
     var headers = request && request.headers;
@@ -267,58 +248,6 @@
       headers["X-Hidden-Ms"] = String(Math.max(0, Math.round(hidden - hiddenSent)));
       hiddenSent = hidden;
     }
-    if (!headers["X-Board-Version"] || headers["X-Kept"]) return; // a kept action: its own board
-    try {
-      var now = JSON.parse(board.getAttribute("hx-headers:inherited") || "{}")["X-Board-Version"];
-      if (now) headers["X-Board-Version"] = String(now);
-    } catch (e) {
-      // a board without its version: send what htmx read
-    }
-  });
-
-  // A form htmx has not taken over yet (an answer's new board, between its swap and htmx's
-  // processing of it) would be posted by the browser itself and reload the whole page. Hand it
-  // to htmx first, then submit it again through htmx and its queue. (With no settle delay,
-  // htmx processes a swapped board at once; this covers any other way to such a window.)
-  document.addEventListener(
-    "submit",
-    function (event) {
-      var form = event.target;
-      if (!window.htmx || !form.matches || !form.matches("form[hx-post]")) return;
-      if (form.hasAttribute("data-htmx-powered")) return;
-      htmx.process(form);
-      if (!form.hasAttribute("data-htmx-powered")) return; // htmx declined: a plain post
-      event.preventDefault();
-      event.stopPropagation();
-      // requestSubmit() is ignored while the form is firing its submit event: dispatch a
-      // SubmitEvent (with the same submitter) that htmx takes like any submit
-      var again = { bubbles: true, cancelable: true, submitter: event.submitter || null };
-      form.dispatchEvent(new SubmitEvent("submit", again));
-    },
-    true
-  );
-
-  // --- the win: a celebration, then the summary ------------------------------------------------
-  // When an answer turns the board to won, the board gets .celebrating for a few seconds: the
-  // cards of the cascade fall over it and the summary comes forward (CSS). Focus is on the
-  // summary's heading already (autofocus, see restoreFocus); the live region announces the win.
-
-  var reduce = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
-  var stateBefore = null;
-  document.addEventListener("htmx:before:swap", function () {
-    var board = document.getElementById("board");
-    stateBefore = board ? board.dataset.state : null;
-  });
-
-  document.addEventListener("htmx:after:swap", function () {
-    var board = document.getElementById("board");
-    if (!board || board.dataset.state !== "won" || !stateBefore || stateBefore === "won") return;
-    stateBefore = "won";
-    if (reduce && reduce.matches) return;
-    board.classList.add("celebrating");
-    setTimeout(function () {
-      board.classList.remove("celebrating");
-    }, 3200);
   });
 
   // --- menus: the header's menu, Settings and the shortcuts' help ---------------------------
@@ -329,6 +258,15 @@
 
   var PANELS = "details.menu, details.settings, details.shortcuts-help";
   var closedByPress = false;
+  var pressesThatClosed = new WeakSet(); // the pointerdown events that closed a panel
+
+  // Other scripts' press handlers (the board's) ask whether a press closed a panel: such a
+  // press is no tap of theirs (its click is swallowed below).
+  window.pagePanels = {
+    closedBy: function (event) {
+      return pressesThatClosed.has(event);
+    },
+  };
 
   function openPanels() {
     return Array.prototype.filter.call(document.querySelectorAll(PANELS), function (d) {
@@ -370,9 +308,7 @@
         if (!d.contains(event.target)) {
           close(d, false);
           closedByPress = true;
-          // other scripts' press handlers (seahaven.js's lost-tap rescue) see that this press
-          // is no tap of theirs: its click is swallowed below
-          event.closedPanel = true;
+          pressesThatClosed.add(event);
         }
       });
     },
@@ -387,69 +323,6 @@
       if (event.detail === 0) return; // a key press: never swallowed
       event.preventDefault();
       event.stopImmediatePropagation();
-    },
-    true
-  );
-
-  // --- a press on a card an answer redrew meanwhile -----------------------------------------
-  // An answer redraws the places it changes (hx-swap-oob: new elements, same ids). A press that
-  // began on a card and is released after an answer redrew that card began on a button that is
-  // gone: the browser fires its click on an ancestor that is still there, not on a button, and
-  // the tap is lost — the second tap of a quick double tap or double click, when the first's
-  // answer lands between its press and its release (tests/browser/test_overlap.py). A press
-  // released on the button drawn in its place (the same id) is that tap: the script clicks the
-  // new button itself, once. Not on a Seahaven board: seahaven.js owns its presses (a second
-  // press on a redrawn card is its double tap; a touch tap the browser drops, its own rescue).
-
-  var RESCUE_MS = 120;
-  var pressed = null; // the primary press going on: its pointer and the card it began on
-  var rescue = null; // a released press whose card was redrawn, waiting for the browser's click
-
-  document.addEventListener(
-    "pointerdown",
-    function (event) {
-      pressed = null;
-      if (!event.isPrimary || event.button !== 0 || event.closedPanel) return;
-      var button = event.target.closest && event.target.closest("#board button[id]");
-      if (button) pressed = { button: button, pointer: event.pointerId };
-    },
-    true
-  );
-
-  document.addEventListener(
-    "pointerup",
-    function (event) {
-      var done = pressed;
-      pressed = null;
-      if (!done || event.pointerId !== done.pointer || done.button.isConnected) return;
-      if (document.querySelector("#board[data-game=seahaven]")) return; // seahaven.js's presses
-      var button = document.getElementById(done.button.id);
-      var under = event.target.closest && event.target.closest("#board button[id]");
-      if (!button || under !== button) return; // released elsewhere: no tap
-      if (rescue) clearTimeout(rescue.timer);
-      rescue = { button: button, timer: setTimeout(rescued, RESCUE_MS) };
-    },
-    true
-  );
-
-  function rescued() {
-    var lost = rescue;
-    rescue = null;
-    if (lost && lost.button.isConnected && !lost.button.disabled) lost.button.click();
-  }
-
-  document.addEventListener(
-    "click",
-    function (event) {
-      if (!rescue || event.detail === 0) return; // none waiting, or a key's or the script's click
-      var button = event.target.closest && event.target.closest("#board button[id]");
-      if (button === rescue.button) {
-        clearTimeout(rescue.timer); // the browser clicked the new button after all: the tap
-        rescue = null;
-        return;
-      }
-      clearTimeout(rescue.timer); // the browser's click, on an ancestor: make the tap now
-      rescued();
     },
     true
   );

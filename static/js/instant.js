@@ -30,6 +30,13 @@ import { parseCode, rankOf, suitOf } from "./rules/deal.js";
 import * as HM from "./rules/halfmoon.js";
 import * as SH from "./rules/seahaven.js";
 import * as store from "./kept.js";
+import { celebrateWin, noteStateBefore } from "./board/celebration.js";
+import { pressClicked, pressEnded, pressStarted } from "./board/redrawn-press.js";
+import { retargetQueued, sendShownBoardVersion, submitThroughHtmx } from "./board/requests.js";
+import { listenForGestures } from "./board/seahaven-gestures.js";
+
+// A Seahaven board's double tap and drag and drop listen first (before the state's own listeners).
+if (document.querySelector("#board[data-game=seahaven]")) listenForGestures();
 
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = { H: true, D: true };
@@ -551,6 +558,7 @@ function fromAProxy(ctx) {
 
 document.addEventListener("htmx:after:request", (event) => {
   const ctx = event.detail && event.detail.ctx;
+  retargetQueued(ctx);
   if (!ctx) return;
   if (ctx.keptEntry) {
     keptAnswer(ctx);
@@ -608,6 +616,7 @@ document.addEventListener("htmx:config:request", (event) => {
 // An action queued behind one that could not be sent leaves after it was kept: it is kept too.
 document.addEventListener("htmx:before:request", (event) => {
   const ctx = event.detail && event.detail.ctx;
+  sendShownBoardVersion(ctx);
   if (!ctx || ctx.keptEntry || !kept.length) return;
   const at = pending.findIndex((entry) => entry.ctx === ctx);
   if (at < 0) return;
@@ -649,7 +658,7 @@ function usable(element) {
 }
 
 // A drawing replaces places' elements: the focus stays on the card with the same id, or else on
-// the same place's last card (as app.js does after an answer), never falls to <body>.
+// the same place's last card (as static/js/app.js does after an answer), never falls to <body>.
 function keepingFocus(redraw) {
   const active = document.activeElement;
   const root = board();
@@ -674,6 +683,7 @@ let answering = null; // the ctx of the answer being drawn, from its swap to its
 // answer's end only promises run (no settle delay), so no tap falls in between.
 document.addEventListener("htmx:before:swap", (event) => {
   const detail = event.detail || {};
+  noteStateBefore();
   answering = detail.ctx || null;
   takeBack();
   (detail.tasks || []).forEach((task) => {
@@ -707,8 +717,14 @@ document.addEventListener("htmx:finally:request", (event) => {
   if (!pending.length && !kept.length) store.snapshotSoon(gamePath, confirmedMainNow);
 });
 
-// --- a selection drawn at once even before htmx has the form (a click's own task) ------------
-// htmx:config:request comes in the click's task already; nothing else is needed here.
+document.addEventListener("htmx:after:swap", celebrateWin);
+
+// --- the board's forms and presses (static/js/board/) ----------------------------------------
+
+document.addEventListener("submit", submitThroughHtmx, true);
+document.addEventListener("pointerdown", pressStarted, true);
+document.addEventListener("pointerup", pressEnded, true);
+document.addEventListener("click", pressClicked, true);
 
 // --- a page opened again: what was kept is drawn and sent ----------------------------------------
 

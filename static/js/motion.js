@@ -9,7 +9,7 @@
 //   a Half Moon card that is gone leaves visibly (a copy where it was rises and fades), the card
 //   under it arrives; a Seahaven card that a move covers stays drawn under the card sliding
 //   onto it;
-// - static/js/seahaven.js hands over a dropped card's box where it was let go (the drag's
+// - static/js/board/seahaven-gestures.js hands over a dropped card's box where it was let go (the drag's
 //   copy, [data-motion-for]), so a drop travels from the drop point to wherever the server put
 //   it: its destination, or back to its place when the move was refused;
 // - Send all home (issue 27): the answer's live region names the cards sent, in order
@@ -304,7 +304,7 @@
     return result;
   }
 
-  // For static/js/seahaven.js: the cards named in `from` (key -> DOMRect) travel from there to
+  // For static/js/board/seahaven-gestures.js: the cards named in `from` (key -> DOMRect) travel from there to
   // where they are now (a drag let go outside any place returns).
   window.cardMotion = {
     on: on,

@@ -401,7 +401,7 @@ def test_seahaven_double_click_ends_as_the_double_tap_alone(
 
 
 DOUBLE_TAP_MS = 350
-"""The double-tap window of ``static/js/seahaven.js``."""
+"""The double-tap window of ``static/js/board/seahaven-gestures.js``."""
 
 DOUBLE_WATCH = """() => {
   window.drawn = new Promise((r) => document.addEventListener('htmx:after:swap', r, {once: true}));
@@ -412,7 +412,7 @@ DOUBLE_WATCH = """() => {
 
 UNCOVERED_WAIT = """() => new Promise((resolve) =>
   setTimeout(resolve, Math.max(0, window.presses[0] + 230 - performance.now())))"""
-"""Until 230 ms after the first press: later than static/js/seahaven.js's UNCOVERED_MS (200),
+"""Until 230 ms after the first press: later than static/js/board/seahaven-gestures.js's UNCOVERED_MS (200),
 well within the double-tap window (350)."""
 
 
@@ -455,7 +455,7 @@ def test_seahaven_double_click_holds_when_the_first_answer_redraws_the_card(
         if answered == "before-the-press":
             page.evaluate("() => window.drawn")
             # past the 200 ms in which a press where the card went is still the double tap's
-            # second (static/js/seahaven.js UNCOVERED_MS: the page draws a card sent home gone
+            # second (static/js/board/seahaven-gestures.js UNCOVERED_MS: the page draws a card sent home gone
             # at once, so a quick double click lands on the card it uncovered)
             page.evaluate(UNCOVERED_WAIT)
             page.mouse.down(click_count=2)

@@ -847,7 +847,7 @@ def test_chromium_drops_a_tap_soon_after_a_quick_touch_drag_on_a_page_without_sc
     drag on an element with touch-action: none, released while moving, then a tap 0.4 s later
     on a button: pointer events come, the click does not (the tap only stops a fling that moved
     nothing). A slow drag loses nothing. If a Chromium fixes this, this test says so; the
-    page's workaround (static/js/seahaven.js) then never has a tap to make."""
+    page's workaround (static/js/board/seahaven-gestures.js) then never has a tap to make."""
     context = new_context(**PHONE_TOUCH)
     page = context.new_page()
     seen = {}

@@ -63,7 +63,7 @@ def test_the_shared_stylesheet_names_no_game():
         (
             "/seahaven/SH1-C4-AAAAAAB",
             ["app", "games/seahaven", "prefs"],
-            [*BASE, "settings", "seahaven", "instant"],
+            [*BASE, "settings", "instant"],  # its gestures: static/js/board/, by instant
         ),
         ("/seahaven", ["app", "games/seahaven", "prefs"], [*BASE, "settings"]),
         ("/rules/half-moon", ["app", "games/half-moon", "prefs"], [*BASE, "settings"]),

@@ -1,4 +1,5 @@
-// Seahaven Towers: double tap and drag and drop on top of the plain forms.
+// Seahaven Towers: double tap and drag and drop on top of the plain forms (an ES module: the
+// board's script, static/js/instant.js, calls listenForGestures() on a Seahaven board only).
 // Without JavaScript every card is a form button: a tap selects or sends to the foundation,
 // a second tap on a destination moves the selection there. With it, the script only decides
 // *when* a form is submitted; URLs, fields and the token come from the forms in the page, and
@@ -16,9 +17,7 @@
 // - a movable card (with the run above it) can be dragged to a column, cell or foundation
 //   (mouse and touch, through pointer events): the #gesture-drop form; the cards then travel
 //   from the drop point to where the server put them (a refused drop returns to its place).
-(function () {
-  "use strict";
-
+export function listenForGestures() {
   var DOUBLE_TAP_MS = 350;
   var DOUBLE_TAP_SLOP_PX = 12;
   var DRAG_START_PX = 8;
@@ -136,7 +135,8 @@
     function (event) {
       press = null;
       if (event.pointerType !== "touch" || !event.isPrimary || !window.htmx) return;
-      if (event.closedPanel) return; // a press that closes a menu plays no card (app.js)
+      // a press that closes a menu plays no card (app.js: window.pagePanels)
+      if (window.pagePanels && window.pagePanels.closedBy(event)) return;
       var button = event.target.closest && event.target.closest("button[name=card]");
       if (!button || !onBoard(button)) return;
       press = {
@@ -412,4 +412,4 @@
   document.addEventListener("pointercancel", function (event) {
     finish(event, true);
   });
-})();
+}
