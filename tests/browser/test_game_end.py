@@ -45,6 +45,16 @@ def test_half_moons_end_box_restarts_at_once_like_seahavens(new_context, size):
     assert len({a["top"] for a in shown}) == 1, shown  # one row
     width = page.viewport_size["width"] if page.viewport_size else 0
     assert max(a["right"] for a in shown) <= width
+    # the live region's last line ("Removed … 10 points.") is not drawn under the box's words
+    # (at 1440 x 900 it showed through them)
+    box, status = page.locator("#board .ending").bounding_box(), page.locator("#status")
+    drawn = status.bounding_box()
+    assert box is not None and drawn is not None
+    assert (
+        drawn["width"] <= 1
+        or drawn["y"] >= box["y"] + box["height"]
+        or drawn["y"] + drawn["height"] <= box["y"]
+    ), (drawn, box, status.inner_text())
     screenshot(page, f"issue35-hm-stuck-end-box-{size}")
     page.locator("#ending-restart").click()
     expect(board(page)).to_have_attribute("data-moves", "0")
