@@ -129,3 +129,47 @@ def test_every_caption_is_one_quiet_line_level_with_its_rows(new_context, game, 
         # landscape a block of two beside the columns, its rows held above)
         top = [c["top"] for c in captions if not c["place"].startswith("column")]
         assert len(set(top)) == 1, captions
+
+
+CROSSINGS = """() => {
+  const seen = (e) => e.getClientRects().length && getComputedStyle(e).display !== 'none';
+  const ink = (label) => { const r = document.createRange(); r.selectNodeContents(label);
+    return r.getBoundingClientRect(); };
+  const places = [...document.querySelectorAll('#board .place')].map((p) => ({
+    place: p.dataset.place,
+    text: p.querySelector(':scope > .label').innerText.replace(/\\s+/g, ' ').trim(),
+    label: ink(p.querySelector(':scope > .label')),
+    cards: [...p.querySelectorAll('.card')].filter(seen).map((c) => c.getBoundingClientRect()),
+  }));
+  const cross = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const found = [];
+  for (const p of places) for (const q of places) {
+    if (p === q) continue;
+    if (p.place < q.place && cross(p.label, q.label)) found.push([p.text, q.text]);
+    if (q.cards.some((c) => cross(p.label, c))) found.push([p.text, 'a card of ' + q.place]);
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "bg"])
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+@pytest.mark.parametrize("where", ["game", "replay"])
+def test_no_half_moon_caption_runs_into_its_neighbours(new_context, where, size, lang):
+    """Each caption's words clear the other captions and the other places' cards, in the game
+    and on a replay's page, where the arc stands beside the move list (issue 35, items 4 and
+    6): at 1440 × 900 "reserve 1, 1 card" ran into "reserve 2, 1 card" there."""
+    locale = {"en": "en-US", "tr": "tr-TR", "bg": "bg-BG"}[lang]
+    page = new_context(locale=locale, **SIZES[size]).new_page()
+    if where == "game":
+        page.goto(f"/half-moon/{HM}")
+    else:
+        page.goto("/replay")  # a pasted game: its first five removals
+        text = "\n".join([HM, *(str(removal) for removal in hm_line(HM)[:5])])
+        page.locator("textarea[name=text]").fill(text)
+        page.locator("form button").last.click()
+        expect(page.locator("#move-list li")).to_have_count(6)
+    expect(page.locator("#board .place")).to_have_count(20)
+    screenshot(page, f"issue35-hm-captions-{where}-{size}-{lang}")
+    assert page.evaluate(CROSSINGS) == []

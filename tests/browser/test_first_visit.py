@@ -172,12 +172,19 @@ def test_a_fresh_deal_teaches_the_game_in_three_screens_until_dismissed(
     expect(page.locator("#howto")).to_be_hidden()
 
 
-def test_the_how_to_play_works_without_javascript(new_context: Callable[..., BrowserContext]):
-    page = new_context(newcomer=True, java_script_enabled=False, **SIZES["phone"]).new_page()
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_how_to_play_works_without_javascript(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(newcomer=True, java_script_enabled=False, **SIZES[size]).new_page()
     page.goto(GAMES["seahaven"])
     expect(page.locator("#howto")).to_be_visible()
-    page.locator("#howto-next-1").click()  # a link to the next screen
-    expect(page).to_have_url(re.compile(r"#howto-2$"))
+    if size == "phone":  # one screen at a time: Next is a link to the next screen
+        page.locator("#howto-next-1").click()
+        expect(page).to_have_url(re.compile(r"#howto-2$"))
+    else:  # a wide screen shows the three side by side, with no Next
+        expect(page.locator("#howto .howto-step").nth(2)).to_be_visible()
+        expect(page.locator("#howto-next-1")).to_be_hidden()
     page.locator("#howto-placement-help").click()  # a form: POST, 303, the page again
     expect(page.locator("#howto-placement-help")).to_have_attribute("aria-pressed", "true")
     expect(board(page)).to_have_class(re.compile(r"\bwith-help\b"))
@@ -186,8 +193,11 @@ def test_the_how_to_play_works_without_javascript(new_context: Callable[..., Bro
     expect(page.locator("#howto")).to_have_count(0)
 
 
-def test_a_game_already_under_way_shows_no_how_to_play(new_context: Callable[..., BrowserContext]):
-    page = new_context(newcomer=True).new_page()
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_game_already_under_way_shows_no_how_to_play(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(newcomer=True, **SIZES[size]).new_page()
     page.goto(GAMES["half-moon"])
     expect(page.locator("#howto")).to_be_visible()
     hm_reach(page, HM, hm_line(HM)[:1])  # a removal: the game has begun

@@ -45,6 +45,16 @@ def test_half_moons_end_box_restarts_at_once_like_seahavens(new_context, size):
     assert len({a["top"] for a in shown}) == 1, shown  # one row
     width = page.viewport_size["width"] if page.viewport_size else 0
     assert max(a["right"] for a in shown) <= width
+    # the live region's last line ("Removed … 10 points.") is not drawn under the box's words
+    # (at 1440 x 900 it showed through them)
+    box, status = page.locator("#board .ending").bounding_box(), page.locator("#status")
+    drawn = status.bounding_box()
+    assert box is not None and drawn is not None
+    assert (
+        drawn["width"] <= 1
+        or drawn["y"] >= box["y"] + box["height"]
+        or drawn["y"] + drawn["height"] <= box["y"]
+    ), (drawn, box, status.inner_text())
     screenshot(page, f"issue35-hm-stuck-end-box-{size}")
     page.locator("#ending-restart").click()
     expect(board(page)).to_have_attribute("data-moves", "0")
@@ -64,9 +74,10 @@ def test_the_bars_restart_on_an_ended_game_asks_nothing(new_context, size):
     expect(page.locator("#status")).to_contain_text("The deal starts again from the beginning.")
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", LOCALES)
-def test_seahavens_lost_box_is_half_moons_box(new_context, lang):
-    page = new_context(locale=LOCALES[lang], **PHONE_TOUCH).new_page()
+def test_seahavens_lost_box_is_half_moons_box(new_context, lang, size):
+    page = new_context(locale=LOCALES[lang], **SIZES[size]).new_page()
     page.goto(f"/seahaven/{SH_LOST}")
     post_form(
         page, f"/seahaven/{SH_LOST}/move", **{"from": "column-2", "card": "QS", "to": "column-9"}
@@ -76,8 +87,10 @@ def test_seahavens_lost_box_is_half_moons_box(new_context, lang):
     shown = end_actions(page)
     assert [a["id"] for a in shown] == ACTIONS
     assert len({a["top"] for a in shown}) == 1, shown
-    screenshot(page, f"issue35-sh-lost-end-box-phone-{lang}")
-    assert_accessible(page, f"Seahaven's lost box in {lang}")
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert max(a["right"] for a in shown) <= width
+    screenshot(page, f"issue35-sh-lost-end-box-{size}-{lang}")
+    assert_accessible(page, f"Seahaven's lost box in {lang}, {size}")
 
 
 HIDE = """(hidden) => {
@@ -88,8 +101,9 @@ HIDE = """(hidden) => {
 }"""
 
 
-def test_time_the_page_was_hidden_neither_ticks_nor_counts(new_context):
-    page = new_context(**PHONE_TOUCH).new_page()
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_time_the_page_was_hidden_neither_ticks_nor_counts(new_context, size):
+    page = new_context(**SIZES[size]).new_page()
     code, _ = hm_stuck_line()
     page.goto(f"/half-moon/{code}")
     ready(page)

@@ -84,7 +84,11 @@ def test_the_skip_link_leads_to_the_board_in_two_keys(
     assert_accessible(page, f"{game} after the skip link, {size}")
 
 
-def test_the_other_pages_skip_to_their_content(page: Page):
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_other_pages_skip_to_their_content(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(**SIZES[size]).new_page()
     page.goto("/stats")
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED)["text"] == "Skip to the content"

@@ -100,10 +100,11 @@ def test_play_pause_the_slider_and_the_move_list(
     assert list_box["x"] + list_box["width"] <= SIZES[size]["viewport"]["width"]
 
 
+@pytest.mark.parametrize("size", sorted(SIZES))
 def test_without_javascript_the_list_and_the_slider_are_links_and_a_form(
-    new_context: Callable[..., BrowserContext], replay_url: str
+    new_context: Callable[..., BrowserContext], replay_url: str, size: str
 ):
-    page = new_context(java_script_enabled=False, **SIZES["phone"]).new_page()
+    page = new_context(java_script_enabled=False, **SIZES[size]).new_page()
     page.goto(f"{replay_url}?step=3")
     expect(page.locator("#replay-player")).to_be_hidden()  # Play needs the script
     page.locator("#move-list li[data-step='7'] a").click()
@@ -115,7 +116,11 @@ def test_without_javascript_the_list_and_the_slider_are_links_and_a_form(
     expect(page.locator("#step-count")).to_have_text(f"Step 20 of {LAST}")
 
 
-def test_a_pasted_game_has_the_move_list_and_the_slider_too(page: Page):
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_pasted_game_has_the_move_list_and_the_slider_too(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(**SIZES[size]).new_page()
     line = Line.from_text(f"{HM}\n" + "\n".join(str(r) for r in hm_line(HM)))
     page.goto("/replay")
     page.locator("textarea[name=text]").fill(line.text())

@@ -100,7 +100,11 @@ def test_a_choice_applies_at_once_and_is_kept(new_context: Callable[..., Browser
     assert_dark(page)
 
 
-def test_placement_help_with_a_selection_draws_its_marks_at_once(page: Page):
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_placement_help_with_a_selection_draws_its_marks_at_once(
+    new_context: Callable[..., BrowserContext], size: str
+):
+    page = new_context(**SIZES[size]).new_page()
     page.goto(f"/half-moon/{HM}")
     first = hm_line(HM)[0][0]
     hm_card(page, first).click()
@@ -127,10 +131,11 @@ def test_the_dark_theme_under_auto_on_a_dark_system_is_dark_too(
     assert_accessible(page, f"home, dark system, {size}")
 
 
+@pytest.mark.parametrize("size", sorted(SIZES))
 def test_without_javascript_the_form_saves_and_comes_back(
-    new_context: Callable[..., BrowserContext],
+    new_context: Callable[..., BrowserContext], size: str
 ):
-    page = new_context(java_script_enabled=False, **SIZES["phone"]).new_page()
+    page = new_context(java_script_enabled=False, **SIZES[size]).new_page()
     page.goto(f"/half-moon/{HM}")
     open_settings(page)
     form = page.locator("#settings-form")
