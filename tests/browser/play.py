@@ -303,3 +303,23 @@ def hm_reach(page: Page, code: str, removals: list[Removal]) -> None:
         position = apply_move(position, removal)
     page.reload()
     expect(board(page)).to_have_attribute("data-moves", str(len(removals)))
+
+
+RUN_HOME = "SH1-C4-AAAAAAE"
+"""After 31 moves of its solver's line, 3♥ 4♥ 5♥ lie one under the other at a column's foot."""
+
+
+def three_hearts_spot(page: Page) -> tuple[list[Move], Seahaven, float, float]:
+    """Reach :data:`RUN_HOME`'s 3♥ 4♥ 5♥ and find one spot inside all three cards: the line
+    played, the game, and the spot's x and y."""
+    line = sh_line(RUN_HOME)[:31]
+    game = sh_reach(page, RUN_HOME, line)
+    column = game.position.columns[4]
+    assert [str(card) for card in column[-3:]] == ["5H", "4H", "3H"]
+    boxes = [sh_card(page, name).bounding_box() for name in ("5H", "4H", "3H")]
+    assert all(boxes)
+    top = max(box["y"] for box in boxes if box)
+    bottom = min(box["y"] + box["height"] for box in boxes if box)
+    assert top < bottom - 4, boxes  # a spot inside all three cards
+    x = boxes[2]["x"] + boxes[2]["width"] / 2 if boxes[2] else 0.0
+    return line, game, x, (top + bottom) / 2

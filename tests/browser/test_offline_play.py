@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from app.engine.halfmoon import Removal
 from tests.browser.conftest import DESKTOP, PHONE, knows_the_games
 from tests.browser.play import HM, SH, board, hm_card, hm_line, hm_remove, post_form, sh_line
 from tests.browser.test_instant import _sh_burst
@@ -46,6 +47,17 @@ def opened(context: BrowserContext, path: str) -> Page:
     page.reload()  # the worker's own navigation: it keeps the game's page
     expect(board(page)).to_be_visible()
     return page
+
+
+def first_pair_offline(context: BrowserContext) -> tuple[Page, list[Removal]]:
+    """A Half Moon game opened, the network gone, its line's first pair removed (kept)."""
+    page = opened(context, f"/half-moon/{HM}")
+    line = hm_line()
+    context.set_offline(True)
+    for place in line[0]:
+        hm_card(page, place).click()
+    expect(page.locator("#moves")).to_have_text("1")
+    return page, line
 
 
 def places_of(shown: dict[str, Any]) -> dict[str, Any]:
@@ -100,12 +112,7 @@ def test_twenty_moves_offline_a_reload_offline_then_the_network_back(context: Br
 
 
 def test_a_kept_move_the_server_refuses_leaves_the_servers_game(context: BrowserContext):
-    page = opened(context, f"/half-moon/{HM}")
-    line = hm_line()
-    context.set_offline(True)
-    for place in line[0]:
-        hm_card(page, place).click()
-    expect(page.locator("#moves")).to_have_text("1")
+    page, line = first_pair_offline(context)
     expect(page.locator("#status")).to_have_text(OFFLINE)
     # meanwhile another device selects a card of this game (its own network, this player's)
     other = context.browser.new_context(base_url=server_url(page))  # type: ignore[union-attr]
@@ -177,12 +184,7 @@ def test_offline_undo_waits_for_the_connection_and_the_kept_moves_stay(
 ):
     """Undo is drawn by its answer only: offline it is not kept (the taps after it would be
     drawn on a board it had not changed) and the status line says so; the kept moves stay."""
-    page = opened(context, f"/half-moon/{HM}")
-    line = hm_line()
-    context.set_offline(True)
-    for place in line[0]:
-        hm_card(page, place).click()
-    expect(page.locator("#moves")).to_have_text("1")
+    page, line = first_pair_offline(context)
     page.locator("#control-undo").click()
     expect(page.locator("#status")).to_have_text(
         "Offline — Undo, Redo and Restart wait for the connection. Your moves are kept and"

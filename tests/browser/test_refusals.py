@@ -24,7 +24,7 @@ from app.engine.codes import DealCode
 from app.engine.seahaven import Seahaven
 from app.web.errors import PlayerError
 from tests.browser.conftest import DESKTOP, knows_the_games
-from tests.browser.play import HM, SH, board, sh_card, sh_line, sh_reach
+from tests.browser.play import HM, SH, board, three_hearts_spot
 from tests.browser.test_instant import SLOW, click, pressed, waiting
 from tests.browser.test_overlap import (
     DOUBLES,
@@ -355,9 +355,8 @@ def test_a_seahaven_burst_with_a_double_click_at_600_ms_ends_equal_to_a_reload(
 
 # --- 3♥ 4♥ 5♥ -------------------------------------------------------------------------------------
 
-RUN_HOME = "SH1-C4-AAAAAAE"
-"""At move 31 of its solver line column 5 ends 5♥ 4♥ 3♥, with 2♥ on its foundation
-(tests/browser/test_seahaven.py, where the same taps 0.25 s apart without latency)."""
+# RUN_HOME (tests/browser/play.py): the same taps 0.25 s apart without latency are in
+# tests/browser/test_seahaven.py
 
 PRESSES = """() => {
   window.presses = [];
@@ -372,18 +371,9 @@ def test_three_hearts_tapped_home_at_one_spot_are_three_taps(page: Page, gap: in
     column where all three lie: each tap lands on the card the previous one uncovered (drawn
     at once: at 600 ms, before that tap's answer) and is a new tap, never a double tap on the card
     that went: all three go home, three moves, equal to a reload."""
-    line = sh_line(RUN_HOME)[:31]
-    game = sh_reach(page, RUN_HOME, line)
-    ready(page)
+    line, game, x, y = three_hearts_spot(page)
     column = game.position.columns[4]
-    assert [str(card) for card in column[-3:]] == ["5H", "4H", "3H"]
-    boxes = [sh_card(page, name).bounding_box() for name in ("5H", "4H", "3H")]
-    assert all(boxes)
-    top = max(box["y"] for box in boxes if box)
-    bottom = min(box["y"] + box["height"] for box in boxes if box)
-    assert top < bottom - 4, boxes  # a spot inside all three cards
-    x = boxes[2]["x"] + boxes[2]["width"] / 2 if boxes[2] else 0.0
-    y = (top + bottom) / 2
+    ready(page)
     posts = Posts(page)
     latency(page.context, page, delay)
     page.evaluate(PRESSES)

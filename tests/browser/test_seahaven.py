@@ -34,9 +34,9 @@ from tests.browser.play import (
     moving_card,
     sh_card,
     sh_line,
-    sh_reach,
     strip_position,
     target_of,
+    three_hearts_spot,
     token,
 )
 
@@ -258,7 +258,6 @@ def test_the_keyboard_selects_a_card_and_moves_it_keeping_the_focus(page: Page):
     assert ring[0] != "none" and ring[1] >= 2, ring
 
 
-RUN_HOME = "SH1-C4-AAAAAAE"
 """At move 31 of its solver line column 5 ends 5♥ 4♥ 3♥, with 2♥ on its foundation."""
 
 
@@ -266,18 +265,9 @@ def test_three_cards_tapped_home_at_one_spot_in_quick_succession_all_go_home(pag
     """Issue 32, item 4: a double tap is two taps on the same card. A player taps 3♥, 4♥, 5♥
     home 0.25 s apart at one spot of the column (where all three cards lie, one under the
     other): each tap lands on the card the previous one uncovered, a new tap each time."""
-    line = sh_line(RUN_HOME)[:31]
-    game = sh_reach(page, RUN_HOME, line)
+    line, game, x, y = three_hearts_spot(page)
     column = game.position.columns[4]
-    assert [str(card) for card in column[-3:]] == ["5H", "4H", "3H"]
     assert game.position.foundations[1] == 2
-    boxes = [sh_card(page, name).bounding_box() for name in ("5H", "4H", "3H")]
-    assert all(boxes)
-    top = max(box["y"] for box in boxes if box)
-    bottom = min(box["y"] + box["height"] for box in boxes if box)
-    assert top < bottom - 4, boxes  # a spot inside all three cards
-    x = boxes[2]["x"] + boxes[2]["width"] / 2 if boxes[2] else 0.0
-    y = (top + bottom) / 2
     for _ in range(3):
         page.mouse.click(x, y)
         page.wait_for_timeout(250)
