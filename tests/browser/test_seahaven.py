@@ -274,3 +274,32 @@ def test_three_cards_tapped_home_at_one_spot_in_quick_succession_all_go_home(pag
     expect(page.locator("[data-place=foundation-H]")).to_have_attribute("data-count", "5")
     expect(board(page)).to_have_attribute("data-moves", str(len(line) + 3))
     expect(page.locator("[data-place=column-5] [data-card]")).to_have_count(len(column) - 3)
+
+
+def test_three_cards_tapped_home_with_the_finger_held_are_three_taps(page: Page):
+    """The same three taps 0.25 s apart from press to press, each held 0.12 s as a finger
+    does: the double-tap clock runs from the press (static/js/board/seahaven-gestures.js), so the
+    next press, 0.13 s after the click, lands on the uncovered card as a new tap. (From the
+    click it was still the first tap's double: the 4♥ that had gone, and nothing moved.)"""
+    line, game, x, y = three_hearts_spot(page)
+    column = game.position.columns[4]
+    page.evaluate(
+        "() => { window.presses = [];"
+        " document.addEventListener('pointerdown', () => window.presses.push(performance.now()), true); }"
+    )
+    page.mouse.move(x, y)
+    for i in range(3):
+        if i:
+            page.evaluate(
+                "(gap) => new Promise((resolve) => setTimeout(resolve,"
+                " Math.max(0, window.presses[window.presses.length - 1] + gap - performance.now())))",
+                250,
+            )
+        page.mouse.down()
+        page.wait_for_timeout(120)
+        page.mouse.up()
+    presses = page.evaluate("() => window.presses")
+    assert len(presses) == 3 and all(250 <= b - a < 350 for a, b in zip(presses, presses[1:])), presses
+    expect(page.locator("[data-place=foundation-H]")).to_have_attribute("data-count", "5")
+    expect(board(page)).to_have_attribute("data-moves", str(len(line) + 3))
+    expect(page.locator("[data-place=column-5] [data-card]")).to_have_count(len(column) - 3)

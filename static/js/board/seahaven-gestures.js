@@ -21,7 +21,8 @@ export function listenForGestures() {
   var DOUBLE_TAP_MS = 350;
   var DOUBLE_TAP_SLOP_PX = 12;
   var DRAG_START_PX = 8;
-  var lastTap = null; // the last click sent as a tap: its place, its card, when
+  var lastTap = null; // the last click sent as a tap: its place, its card, when it was pressed
+  var pressedAt = -Infinity; // when the last press went down: a tap's time is its press's
   var second = null; // a press that is a double tap's second: the first tap's place and card
   var drag = null;
   var swallowClick = false; // the click of a press that ended as a drag or a double tap
@@ -75,11 +76,13 @@ export function listenForGestures() {
     function (event) {
       swallowClick = false; // a new press: its click is its own
       second = null;
+      var at = performance.now();
       if (!event.isPrimary || event.button !== 0 || !window.htmx) return;
       if (secondPress(event)) {
         second = { place: lastTap.place, card: lastTap.card, pointer: event.pointerId };
       }
       lastTap = null;
+      pressedAt = at;
     },
     true
   );
@@ -240,7 +243,9 @@ export function listenForGestures() {
           : {
               place: placeOf(button),
               card: button.value,
-              at: performance.now(),
+              // the press's time, not the click's: a held tap's click comes when the finger
+              // lifts, and taps "0.25 s apart" are 0.25 s from press to press
+              at: Math.min(pressedAt, performance.now()),
               x: event.clientX,
               y: event.clientY,
             };
