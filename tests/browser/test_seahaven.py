@@ -4,6 +4,7 @@ tap, a refused drop that snaps back."""
 from __future__ import annotations
 
 import time
+from itertools import pairwise
 from unittest.mock import ANY
 from urllib.parse import parse_qs
 
@@ -299,7 +300,7 @@ def test_three_cards_tapped_home_with_the_finger_held_are_three_taps(page: Page)
         page.wait_for_timeout(120)
         page.mouse.up()
     presses = page.evaluate("() => window.presses")
-    assert len(presses) == 3 and all(250 <= b - a < 350 for a, b in zip(presses, presses[1:])), presses
+    assert len(presses) == 3 and all(250 <= b - a < 350 for a, b in pairwise(presses)), presses
     expect(page.locator("[data-place=foundation-H]")).to_have_attribute("data-count", "5")
     expect(board(page)).to_have_attribute("data-moves", str(len(line) + 3))
     expect(page.locator("[data-place=column-5] [data-card]")).to_have_count(len(column) - 3)
