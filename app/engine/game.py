@@ -637,6 +637,15 @@ class Game(ABC, Generic[P, M]):
 
     # --- records -----------------------------------------------------------------------------
 
+    def history_text(self) -> tuple[str, str, int] | None:
+        """The history as a record writes it: the actions played, what Redo would play (the
+        next first) and the undo floor; ``None`` for a game started from a custom board (its
+        moves do not start from the deal). The page's copy of the rules replays it to draw
+        Undo and Redo at once (static/js/instant.js)."""
+        if self.custom_start:
+            return None
+        return _actions_text(self.steps), _actions_text(reversed(self.undone)), self.undo_floor
+
     def to_record(self) -> dict[str, Any]:
         """A compact JSON-compatible snapshot; :meth:`from_record` rebuilds the exact game."""
         if self.custom_start:

@@ -200,6 +200,9 @@ class BoardFacts:
     """Extra classes on ``#board`` (Half Moon's ``with-help``)."""
     zen: bool = False
     """*Zen* (issue 27): the board says nothing of the score (no ``data-score``)."""
+    history: tuple[str, str, int] | None = field(default=None, repr=False, compare=False)
+    """The game's history (:meth:`app.engine.game.Game.history_text`) for the page's copy of
+    the rules; not part of what a board version digests (the board shown is its places)."""
 
 
 def value_text(value: object) -> str:

@@ -98,6 +98,7 @@ def draw(template: str, name: str, *args: Any, **kwargs: Any) -> str:
 
 VERSION: Final = "\x00version\x00"
 INNER: Final = "\x00inner\x00"
+HISTORY: Final = "\x00history\x00"
 """Stand for the board's version and its contents in the cached element (:func:`_board`)."""
 
 
@@ -118,7 +119,14 @@ def board_html(
     )
     if board_version is not None:
         head = head.replace(VERSION, board_version)
-    return head + inner + tail
+        if facts.history is not None:
+            # the history the page's rules replay to draw Undo and Redo (record notation:
+            # letters, digits, "." and "+", nothing to escape)
+            line, redo, floor = facts.history
+            head = head.replace(
+                HISTORY, f' data-line="{line}" data-redo="{redo}" data-floor="{floor}"', 1
+            )
+    return head.replace(HISTORY, "", 1) + inner + tail
 
 
 @functools.lru_cache(maxsize=4096)
@@ -137,6 +145,9 @@ def _board(
     placeholder): the part before the contents and the part after."""
     facts = BoardFacts(state, score, moves, (), None, classes, zen)
     version = VERSION if versioned else None
-    drawn = draw("board/common.html", "board", game, code, facts, version, oob, Markup(INNER))
+    history = Markup(HISTORY) if versioned else None
+    drawn = draw(
+        "board/common.html", "board", game, code, facts, version, oob, Markup(INNER), history
+    )
     head, _, tail = drawn.partition(INNER)
     return head, tail

@@ -150,6 +150,7 @@ class Screen(ABC, Generic[G]):
             ending=self.ending_facts(game, state, score, asking, session.zen),
             classes="with-help" if helping else "",
             zen=session.zen,
+            history=game.history_text(),
         )
 
     @abstractmethod

@@ -20,11 +20,12 @@
 //
 // Drawn here: a selection (both games), a Half Moon pair or triple leaving (the cards under them
 // come from the deal: a pile's cards leave from the top only), a Seahaven card or run going to a
-// foundation, column or cell (a tap, a double tap, a drop, a selection then its destination) and
-// Send all home, with score, move count, Undo and Redo; the cards move as an answer's would
+// foundation, column or cell (a tap, a double tap, a drop, a selection then its destination),
+// Send all home, and Undo and Redo (the rules replay the history the server writes on #board),
+// with score, move count, Undo and Redo; the cards move as an answer's would
 // (static/js/motion.js cardMotion.around, nothing under reduced motion). Left to the answer:
-// Undo, Redo, Restart, a card taken back from a foundation, the end box, the live region's
-// words; an action after one of those waits for that answer before it is drawn.
+// Restart, a card taken back from a foundation, Undo from an ended game, the end box, the live
+// region's words; an action after one of those waits for that answer before it is drawn.
 
 import { parseCode, rankOf, suitOf } from "./rules/deal.js";
 import * as HM from "./rules/halfmoon.js";
@@ -140,11 +141,13 @@ function figure(root, name) {
   return +(drawn === null ? root.getAttribute(`data-${name}`) : drawn);
 }
 
-/** A move drawn: its score and move count; Undo can take it back, nothing is left to redo.
- * The board's own data-score and data-moves stay the server's: only its answer sets them. */
-function drawFigures(root, score, moves) {
-  setDisabled(document.getElementById("control-undo"), false);
-  setDisabled(document.getElementById("control-redo"), true);
+/** A move drawn: its score and move count; Undo can take it back, nothing is left to redo
+ * (an Undo or Redo drawn: whether each can go on). The board's own data-score and data-moves
+ * stay the server's: only its answer sets them. */
+function drawFigures(root, score, moves, canUndo = true, canRedo = false) {
+  setDisabled(document.getElementById("control-undo"), !canUndo);
+  setDisabled(document.getElementById("control-redo"), !canRedo);
+  setDisabled(document.getElementById("control-restart"), !(moves > 0 || canRedo)); // as the server's
   setAttribute(root, "data-drawn-score", String(score));
   setAttribute(root, "data-drawn-moves", String(moves));
   setText(document.getElementById("score"), String(score));
@@ -204,6 +207,8 @@ const halfMoon = {
           `${printed(top)} ${SYMBOLS[suitOf(top)]}, ${spoken.replace(/\d+/, String(count))}`
         );
         form.querySelector("input[name=card]").setAttribute("value", top);
+      } else if (top) {
+        refilled(root, copy, name, count, top); // an Undo or Redo gave an empty place a card
       } else if (form) {
         const empty = document.createElement("div");
         empty.className = "card empty";
@@ -227,6 +232,26 @@ const halfMoon = {
     }
   },
 };
+
+/** A Half Moon place drawn without its card (``copy``) gets one again: a form like every other
+ * place's (the first on the board, its place and card set). */
+function refilled(root, copy, name, count, card) {
+  const template = root.querySelector("[data-place] form");
+  const empty = copy.querySelector(".card.empty");
+  if (!template || !empty) return;
+  const form = copyOf(template);
+  form.querySelector("input[name=place]").setAttribute("value", name);
+  form.querySelector("input[name=card]").setAttribute("value", card);
+  const button = form.querySelector("button.card");
+  button.id = `card-${name}`;
+  button.dataset.card = card;
+  button.dataset.motion = `hm-${name}-${count}`;
+  button.setAttribute("aria-pressed", "false");
+  face(button, card);
+  const where = [".label-place", ".label-count"].map((s) => copy.querySelector(s)?.textContent.trim());
+  button.setAttribute("aria-label", [`${printed(card)} ${SYMBOLS[suitOf(card)]}`, ...where.filter(Boolean)].join(", "));
+  empty.replaceWith(form);
+}
 
 // --- Seahaven -------------------------------------------------------------------------------
 
@@ -296,9 +321,23 @@ const seahaven = {
     const changed = shPlaces(cells).filter(
       (p) => shCount(before, p) !== shCount(after, p) || shCards(before, p).join() !== shCards(after, p).join()
     );
-    if (changed.some((p) => p >= SH.FOUNDATIONS && shCount(after, p) < shCount(before, p))) return false;
+    const history = answer.outcome === "undo" || answer.outcome === "redo";
+    if (!history && changed.some((p) => p >= SH.FOUNDATIONS && shCount(after, p) < shCount(before, p))) {
+      return false; // a card taken back from a foundation: its answer draws it
+    }
     const buttons = new Map();
     root.querySelectorAll("button.card[data-card]").forEach((b) => buttons.set(b.dataset.card, b));
+    // a card an Undo brings back from under a foundation's top has no button: one like the others
+    const cardButton = (card) => {
+      if (buttons.has(card)) return buttons.get(card).cloneNode(true);
+      const button = buttons.values().next().value.cloneNode(true);
+      button.id = `card-${card}`;
+      button.value = card;
+      button.dataset.card = card;
+      face(button, card);
+      button.setAttribute("aria-label", `${printed(card)} ${SYMBOLS[suitOf(card)]}`);
+      return button;
+    };
     for (const p of changed) {
       const name = SH.placeName(p);
       const place = root.querySelector(`[data-place="${name}"]`);
@@ -309,7 +348,7 @@ const seahaven = {
       const cards = shCards(after, p);
       const run = p < SH.COLUMNS ? SH.runLength(after, p) : 1;
       cards.forEach((card, depth) => {
-        const button = buttons.get(card).cloneNode(true);
+        const button = cardButton(card);
         button.removeAttribute("data-targets");
         button.classList.remove("moving", "flying", "dragging");
         button.classList.toggle("movable", depth >= cards.length - run);
@@ -335,7 +374,7 @@ const seahaven = {
       setAttribute(button, "aria-pressed", selected.has(button.dataset.card) ? "true" : "false");
     });
     if (!selected.size) root.querySelectorAll(".place.destination").forEach((p) => toggleClass(p, "destination", false));
-    if (answer.moves) {
+    if (answer.moves && !history) {
       let position = before;
       for (const move of answer.moves) {
         flight.push(`card-${SH.top(position, move[0])}`);
@@ -343,12 +382,74 @@ const seahaven = {
       }
     }
     // moves the rules made here (a double tap's second half that the first did: none)
-    if (game.moveCount) drawFigures(root, game.score, figure(root, "moves") + game.moveCount);
+    if (game.moveCount && !history) drawFigures(root, game.score, figure(root, "moves") + game.moveCount);
     return true;
   },
 };
 
+halfMoon.fresh = (code) => new HM.HalfMoon(code);
+halfMoon.playText = HM.playText;
+halfMoon.moveText = HM.moveText;
+seahaven.fresh = (code) => new SH.Seahaven(code);
+seahaven.playText = SH.playText;
+seahaven.moveText = SH.moveText;
+
 const GAMES = { "half-moon": halfMoon, seahaven };
+
+// --- the game's history: Undo and Redo drawn at once ----------------------------------------
+// The server writes the game's history on #board (data-line, data-redo, data-floor: its
+// record's notation, app/engine/game.py history_text). The rules replay it from the deal to draw
+// an Undo or a Redo; each move drawn ahead of the server is written on as it is drawn.
+
+const UNDO_LIMIT = 100;
+
+/** The game on the board with its history, or null (no history on the board, or one that does
+ * not lead to the board shown: then only the server's answer draws an Undo). */
+function historyOf(root, rules) {
+  const line = root.getAttribute("data-line");
+  if (line === null) return null;
+  const shown = rules.read(root);
+  if (!shown) return null;
+  const game = rules.fresh(parseCode(root.dataset.code));
+  const floor = +(root.getAttribute("data-floor") || 0);
+  if (!game.load(line, root.getAttribute("data-redo") || "", floor, rules.playText)) return null;
+  if (JSON.stringify(game.position) !== JSON.stringify(shown.position)) return null;
+  game.selection = shown.selection;
+  return game;
+}
+
+/** Write a game's history on the board (an Undo or Redo drawn). */
+function writeHistory(root, rules, game) {
+  const [line, redo, floor] = game.written(rules.moveText);
+  setAttribute(root, "data-line", line);
+  setAttribute(root, "data-redo", redo);
+  setAttribute(root, "data-floor", String(floor));
+}
+
+/** A tap's moves drawn: its action joins the history, and nothing is left to redo. (``game``
+ * was read from the board: its steps are this tap's.) */
+function extendHistory(root, rules, game) {
+  const line = root.getAttribute("data-line");
+  if (line === null || !game.steps.length) return;
+  const [added] = game.written(rules.moveText);
+  const total = (line ? line.split(/[.+]/).length : 0) + game.moveCount;
+  setAttribute(root, "data-line", line ? `${line}.${added}` : added);
+  setAttribute(root, "data-redo", "");
+  const floor = Math.max(+(root.getAttribute("data-floor") || 0), total - UNDO_LIMIT);
+  setAttribute(root, "data-floor", String(floor));
+}
+
+/** Undo or Redo, drawn: false when the history cannot draw it (the answer will). */
+function drawHistory(root, rules, verb) {
+  const game = historyOf(root, rules);
+  if (!game) return false;
+  const before = game.position;
+  if (!(verb === "undo" ? game.undo() : game.redo())) return false;
+  if (rules.draw(root, game, before, { outcome: verb }) === false) return false;
+  writeHistory(root, rules, game);
+  drawFigures(root, game.score, game.moveCount, game.canUndo(), game.canRedo());
+  return true;
+}
 
 // --- the pending and kept actions -----------------------------------------------------------
 
@@ -381,11 +482,17 @@ function drawPending() {
   let drawnCount = 0;
   for (const entry of [...kept, ...pending]) {
     if (!entry.play) break; // an action only the server draws: later ones wait for it
+    if (entry.play.history) {
+      if (!drawHistory(root, rules, entry.play.history)) break;
+      drawnCount += 1;
+      continue;
+    }
     const game = rules.read(root);
     if (!game) break;
     const before = game.position;
     const answer = entry.play(game);
     if (rules.draw(root, game, before, answer) === false) break;
+    extendHistory(root, rules, game);
     drawnCount += 1;
   }
   return drawnCount;
@@ -407,11 +514,23 @@ function fieldsOf(ctx) {
   return new URLSearchParams();
 }
 
-/** The rules' play of a game form's action (null: only the server's answer can draw it). */
+/** The rules' play of a game form's action (null: only the server's answer can draw it). Undo
+ * and Redo: drawn from the board's history (drawHistory), when the board has one. */
 function playOf(action, fields) {
   const root = board();
   const rules = root && GAMES[root.dataset.game];
-  return rules ? rules.action(action.split("/").pop(), fields, root) : null;
+  if (!rules) return null;
+  const verb = action.split("/").pop();
+  if (verb === "undo" || verb === "redo") {
+    return root.hasAttribute("data-line") ? Object.assign(() => null, { history: verb }) : null;
+  }
+  return rules.action(verb, fields, root);
+}
+
+/** Undo or Redo of this board's game (their forms are in the info bar, not on the board). */
+function historyAction(action) {
+  const path = gamePath();
+  return !!path && (action === `${path}/undo` || action === `${path}/redo`);
 }
 
 function entryOf(ctx, play) {
@@ -434,10 +553,19 @@ function say(text) {
   if (status && text) status.textContent = text;
 }
 
+/** #main's markup to keep: without the offer of a refused game's replay (a page's own). */
+function mainMarkup(main) {
+  const offer = main.querySelector("#kept-offer");
+  if (!offer) return main.innerHTML;
+  const copy = main.cloneNode(true);
+  copy.querySelector("#kept-offer").remove();
+  return copy.innerHTML;
+}
+
 /** #main now, when nothing is drawn ahead of the server. */
 function confirmedMainNow() {
   const main = document.getElementById("main");
-  return main && !journal.length ? main.innerHTML : null;
+  return main && !journal.length ? mainMarkup(main) : null;
 }
 
 function saveKept() {
@@ -465,7 +593,7 @@ function keep(entry, version) {
     const main = document.getElementById("main");
     keepingFocus(() => {
       takeBack();
-      keptMain = main ? main.innerHTML : null;
+      keptMain = main ? mainMarkup(main) : null;
       drawPending();
     });
   }
@@ -528,6 +656,39 @@ function sendKept() {
     });
 }
 
+function hiddenField(name, value) {
+  const input = document.createElement("input");
+  input.type = "hidden";
+  input.name = name;
+  input.value = value;
+  return input;
+}
+
+/** The game as drawn here (the server's moves, then the kept ones: the history the drawing
+ * wrote on #board, undone moves left out) as a pasted replay's text (POST /replay, every move
+ * checked there): a form under the status line that opens it. */
+function offerReplay() {
+  const root = board();
+  const line = root && root.getAttribute("data-line");
+  const label = script ? script.dataset.keptOffer : "";
+  const token = document.querySelector("#main form input[name=token]");
+  const status = document.getElementById("status");
+  if (!line || !label || !token || !status) return;
+  const form = document.createElement("form");
+  form.id = "kept-offer";
+  form.className = "kept-offer";
+  form.method = "post";
+  form.action = "/replay";
+  const text = [root.dataset.code, ...line.split(/[.+]/)].join("\n") + "\n";
+  form.append(hiddenField("token", token.value), hiddenField("text", text));
+  const button = document.createElement("button");
+  button.id = "kept-replay";
+  button.textContent = label;
+  form.append(button);
+  document.getElementById("kept-offer")?.remove();
+  status.after(form);
+}
+
 function keptAnswer(ctx) {
   const entry = ctx.keptEntry;
   const response = ctx.response;
@@ -541,7 +702,9 @@ function keptAnswer(ctx) {
     ctx.keptRetry = +(response.headers.get("Retry-After") || 0) * 1000 || 5000;
   } else {
     // refused (the game moved on elsewhere), or never to be taken (a form the server no
-    // longer accepts): the server's board and its words are the answer; nothing more is sent
+    // longer accepts): the server's board and its words are the answer; nothing more is sent.
+    // The game as this page played it is offered as a replay (drawn now, before the answer).
+    if (response.headers.get("X-Kept") === "refused") offerReplay();
     kept.length = 0;
   }
   saveKept();
@@ -566,7 +729,7 @@ document.addEventListener("htmx:after:request", (event) => {
   }
   if (!fromAProxy(ctx)) return;
   const at = pending.findIndex((entry) => entry.ctx === ctx);
-  if (at < 0 || !pending[at].play) return; // Undo, Redo, Restart: the status line says so
+  if (at < 0 || !pending[at].play) return; // Restart: the status line says so
   const [entry] = pending.splice(at, 1);
   ctx.kept = true;
   keep(entry, ctx.request.headers["X-Board-Version"] || boardVersion());
@@ -583,9 +746,10 @@ document.addEventListener("htmx:config:request", (event) => {
   if (!ctx || !source || !root || !source.matches || ctx.keptEntry) return;
   if (!source.matches("form[hx-sync]") || !(source.getAttribute("hx-sync") || "").startsWith("#main")) return;
   const onBoard = root.contains(source) || (source.id || "").startsWith("gesture-");
-  const entry = entryOf(ctx, onBoard ? playOf(String(ctx.request.action), fieldsOf(ctx)) : null);
+  const drawable = onBoard || historyAction(new URL(String(ctx.request.action), location.href).pathname);
+  const entry = entryOf(ctx, drawable ? playOf(String(ctx.request.action), fieldsOf(ctx)) : null);
   if (kept.length && !entry.play) {
-    // offline, an action only the server's answer can draw (Undo, Redo, Restart) is not kept:
+    // offline, an action only the server's answer can draw (Restart) is not kept:
     // the taps after it would be drawn on a board it had not changed
     event.preventDefault();
     say(WAITS_TEXT);
@@ -599,7 +763,7 @@ document.addEventListener("htmx:config:request", (event) => {
     pending.push(entry);
   }
   markPending();
-  if (!onBoard) return; // an action from outside the board (Undo, Redo): drawn by its answer
+  if (!drawable) return; // an action from outside the board (Restart): drawn by its answer
   // drawn now, in the task of the tap, on the board the earlier actions left (while an answer
   // is being drawn, once it is)
   const all = [...kept, ...pending];
@@ -646,7 +810,7 @@ document.addEventListener("htmx:error", (event) => {
   if (at < 0) return;
   const [entry] = pending.splice(at, 1);
   if (!entry.play) {
-    say(WAITS_TEXT); // Undo, Redo, Restart: not kept (see htmx:config:request)
+    say(WAITS_TEXT); // Restart: not kept (see htmx:config:request)
     return;
   }
   // made on the board its version names; the actions behind it are kept as they leave

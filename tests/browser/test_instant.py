@@ -17,7 +17,16 @@ from app.engine.halfmoon import deal, legal_moves
 from app.engine.halfmoon import place_name as hm_place
 from app.engine.seahaven import COLUMNS, FOUNDATIONS, Move, Seahaven, foundation_place
 from app.engine.seahaven import place_name as sh_place
-from tests.browser.play import HM, SH, hm_line, moving_card, post_form, sh_line
+from tests.browser.play import (
+    HM,
+    SH,
+    hm_line,
+    hm_reach,
+    moving_card,
+    post_form,
+    sh_line,
+    three_hearts_spot,
+)
 from tests.browser.test_overlap import (
     PAIR,
     SH_TWO_ACES,
@@ -323,8 +332,11 @@ def test_a_burst_of_four_half_moon_taps_is_drawn_at_once_and_ends_equal_to_a_rel
     ready(page)
     posts = Posts(page)
     latency(context, page, SLOW)
-    for place in places:
-        click(page, f"#card-{place}")
+    # the spots first (Half Moon's places stay where they are): four clicks in a row, well
+    # inside the 600 ms before the first answer even on a loaded machine
+    spots = [centre(page, f"#card-{place}") for place in places]
+    for x, y in spots:
+        page.mouse.click(x, y)
         page.wait_for_timeout(40)
     drawn = snapshot(page)
     assert posts.done == 0
@@ -337,3 +349,71 @@ def test_a_burst_of_four_half_moon_taps_is_drawn_at_once_and_ends_equal_to_a_rel
     assert confirmed["board"] == ["playing", "20", "2"] and not waiting(page)
     shown = assert_same_after_reload(page)
     assert shown["board"] == ["playing", "20", "2"]
+
+
+# --- Undo and Redo drawn at once --------------------------------------------------------------
+# The server writes the game's history on #board (data-line, data-redo, data-floor); the page's
+# rules replay it to draw an Undo or a Redo in the frame after the click.
+
+
+def _undo_redo_drawn(context: BrowserContext, page: Page, before: dict[str, Any]) -> None:
+    """The board shows ``after`` (one action past ``before``, confirmed): at 600 ms Undo is drawn
+    as ``before`` (Redo enabled), then Redo as the board was, each before any answer; the answers
+    agree and the screen equals a reload."""
+    after = snapshot(page)
+    posts = Posts(page)
+    latency(context, page, SLOW)
+    click(page, "#control-undo")
+    undone = snapshot(page)
+    assert posts.done == 0 and waiting(page)
+    assert undone["places"] == before["places"]
+    assert undone["info"] == [*before["info"][:2], before["info"][2], False]  # Redo enabled
+    click(page, "#control-redo")
+    redone = snapshot(page)
+    assert posts.done == 0
+    assert redone["places"] == after["places"]
+    assert redone["info"] == after["info"]
+    posts.wait(page, 2)
+    assert posts.sent == ["undo", "redo"]
+    confirmed = snapshot(page)
+    assert confirmed == after and not waiting(page)
+    assert_same_after_reload(page)
+
+
+def test_half_moon_undo_and_redo_are_drawn_before_their_answers(
+    context: BrowserContext, page: Page
+):
+    """Undo of a removal that took a reserve's last card: the card comes back (its place gets
+    its form again), score and moves go back, Redo takes it away again."""
+    line = hm_line(HM)
+    k = next(i for i, removal in enumerate(line) if any(p >= 12 for p in removal))
+    hm_reach(page, HM, line[:k])
+    ready(page)
+    before = snapshot(page)
+    for place in line[k]:
+        click(page, f"#card-{hm_place(place)}")
+    expect(page.locator("#board")).to_have_attribute("data-moves", str(k + 1))
+    expect(page.locator("#board")).not_to_have_attribute("data-pending", "")
+    reserve = hm_place(next(p for p in line[k] if p >= 12))
+    assert place_of_snapshot(snapshot(page), reserve)[1] == "0"
+    _undo_redo_drawn(context, page, before)
+
+
+def test_seahaven_undo_of_a_card_home_brings_it_back_from_the_foundation_at_once(
+    context: BrowserContext, page: Page
+):
+    """3♥ sent home on 2♥: Undo draws it back on its column (a card that had no button on the
+    foundation), the foundation showing 2♥ again; Redo sends it home again."""
+    line, _, x, y = three_hearts_spot(page)
+    ready(page)
+    before = snapshot(page)
+    page.mouse.click(x, y)
+    expect(page.locator("#board")).to_have_attribute("data-moves", str(len(line) + 1))
+    expect(page.locator("#board")).not_to_have_attribute("data-pending", "")
+    assert place_of_snapshot(snapshot(page), "foundation-H")[1:] == ["3", ["3H"]]
+    assert place_of_snapshot(before, "foundation-H")[1:] == ["2", ["2H"]]
+    _undo_redo_drawn(context, page, before)
+
+
+def place_of_snapshot(shown: dict[str, Any], name: str) -> list[Any]:
+    return next(p for p in shown["places"] if p[0] == name)

@@ -131,6 +131,18 @@ def test_a_kept_move_the_server_refuses_leaves_the_servers_game(context: Browser
     expect(page.locator(f"#card-{name}")).to_have_attribute("aria-pressed", "true")
     expect(board(page)).not_to_have_attribute("data-pending", "")
     assert kept_count(page) == 0
+    # the game as this page played it, offered as a pasted replay (every move checked there)
+    offer = page.locator("#kept-replay")
+    expect(offer).to_have_text("Replay the game as you played it here")
+    text = page.locator("#kept-offer input[name=text]").input_value()
+    assert text == "\n".join([HM, str(line[0])]) + "\n"
+    base = server_url(page)
+    offer.click()
+    expect(page).to_have_url(base + "/replay")
+    expect(page.locator("#replay-moves")).to_have_text("1")
+    page.go_back()
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    expect(page.locator("#kept-offer")).to_have_count(0)
     assert_same_after_reload(page)
 
 
@@ -179,20 +191,34 @@ def test_seahaven_moves_offline_are_kept_through_a_reload_and_sent(
         context.close()
 
 
-def test_offline_undo_waits_for_the_connection_and_the_kept_moves_stay(
-    context: BrowserContext,
-):
-    """Undo is drawn by its answer only: offline it is not kept (the taps after it would be
-    drawn on a board it had not changed) and the status line says so; the kept moves stay."""
+def test_offline_undo_and_redo_are_drawn_and_kept_restart_waits(context: BrowserContext):
+    """Undo and Redo offline are drawn at once (the page's rules replay the history on the
+    board) and kept in order with the taps, through a reload without the network; Restart is
+    drawn by its answer only, so offline it waits and the status line says so."""
     page, line = first_pair_offline(context)
+    for place in line[1]:
+        hm_card(page, place).click()
+    expect(page.locator("#moves")).to_have_text("2")
     page.locator("#control-undo").click()
-    expect(page.locator("#status")).to_have_text(
-        "Offline — Undo, Redo and Restart wait for the connection. Your moves are kept and"
-        " will be sent."
-    )
     expect(page.locator("#moves")).to_have_text("1")
-    assert kept_count(page) == len(line[0])
+    expect(page.locator("#control-redo")).to_be_enabled()
+    page.locator("#control-redo").click()
+    expect(page.locator("#moves")).to_have_text("2")
+    page.locator("#control-undo").click()
+    expect(page.locator("#moves")).to_have_text("1")
+    drawn = places(page)
+    page.locator("#control-restart").click()
+    expect(page.locator("#status")).to_have_text(
+        "Offline — Restart waits for the connection. Your moves are kept and will be sent."
+    )
+    assert kept_count(page) == 2 * len(line[0]) + 3
+    page.reload()
+    expect(page.locator("#moves")).to_have_text("1")
+    assert places(page) == drawn
     context.set_offline(False)
     expect(board(page)).to_have_attribute("data-moves", "1", timeout=30_000)
     expect(board(page)).not_to_have_attribute("data-pending", "")
-    assert_same_after_reload(page)
+    assert kept_count(page) == 0
+    shown = assert_same_after_reload(page)
+    assert places_of(shown) == drawn
+    assert shown["info"][2:] == [False, False]  # Undo and Redo both enabled

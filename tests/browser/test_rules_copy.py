@@ -265,12 +265,22 @@ def cases(game_id: str, seed: int) -> list[dict[str, Any]]:
         if isinstance(game, Seahaven):
             game.defer_proofs()
         actions, answers, states = [], [], [state(game)]
+        histories = [json.dumps(game.history_text(), separators=(",", ":"))]
         for n in range(len(start) + ACTIONS):
             action = start[n] if n < len(start) else pick(rng, game)
             actions.append(action)
             answers.append(json.dumps(play(game, action), separators=(",", ":")))
             states.append(state(game))
-        made.append({"code": code, "actions": actions, "answers": answers, "states": states})
+            histories.append(json.dumps(game.history_text(), separators=(",", ":")))
+        made.append(
+            {
+                "code": code,
+                "actions": actions,
+                "answers": answers,
+                "states": states,
+                "histories": histories,
+            }
+        )
     return made
 
 
@@ -299,14 +309,27 @@ RUN = """async ([game, cases]) => {
     return answer(g.tap(...args));
   };
   const Game = game === 'HM' ? rules.HalfMoon : rules.Seahaven;
+  // the history as the board carries it (static/js/instant.js): written as the engine's
+  // history_text, and read back into a new game, the same game (but the selection)
+  const unselected = (g) => text([g.position, g.score, g.moveCount, g.canUndo(), g.canRedo()]);
+  const history = (g, code, reloads) => {
+    const written = g.written(rules.moveText);
+    const again = new Game(parseCode(code));
+    if (!again.load(...written, rules.playText) || unselected(again) !== unselected(g)) {
+      reloads.push(text(written));
+    }
+    return text(written);
+  };
   return cases.map(({code, actions}) => {
     const g = new Game(parseCode(code));
-    const answers = [], states = [state(g)];
+    const reloads = [];
+    const answers = [], states = [state(g)], histories = [history(g, code, reloads)];
     for (const action of actions) {
       answers.push(text(play(g, action)));
       states.push(state(g));
+      histories.push(history(g, code, reloads));
     }
-    return {answers, states};
+    return {answers, states, histories, reloads};
   });
 }"""
 
@@ -320,6 +343,11 @@ def first_difference(expected: dict[str, Any], got: dict[str, Any]) -> str:
         if e != g:
             action = expected["actions"][i]
             return f"{expected['code']} action {i} {action}:\n  py {e}\n  js {g}"
+    for i, (e, g) in enumerate(zip(expected["histories"], got["histories"], strict=True)):
+        if e != g:
+            return f"{expected['code']} history after {i} actions:\n  py {e}\n  js {g}"
+    if got["reloads"]:
+        return f"{expected['code']}: a history read back is another game: {got['reloads'][0]}"
     return ""
 
 

@@ -86,6 +86,26 @@ export function result(position, removal) {
   return { piles, reserve };
 }
 
+const LETTERS = "abcdefghijklmnopqrst"; // one letter a place, as records write a removal
+
+/** A removal as a record writes it ("ab": the places' letters, in order). */
+export function moveText(removal) {
+  return removal.map((place) => LETTERS[place]).join("");
+}
+
+/** The removal a record's text names and the position after it, or null when the text is no
+ * removal or the cards it names do not remove together there. */
+export function playText(position, text) {
+  if (!/^[a-t]{2,3}$/.test(text)) return null;
+  const removal = [...text].map((letter) => LETTERS.indexOf(letter)).sort((a, b) => a - b);
+  if (new Set(removal).size !== removal.length) return null;
+  const cards = removal.map((place) => top(position, place));
+  if (cards.some((card) => card === null)) return null;
+  const ranks = cards.map(rankOf).sort((a, b) => a - b);
+  const removes = cards.length === 2 ? isPair(cards[0], cards[1]) : ranks.join() === "11,12,13";
+  return removes ? [removal, result(position, removal)] : null;
+}
+
 /** A game as HalfMoon is: a tap answers {outcome, move, reason}. */
 export class HalfMoon extends History {
   /** A game of the deal ``code`` (parseCode's value), or one starting from ``start``. */

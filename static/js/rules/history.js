@@ -65,4 +65,47 @@ export class History {
   }
 
   clearSelection() {}
+
+  /** Rebuild the history a record writes (app/engine/game.py history_text: the actions played
+   * joined by "." and an action's moves by "+", what Redo would play, the next first, and the
+   * undo floor) by replaying it from the start through ``play(position, text)``: the move
+   * ``text`` names and the position after it, [move, position], or null when it is no move
+   * of this game or the rules refuse it there. False (nothing changed) when any of it does
+   * not replay. */
+  load(line, redo, floor, play) {
+    const replayed = (text, position, total) => {
+      const steps = [];
+      for (const action of text ? text.split(".") : []) {
+        const moves = [];
+        const positions = [];
+        for (const text of action.split("+")) {
+          const played = play(position, text);
+          if (!played) return null;
+          moves.push(played[0]);
+          position = played[1];
+          positions.push(position);
+        }
+        total += moves.length;
+        steps.push({ moves, positions, total });
+      }
+      return steps;
+    };
+    const steps = replayed(line, this.start, 0);
+    if (!steps) return false;
+    const last = steps.at(-1);
+    const redone = replayed(redo, last ? last.positions.at(-1) : this.start, last ? last.total : 0);
+    const total = last ? last.total : 0;
+    if (!redone || !Number.isInteger(floor) || floor < 0 || floor > total) return false;
+    this.steps = steps;
+    this.undone = redone.reverse();
+    this.undoFloor = floor;
+    this.clearSelection();
+    return true;
+  }
+
+  /** The history as a record writes it: [line, redo, floor] (``text``: a move's notation). */
+  written(text) {
+    const write = (steps) => steps.map((step) => step.moves.map(text).join("+")).join(".");
+    return [write(this.steps), write(this.undone.slice().reverse()), this.undoFloor];
+  }
 }

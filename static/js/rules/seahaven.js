@@ -185,6 +185,22 @@ export function homeLine(position) {
   return line;
 }
 
+const LETTERS = "abcdefghijklmnSHDC"; // one letter a place, as records write a move
+
+/** A move as a record writes it: source and target letters, then the count when over one. */
+export function moveText([source, count, target]) {
+  return LETTERS[source] + LETTERS[target] + (count > 1 ? String(count) : "");
+}
+
+/** The move a record's text names and the position after it, or null when the text is no move
+ * or the rules refuse it there. */
+export function playText(position, text) {
+  const match = /^([a-nSHDC])([a-nSHDC])([2-9]|1[0-3])?$/.exec(text);
+  if (!match) return null;
+  const move = [LETTERS.indexOf(match[1]), match[3] ? +match[3] : 1, LETTERS.indexOf(match[2])];
+  return checkMove(position, move) ? null : [move, moveResult(position, move)];
+}
+
 const moved = (move) => ({ outcome: "moved", move });
 const refused = (refusal) => ({ outcome: "refused", reason: refusal.reason, limit: refusal.limit });
 
