@@ -19,7 +19,9 @@ The taps follow a solver's line from the start of a deal, kind by kind:
 - Half Moon ``remove``: the card that completes it (the cards leave);
 - Seahaven ``home``: a single top card sent to its foundation by one click;
 - Seahaven ``select``: a card (with its run) that becomes the selection;
-- Seahaven ``destination``: the place the selection goes to.
+- Seahaven ``destination``: the place the selection goes to;
+- ``undo`` and ``redo`` (both games): the info bar's Undo then Redo, once after the third
+  move of the line (a game still going on).
 
 With ``--baseline DIR`` (another checkout, e.g. ``git worktree add DIR 1c2db3a``) the same taps
 run against a server started from DIR too (this checkout's Python, with DIR first on
@@ -180,10 +182,12 @@ def fresh_player(page: Page, base: str) -> None:
 def half_moon(page: Page, base: str, samples: dict[str, list[float]]) -> None:
     fresh_player(page, base)
     page.goto(f"{base}/half-moon/{HM}")
-    for removal in hm_line(HM)[: MOVES[0]]:
+    for n, removal in enumerate(hm_line(HM)[: MOVES[0]], 1):
         for i, place in enumerate(removal):
             kind = "remove" if i == len(removal) - 1 else "select"
             samples[f"Half Moon {kind}"].append(tap(page, f"#card-{hm_place(place)}"))
+        if n == UNDO_AFTER:
+            undo_redo(page, "Half Moon", samples)
 
 
 def seahaven(page: Page, base: str, samples: dict[str, list[float]]) -> None:
@@ -202,6 +206,17 @@ def seahaven(page: Page, base: str, samples: dict[str, list[float]]) -> None:
             samples["Seahaven destination"].append(tap(page, f"{aim} >> nth=-1"))
         game.play(move, now=0)
         assert source in (*COLUMNS, *CELLS, *FOUNDATIONS)
+        if game.move_count == UNDO_AFTER:
+            undo_redo(page, "Seahaven", samples)
+
+
+UNDO_AFTER = 3
+"""The move after which Undo and Redo are tapped once each."""
+
+
+def undo_redo(page: Page, game: str, samples: dict[str, list[float]]) -> None:
+    samples[f"{game} undo"].append(tap(page, "#control-undo"))
+    samples[f"{game} redo"].append(tap(page, "#control-redo"))
 
 
 def latency(page: Page, ms: int) -> None:
@@ -253,6 +268,10 @@ KINDS = {
     "Seahaven home": "Seahaven: a card tapped home",
     "Seahaven select": "Seahaven: a card selected",
     "Seahaven destination": "Seahaven: the selection's destination",
+    "Half Moon undo": "Half Moon: Undo",
+    "Half Moon redo": "Half Moon: Redo",
+    "Seahaven undo": "Seahaven: Undo",
+    "Seahaven redo": "Seahaven: Redo",
 }
 
 
