@@ -150,7 +150,9 @@ def test_half_moons_dialog_keeps_the_choice_then_deals_a_deal_proved_winnable(cl
     assert from_table(code)
     assert is_proved_winnable(code)
     assert choice_of(hm_dialog(client)) == ["on"]
-    assert choice_of(parse(client.get("/seahaven").text), "/seahaven") == ["on"]  # one choice, both games
+    assert choice_of(parse(client.get("/seahaven").text), "/seahaven") == [
+        "on"
+    ]  # one choice, both games
     doc = hm_dialog(client)
     response = client.post("/half-moon", data={"winnable": "off", "token": token_of(doc)})
     assert store.load(sid_of(client))[0].winnable == "off"
@@ -158,9 +160,7 @@ def test_half_moons_dialog_keeps_the_choice_then_deals_a_deal_proved_winnable(cl
     assert choice_of(hm_dialog(client)) == ["off"]
 
 
-def test_half_moons_dialog_posted_with_the_default_deals_any_deal_and_writes_nothing(
-    client, store
-):
+def test_half_moons_dialog_posted_with_the_default_deals_any_deal_and_writes_nothing(client, store):
     doc = hm_dialog(client)
     before = footprint(store)
     response = client.post("/half-moon", data={"winnable": "auto", "token": token_of(doc)})
