@@ -199,7 +199,8 @@ class Screen(ABC, Generic[G]):
 
     @property
     def new_game_url(self) -> str:
-        """Where *New game* leads: a fresh deal, or a dialog first (Seahaven's cells)."""
+        """The game's own address: a fresh deal (Half Moon), or a dialog first (Seahaven's
+        cells); *New game* from a game leads to :meth:`new_game_link` (both games: a dialog)."""
         return f"/{self.slug}"
 
     def new_deals(self, t: NullTranslations) -> list[tuple[str, str, str]]:

@@ -73,3 +73,46 @@ def test_a_choice_made_in_the_settings_shows_in_the_open_new_game_dialog(new_con
     expect(page).to_have_url(re.compile(r"/seahaven/SH1-C4-\w+$"))
     page.goto("/stats")
     expect(page.locator("#winnable-choice")).to_contain_text("Winnable deals only: Never.")
+
+
+# --- Half Moon's New game dialog: the same choice, without levels ---------------------------
+
+HM = "HM1-N-AAAAAAB"
+
+
+def test_a_phone_opens_half_moons_dialog_from_new_game_and_gets_a_winnable_deal(new_context):
+    page = phone(new_context)
+    page.goto(f"/half-moon/{HM}")
+    page.locator("#control-new").tap()
+    expect(page).to_have_url(re.compile(r"/half-moon\?new=1$"))
+    dialog = page.locator("form.levels")
+    expect(dialog.get_by_role("radio", name="Seahaven Medium and Hard only")).to_be_checked()
+    assert_accessible(page, "Half Moon's New game dialog at 390 × 844")
+    deal = dialog.get_by_role("button", name="Deal the cards")
+    box, width = deal.bounding_box(), page.viewport_size["width"]
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    dialog.get_by_role("radio", name="Always").tap()
+    deal.tap()
+    expect(page).to_have_url(re.compile(r"/half-moon/HM1-N-\w+$"))
+    assert in_table(dealt(page.url))
+    page.locator("#control-new").tap()
+    expect(page.locator("form.levels").get_by_role("radio", name="Always")).to_be_checked()
+
+
+def test_the_keyboard_alone_without_javascript_deals_half_moon_from_the_dialog(new_context):
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(f"/half-moon/{HM}")
+    page.locator("#control-new").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/half-moon\?new=1$"))
+    dialog = page.locator("form.levels")
+    dialog.get_by_role("radio", name="Seahaven Medium and Hard only").focus()
+    page.keyboard.press("ArrowDown")
+    expect(dialog.get_by_role("radio", name="Always")).to_be_checked()
+    page.keyboard.press("Tab")
+    expect(page.locator("#deal")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/half-moon/HM1-N-\w+$"))
+    assert in_table(dealt(page.url))
+    page.goto("/stats")
+    expect(page.locator("#winnable-choice")).to_contain_text("Winnable deals only: Always.")

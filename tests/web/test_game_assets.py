@@ -66,6 +66,7 @@ def test_the_shared_stylesheet_names_no_game():
             [*BASE, "settings", "instant"],  # its gestures: static/js/board/, by instant
         ),
         ("/seahaven", ["app", "games/seahaven", "prefs"], [*BASE, "settings"]),
+        ("/half-moon?new=1", ["app", "games/half-moon", "prefs"], [*BASE, "settings"]),
         ("/rules/half-moon", ["app", "games/half-moon", "prefs"], [*BASE, "settings"]),
         ("/rules/seahaven", ["app", "games/seahaven", "prefs"], [*BASE, "settings"]),
         ("/examples/half-moon", ["app", "games/half-moon", "prefs"], [*BASE, "settings"]),

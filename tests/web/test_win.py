@@ -78,7 +78,7 @@ def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_scor
         ("token", p.token),
         ("confirm", "yes"),
     ]
-    assert p.board.by_id("ending-new").attrs["href"] == "/half-moon"
+    assert p.board.by_id("ending-new").attrs["href"] == "/half-moon?new=1"
     cascade = p.board.find(class_="cascade")
     assert cascade.attrs["aria-hidden"] == "true"
     assert [c.attrs["class"].split()[0] for c in cascade.children] == ["falling"] * 12

@@ -1,6 +1,7 @@
 """*Winnable deals only* over HTTP (issue 33, item 5): on by default where most deals cannot be
 won (Seahaven with 2 and 1 cells), off elsewhere; remembered per player (``POST /settings``,
-or the New game dialog's ``POST /seahaven``), with JavaScript (htmx: 204) and without (303); a
+or either game's New game dialog: ``POST /seahaven``, ``POST /half-moon``), with JavaScript
+(htmx: 204) and without (303); a
 deal drawn is an ordinary deal code any player opens to the same cards; bad input is a 422
 that says what is accepted; a GET writes nothing."""
 
@@ -14,8 +15,9 @@ from app.engine.codes import DealCode
 from app.services import daily, winnable
 from tests.store.helpers import footprint
 from tests.web.conftest import HTMX, sid_of, token_of
-from tests.web.html import parse
+from tests.web.html import Element, parse
 from tests.web.test_attacks import browser
+from tests.web.test_winnable_table import is_proved_winnable
 
 NEW = {"HM-N": "/half-moon", "SH-C4": "/seahaven?cells=4", "SH-C2": "/seahaven?cells=2"}
 NEW["SH-C1"] = "/seahaven?cells=1"
@@ -83,6 +85,99 @@ def test_the_new_game_dialog_keeps_the_choice_then_deals(client, store):
     assert [r.attrs["value"] for r in again if "checked" in r.attrs] == ["on"]
 
 
+# --- Half Moon's New game dialog: what Seahaven's offers, without levels ----------------------
+
+
+def hm_dialog(client) -> Element:
+    page = client.get("/half-moon?new=1")
+    assert page.status_code == 200, page.text
+    assert page.headers["cache-control"] == "no-store"
+    return parse(page.text)
+
+
+def choice_of(doc: Element, action: str = "/half-moon") -> list[str]:
+    radios = doc.find("form", action=action).find_all("input", type="radio", name="winnable")
+    return [r.attrs["value"] for r in radios if "checked" in r.attrs]
+
+
+def test_half_moons_new_game_control_opens_its_dialog(client):
+    page = parse(client.get("/half-moon/HM1-N-AAAAAAB").text)
+    assert page.by_id("control-new").attrs["href"] == "/half-moon?new=1"
+    assert client.get("/half-moon").status_code == 303  # the home page's tile: a deal at once
+    doc = hm_dialog(client)
+    assert doc.find("h1").text == "Half Moon · New game"
+    form = doc.find("form", action="/half-moon", method="post")
+    assert form.find("input", type="hidden", name="token").attrs["value"] == token_of(doc)
+    (choice,) = form.find_all("fieldset")
+    assert choice.find("legend").text == "Winnable deals only"
+    radios = choice.find_all("input", type="radio", name="winnable")
+    assert [(r.attrs["value"], "checked" in r.attrs) for r in radios] == [
+        ("auto", True),
+        ("on", False),
+        ("off", False),
+    ]
+    assert [label.text for label in choice.find_all("label")] == [
+        "Seahaven Medium and Hard only",
+        "Always",
+        "Never",
+    ]
+    assert "94 in 100" in choice.find("p", class_="hint").text
+    assert form.by_id("deal").text == "Deal the cards"
+    assert [e.attrs["name"] for e in form.find_all("input") if "name" in e.attrs] == (
+        ["token"] + ["winnable"] * 3
+    )
+
+
+@pytest.mark.parametrize("lang", ["tr", "bg"])
+def test_half_moons_dialog_speaks_the_players_language(client, lang):
+    client.post("/settings", data={"lang": lang, "token": token(client), "next": "/"})
+    doc = hm_dialog(client)
+    form = doc.find("form", action="/half-moon")
+    texts = [label.text for label in form.find_all("label")] + [form.find("p").text]
+    english = ["Seahaven Medium and Hard only", "Always", "Never", "Only deals a solver"]
+    assert [t for t in texts if any(t.startswith(e) for e in english)] == []
+    assert "New game" not in doc.find("h1").text
+
+
+def test_half_moons_dialog_keeps_the_choice_then_deals_a_deal_proved_winnable(client, store):
+    doc = hm_dialog(client)
+    assert choice_of(doc) == ["auto"]  # a new player: off for Half Moon
+    response = client.post("/half-moon", data={"winnable": "on", "token": token_of(doc)})
+    assert response.status_code == 303, response.text
+    assert response.headers["location"] == "/half-moon"
+    assert store.load(sid_of(client))[0].winnable == "on"
+    code = dealt(client, response.headers["location"])
+    assert from_table(code)
+    assert is_proved_winnable(code)
+    assert choice_of(hm_dialog(client)) == ["on"]
+    assert choice_of(parse(client.get("/seahaven").text), "/seahaven") == [
+        "on"
+    ]  # one choice, both games
+    doc = hm_dialog(client)
+    response = client.post("/half-moon", data={"winnable": "off", "token": token_of(doc)})
+    assert store.load(sid_of(client))[0].winnable == "off"
+    assert not from_table(dealt(client, response.headers["location"]))
+    assert choice_of(hm_dialog(client)) == ["off"]
+
+
+def test_half_moons_dialog_posted_with_the_default_deals_any_deal_and_writes_nothing(client, store):
+    doc = hm_dialog(client)
+    before = footprint(store)
+    response = client.post("/half-moon", data={"winnable": "auto", "token": token_of(doc)})
+    assert response.status_code == 303
+    assert store.load(sid_of(client))[0] is None
+    assert footprint(store) == before
+    assert not from_table(dealt(client, response.headers["location"]))
+
+
+def test_half_moons_dialog_with_javascript_and_a_get_write_nothing(client, store):
+    client.get("/")
+    before = footprint(store)
+    for headers in ({}, HTMX):
+        assert client.get("/half-moon?new=1", headers=headers).status_code == 200
+    assert footprint(store) == before
+
+
 def test_the_dialog_posted_with_the_default_writes_no_session(client, store):
     doc = parse(client.get("/seahaven").text)
     response = client.post(
@@ -121,6 +216,12 @@ REFUSED = [
     ("post", "/seahaven", {"cells": "3", "winnable": "on"}, "Accepted: 4, 2 or 1 cells."),
     ("post", "/seahaven", {"cells": ["4", "2"], "winnable": "on"}, "Accepted: 4, 2 or 1 cells."),
     ("post", "/half-moon", {"cells": "4", "winnable": "on"}, "cells"),
+    ("post", "/half-moon", {"winnable": "always"}, "Accepted: auto, on or off."),
+    ("post", "/half-moon", {"winnable": ["on", "maybe"]}, "Accepted: auto, on or off."),
+    ("get", "/half-moon?new=2", None, "The field “new” has a value that is not accepted."),
+    ("get", "/half-moon?new=1&new=1", None, "The field “new” has a value that is not accepted."),
+    ("get", "/half-moon?new=1&cells=4", None, "The field “cells” is not accepted here."),
+    ("get", "/half-moon?new=1&winnable=auto", None, "Accepted: on or off."),
 ]
 
 
@@ -145,7 +246,7 @@ def test_the_dialog_without_its_token_is_refused(client):
 def test_new_deals_without_a_cookie_write_nothing(app, store):
     with browser(app) as anonymous:
         before = footprint(store)
-        for url in [*NEW.values(), "/half-moon?winnable=on", "/seahaven"]:
+        for url in [*NEW.values(), "/half-moon?winnable=on", "/seahaven", "/half-moon?new=1"]:
             anonymous.cookies.clear()
             assert anonymous.get(url).status_code in (200, 303), url
         assert footprint(store) == before

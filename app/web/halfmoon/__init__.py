@@ -7,6 +7,9 @@ import functools
 from collections.abc import Collection
 from typing import Annotated, Any, ClassVar, Final
 
+from fastapi import Request
+from fastapi.responses import Response
+
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.game import ActionResult
@@ -27,19 +30,29 @@ from app.i18n import (
     rank_letter,
     translations,
 )
-from app.store import SessionData
+from app.store import SessionData, Store
 from app.web.actions import Action, action_route
 from app.web.board import INTERACTIVE, Place
+from app.web.deals import asked
+from app.web.dependencies import get_page
 from app.web.diagrams import Diagram
+from app.web.errors import PlayerError, invalid_field, unknown_field
 from app.web.forms import ActionForm, CardField, parsed
 from app.web.game_routes import game_router
+from app.web.htmx import html_answer
 from app.web.markup import draw, words
 from app.web.notices import STALE, Said, notice, refused
+from app.web.render import Renderer
 from app.web.screen import Screen
+from app.web.sessions import Player
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
 
+
+DIALOG: Final = "/half-moon?new=1"
+"""The New game dialog (``GET /half-moon?new=1``): *Winnable deals only*, then Deal."""
+NEW_HELP: Final = N_("Accepted: 1.")
 
 PLACE_HELP: Final = N_("A Half Moon place is pile-1 … pile-12 or reserve-1 … reserve-8.")
 
@@ -113,6 +126,31 @@ class HalfMoonScreen(Screen[HalfMoon]):
         from app.web.halfmoon import replay  # it names this module's game
 
         return replay.describe(position, move, lang)
+
+    def new_game_link(self, game: HalfMoon) -> str:
+        """*New game* from a game opens the dialog (:data:`DIALOG`); ``/half-moon`` itself,
+        the home page's tile, deals at once."""
+        return DIALOG
+
+    async def new_deal(
+        self, request: Request, renderer: Renderer, store: Store, player: Player
+    ) -> Response:
+        """``GET /half-moon``: 303 to a fresh deal (:meth:`Screen.new_deal`); ``?new=1``: the
+        New game dialog, its *Winnable deals only* preset from the player's choice (issue 33,
+        item 5). The dialog's query has no other field than ``winnable`` (422 otherwise)."""
+        query = request.query_params
+        if "new" not in query:
+            return await super().new_deal(request, renderer, store, player)
+        problems = [unknown_field(name) for name in query if name not in ("new", "winnable")]
+        if query.getlist("new") != ["1"]:
+            problems.append(invalid_field("new", NEW_HELP))
+        if problems:
+            raise PlayerError.bad_input(problems)
+        asked(request)  # a malformed ?winnable= is the 422 page here too
+        page = await get_page(request, store, player)
+        winnable = page.session.winnable if page.session else "auto"
+        context = page.context(winnable=winnable)
+        return html_answer(renderer.page("games/half-moon/new.html", context, page.t))
 
 
 BOARD: Final = "games/half-moon/board.html"
