@@ -121,6 +121,9 @@ def test_every_place_has_its_name_count_and_top_card(player):
         "data-state": "playing",
         "data-score": "0",
         "data-moves": "0",
+        "data-line": "",
+        "data-redo": "",
+        "data-floor": "0",
         "hx-headers:inherited": p.board.attrs["hx-headers:inherited"],
     }
     assert re.fullmatch(
