@@ -405,6 +405,9 @@ def test_focus_and_selection_are_different_colour_families_each_3_to_1(page: Pag
     card.focus()
     page.keyboard.press("Enter")
     expect(card).to_have_attribute("aria-pressed", "true")
+    # measured on the server's board (the selection is drawn before its answer, which then
+    # redraws the card)
+    expect(page.locator("#board")).not_to_have_attribute("data-pending", "")
     other = page.locator("#card-pile-5" if game == "half-moon" else "#card-8D")
     other.focus()
     page.emulate_media(reduced_motion="reduce")
