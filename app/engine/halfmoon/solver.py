@@ -17,6 +17,7 @@ A tool for tests, analysis and the browser tests; never offered in the game scre
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import Final
 
@@ -38,6 +39,65 @@ _CLASS_RANKS: Final = (*_PAIRS, (JACK, QUEEN, KING))
 
 class _OutOfBudgetError(Exception):
     pass
+
+
+_HEIGHT_BITS: Final = 4
+_RESERVE_SHIFT: Final = PILES * _HEIGHT_BITS
+_WEIGHT: Final = tuple(
+    1 << (_HEIGHT_BITS * s)
+    if s < PILES
+    else 1 << (_RESERVE_SHIFT + _HEIGHT_BITS * (s - _RESERVE))
+    if s > _RESERVE
+    else 0
+    for s in range(_RESERVE + 14)
+)
+"""A source's weight in the position key: the key is the heights and the reserve counts, four
+bits each, as one integer (kept up to date move by move)."""
+MEMO_LIMIT: Final = 1_000_000
+"""Dead positions kept between solver calls (about 70 bytes each)."""
+
+
+class _Memo:
+    """Dead positions, kept from one call to the next while the positions solved share piles.
+
+    A key is the pile heights and the reserve counts; it names one position as long as the
+    piles it counts into are the same cards. The positions of one game keep the deal's piles,
+    each cut to a prefix, so every position of the game (and the analysis solves several) can
+    use the dead positions an earlier call proved: ``piles`` holds each pile at its longest
+    seen, and a position whose piles are not prefixes of them (or the reverse) starts afresh.
+    """
+
+    def __init__(self, piles: list[tuple[int, ...]]) -> None:
+        self.piles = piles
+        self.dead: set[int] = set()
+
+    def adopt(self, piles: list[tuple[int, ...]]) -> bool:
+        """Take in a position's piles if they agree with ours; ``False`` when they do not."""
+        merged = []
+        for mine, theirs in zip(self.piles, piles, strict=True):
+            if len(mine) >= len(theirs):
+                if mine[: len(theirs)] != theirs:
+                    return False
+                merged.append(mine)
+            else:
+                if theirs[: len(mine)] != mine:
+                    return False
+                merged.append(theirs)
+        self.piles = merged
+        return True
+
+
+_memos = threading.local()
+
+
+def _memo_for(piles: list[tuple[int, ...]], keep: bool) -> _Memo:
+    if not keep:
+        return _Memo(piles)
+    memo: _Memo | None = getattr(_memos, "memo", None)
+    if memo is None or len(memo.dead) > MEMO_LIMIT or not memo.adopt(piles):
+        memo = _Memo(piles)
+        _memos.memo = memo
+    return memo
 
 
 def solve(
@@ -65,21 +125,36 @@ def solve(
 
 
 class _Search:
-    def __init__(self, position: Position, budget: int, deadline: float | None = None) -> None:
-        self.piles = [tuple(card.rank for card in pile) for pile in position.piles]
-        self.heights = [len(pile) for pile in self.piles]
+    def __init__(
+        self,
+        position: Position,
+        budget: int,
+        deadline: float | None = None,
+        *,
+        keep: bool = True,
+        prune: bool = True,
+    ) -> None:
+        ranks = [tuple(card.rank for card in pile) for pile in position.piles]
+        self.memo = _memo_for(ranks, keep)
+        self.piles = self.memo.piles
+        self.dead = self.memo.dead
+        self.prune = prune
+        self.heights = [len(pile) for pile in ranks]
         self.reserve = [0] * 14  # reserve cards by rank
         for card in position.reserve:
             if card is not None:
                 self.reserve[card.rank] += 1
         self.left = sum(self.heights) + sum(self.reserve)
+        self.key = sum(h * _WEIGHT[p] for p, h in enumerate(self.heights)) + sum(
+            n * _WEIGHT[_RESERVE + r] for r, n in enumerate(self.reserve) if r
+        )
         # Cards of each class (the five complementary pairs, the faces) left in each pile and
         # in all; see _is_blocked.
-        self.in_pile = [[0] * 6 for _ in range(PILES)]
+        self.in_pile = [[0] * PILES for _ in range(6)]
         self.in_all = [0] * 6
-        for p, pile in enumerate(self.piles):
-            for rank in pile:
-                self.in_pile[p][_CLASS[rank]] += 1
+        for p, h in enumerate(self.heights):
+            for rank in self.piles[p][:h]:
+                self.in_pile[_CLASS[rank]][p] += 1
                 self.in_all[_CLASS[rank]] += 1
         for rank, n in enumerate(self.reserve):
             if n:
@@ -87,13 +162,16 @@ class _Search:
         self.budget = budget
         self.deadline = deadline
         self.nodes = 0
-        self.dead: set[tuple[int, ...]] = set()
         self.line: list[tuple[Source, ...]] = []
 
     def run(self) -> bool:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 1000))
         try:
+            if self.left == 0:
+                return True
+            if any(self._is_blocked(k) for k in range(6)):
+                return False
             return self._dfs()
         finally:
             sys.setrecursionlimit(limit)
@@ -105,10 +183,11 @@ class _Search:
 
     def _moves(self) -> list[tuple[Source, ...]]:
         tops: list[list[int]] = [[] for _ in range(14)]
+        piles, heights = self.piles, self.heights
         for p in range(PILES):
-            h = self.heights[p]
+            h = heights[p]
             if h:
-                tops[self.piles[p][h - 1]].append(p)
+                tops[piles[p][h - 1]].append(p)
         forced = self._forced(tops)
         if forced is not None:
             return [forced]
@@ -138,7 +217,9 @@ class _Search:
                 return tuple(self._sources(tops, r)[0] for r in ranks)
         return None
 
-    def _take(self, move: tuple[Source, ...], delta: int) -> None:
+    def _take(self, move: tuple[Source, ...], delta: int) -> int:
+        """Remove (``delta`` −1) or put back (+1) the cards of ``move``; returns its class."""
+        k = 0
         for s in move:
             if s < _RESERVE:
                 if delta < 0:
@@ -147,46 +228,44 @@ class _Search:
                 else:
                     k = _CLASS[self.piles[s][self.heights[s]]]
                     self.heights[s] += 1
-                self.in_pile[s][k] += delta
+                self.in_pile[k][s] += delta
             else:
                 k = _CLASS[s - _RESERVE]
                 self.reserve[s - _RESERVE] += delta
-            self.in_all[k] += delta
+            self.key += delta * _WEIGHT[s]
+        self.in_all[k] += delta * len(move)
         self.left += delta * len(move)
+        return k
 
-    def _is_blocked(self) -> bool:
-        """Can some pile never be cleared, whatever the order? (a cheap necessary test)
+    def _is_blocked(self, k: int) -> bool:
+        """Can some pile never be cleared of class ``k``, whatever the order? (a cheap test)
 
         Two cards of one pile are never playable together, so every removal takes at most one
         card of a class from a given pile. With n removals of a class left, a pile holding more
         than n cards of that class can never be cleared (Hall's condition for the matching).
         """
-        for k in range(6):
-            n = self.in_all[k] // (3 if k == 5 else 2)
-            for counts in self.in_pile:
-                if counts[k] > n:
-                    return True
-        return False
+        return max(self.in_pile[k]) > self.in_all[k] // (3 if k == 5 else 2)
 
     def _dfs(self) -> bool:
-        if self.left == 0:
-            return True
-        key = (*self.heights, *self.reserve)
-        if key in self.dead or self._is_blocked():
-            return False
+        """Search on from the current position, known not blocked and not known dead."""
         self.nodes += 1
         if self.nodes > self.budget or (
             self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline
         ):
             raise _OutOfBudgetError
+        dead = self.dead
         for move in self._moves():
-            self._take(move, -1)
-            self.line.append(move)
-            if self._dfs():
+            k = self._take(move, -1)
+            if self.left == 0:
+                self.line.append(move)
                 return True
-            self.line.pop()
+            if self.key not in dead and not self._is_blocked(k):
+                self.line.append(move)
+                if self._dfs():
+                    return True
+                self.line.pop()
             self._take(move, +1)
-        self.dead.add(key)
+        dead.add(self.key)
         return False
 
 
