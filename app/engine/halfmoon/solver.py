@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from itertools import combinations
 from typing import Final
 
 from app.engine.cards import JACK, KING, QUEEN
@@ -101,7 +102,12 @@ def _memo_for(piles: list[tuple[int, ...]], keep: bool) -> _Memo:
 
 
 def solve(
-    position: Position, budget: int = DEFAULT_BUDGET, deadline: float | None = None
+    position: Position,
+    budget: int = DEFAULT_BUDGET,
+    deadline: float | None = None,
+    *,
+    keep: bool = True,
+    prune: bool = True,
 ) -> SolveResult[Removal]:
     """Decide whether ``position`` can be cleared, with a winning line when it can.
 
@@ -114,7 +120,7 @@ def solve(
     >>> result.verdict.value, len(result.line)
     ('won', 48)
     """
-    search = _Search(position, budget, deadline)
+    search = _Search(position, budget, deadline, keep=keep, prune=prune)
     try:
         won = search.run()
     except _OutOfBudgetError:
@@ -122,6 +128,72 @@ def solve(
     if not won:
         return SolveResult(Verdict.NO_WIN, nodes=search.nodes)
     return SolveResult(Verdict.WON, _to_removals(position, search.line), search.nodes)
+
+
+class _Relaxed:
+    """A few classes alone, the other cards vanishing when in the way: can their cards all go?
+
+    A necessary condition: any winning line, its other removals left out, clears these classes
+    here, where a card is playable as soon as the cards of these classes above it are gone.
+    A position of the relaxed game is its key: the classes' cards left in each pile and each
+    of their ranks in the reserve, four bits each, weighted as in the full position's key (so
+    a move changes both keys alike). Answers are remembered; a search longer than ``limit``
+    positions answers yes (no proof, so no pruning).
+    """
+
+    def __init__(
+        self, piles: list[tuple[int, ...]], classes: tuple[int, ...], limit: int = 2000
+    ) -> None:
+        self.classes = classes
+        self.ranks = tuple(r for k in classes for r in _CLASS_RANKS[k])
+        self.groups = tuple(_CLASS_RANKS[k] for k in classes)
+        self.seq = [tuple(r for r in pile if r in self.ranks) for pile in piles]
+        self.cache: dict[int, bool] = {}
+        self.limit = limit
+        self.steps = 0
+
+    def clears(self, key: int) -> bool:
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        self.steps = 0
+        try:
+            return self._search(key)
+        except _OutOfBudgetError:
+            self.cache[key] = True
+            return True
+
+    def _search(self, key: int) -> bool:
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        if not key:
+            return True
+        self.steps += 1
+        if self.steps > self.limit:
+            raise _OutOfBudgetError
+        tops: dict[int, list[int]] = {r: [] for r in self.ranks}
+        for p, seq in enumerate(self.seq):
+            c = (key >> (_HEIGHT_BITS * p)) & 15
+            if c:
+                tops[seq[c - 1]].append(p)
+        sources = {
+            r: tops[r] or ([_RESERVE + r] if key & (15 * _WEIGHT[_RESERVE + r]) else [])
+            for r in self.ranks
+        }
+        found = False
+        for group in self.groups:
+            weights = [0]
+            for r in group:
+                weights = [w + _WEIGHT[s] for w in weights for s in sources[r]]
+            for w in weights:
+                if self._search(key - w):
+                    found = True
+                    break
+            if found:
+                break
+        self.cache[key] = found
+        return found
 
 
 class _Search:
@@ -159,6 +231,24 @@ class _Search:
         for rank, n in enumerate(self.reserve):
             if n:
                 self.in_all[_CLASS[rank]] += n
+        # The relaxations (see _Relaxed): each class alone and each two classes together; for
+        # each class, the indexes of those it takes part in.
+        self.relaxed: list[_Relaxed] = []
+        self.relaxed_keys: list[int] = []
+        self.relaxed_of: list[list[int]] = [[] for _ in range(6)]
+        if prune:
+            for classes in [(k,) for k in range(6)] + list(combinations(range(6), 2)):
+                for k in classes:
+                    self.relaxed_of[k].append(len(self.relaxed))
+                self.relaxed.append(_Relaxed(self.piles, classes))
+                self.relaxed_keys.append(
+                    sum(
+                        _WEIGHT[_RESERVE + r] * self.reserve[r]
+                        for k in classes
+                        for r in _CLASS_RANKS[k]
+                    )
+                    + sum(_WEIGHT[p] * self.in_pile[k][p] for k in classes for p in range(PILES))
+                )
         self.budget = budget
         self.deadline = deadline
         self.nodes = 0
@@ -220,6 +310,7 @@ class _Search:
     def _take(self, move: tuple[Source, ...], delta: int) -> int:
         """Remove (``delta`` −1) or put back (+1) the cards of ``move``; returns its class."""
         k = 0
+        weight = 0
         for s in move:
             if s < _RESERVE:
                 if delta < 0:
@@ -232,7 +323,12 @@ class _Search:
             else:
                 k = _CLASS[s - _RESERVE]
                 self.reserve[s - _RESERVE] += delta
-            self.key += delta * _WEIGHT[s]
+            weight += _WEIGHT[s]
+        weight *= delta
+        self.key += weight
+        keys = self.relaxed_keys
+        for i in self.relaxed_of[k]:
+            keys[i] += weight
         self.in_all[k] += delta * len(move)
         self.left += delta * len(move)
         return k
@@ -244,7 +340,10 @@ class _Search:
         card of a class from a given pile. With n removals of a class left, a pile holding more
         than n cards of that class can never be cleared (Hall's condition for the matching).
         """
-        return max(self.in_pile[k]) > self.in_all[k] // (3 if k == 5 else 2)
+        if max(self.in_pile[k]) > self.in_all[k] // (3 if k == 5 else 2):
+            return True
+        keys = self.relaxed_keys
+        return not all(self.relaxed[i].clears(keys[i]) for i in self.relaxed_of[k])
 
     def _dfs(self) -> bool:
         """Search on from the current position, known not blocked and not known dead."""
