@@ -71,6 +71,14 @@ class _Memo:
     def __init__(self, piles: list[tuple[int, ...]]) -> None:
         self.piles = piles
         self.dead: set[int] = set()
+        # The relaxations (see _Relaxed): each class alone and each two classes together.
+        self.relaxed = [
+            _Relaxed(piles, classes)
+            for classes in [(k,) for k in range(6)] + list(combinations(range(6), 2))
+        ]
+
+    def size(self) -> int:
+        return len(self.dead) + sum(len(relaxed.cache) for relaxed in self.relaxed)
 
     def adopt(self, piles: list[tuple[int, ...]]) -> bool:
         """Take in a position's piles if they agree with ours; ``False`` when they do not."""
@@ -84,7 +92,10 @@ class _Memo:
                 if theirs[: len(mine)] != mine:
                     return False
                 merged.append(theirs)
-        self.piles = merged
+        if merged != self.piles:
+            self.piles = merged
+            for relaxed in self.relaxed:
+                relaxed.cut(merged)
         return True
 
 
@@ -95,7 +106,7 @@ def _memo_for(piles: list[tuple[int, ...]], keep: bool) -> _Memo:
     if not keep:
         return _Memo(piles)
     memo: _Memo | None = getattr(_memos, "memo", None)
-    if memo is None or len(memo.dead) > MEMO_LIMIT or not memo.adopt(piles):
+    if memo is None or memo.size() > MEMO_LIMIT or not memo.adopt(piles):
         memo = _Memo(piles)
         _memos.memo = memo
     return memo
@@ -147,10 +158,14 @@ class _Relaxed:
         self.classes = classes
         self.ranks = tuple(r for k in classes for r in _CLASS_RANKS[k])
         self.groups = tuple(_CLASS_RANKS[k] for k in classes)
-        self.seq = [tuple(r for r in pile if r in self.ranks) for pile in piles]
         self.cache: dict[int, bool] = {}
         self.limit = limit
         self.steps = 0
+        self.cut(piles)
+
+    def cut(self, piles: list[tuple[int, ...]]) -> None:
+        """The classes' cards of each pile (longer piles keep the answers: keys count prefixes)."""
+        self.seq = [tuple(r for r in pile if r in self.ranks) for pile in piles]
 
     def clears(self, key: int) -> bool:
         known = self.cache.get(key)
@@ -231,24 +246,22 @@ class _Search:
         for rank, n in enumerate(self.reserve):
             if n:
                 self.in_all[_CLASS[rank]] += n
-        # The relaxations (see _Relaxed): each class alone and each two classes together; for
-        # each class, the indexes of those it takes part in.
-        self.relaxed: list[_Relaxed] = []
+        # The relaxations' keys, and for each class the indexes of those it takes part in.
+        self.relaxed = self.memo.relaxed if prune else []
         self.relaxed_keys: list[int] = []
         self.relaxed_of: list[list[int]] = [[] for _ in range(6)]
-        if prune:
-            for classes in [(k,) for k in range(6)] + list(combinations(range(6), 2)):
-                for k in classes:
-                    self.relaxed_of[k].append(len(self.relaxed))
-                self.relaxed.append(_Relaxed(self.piles, classes))
-                self.relaxed_keys.append(
-                    sum(
-                        _WEIGHT[_RESERVE + r] * self.reserve[r]
-                        for k in classes
-                        for r in _CLASS_RANKS[k]
-                    )
-                    + sum(_WEIGHT[p] * self.in_pile[k][p] for k in classes for p in range(PILES))
+        for i, relaxed in enumerate(self.relaxed):
+            classes = relaxed.classes
+            for k in classes:
+                self.relaxed_of[k].append(i)
+            self.relaxed_keys.append(
+                sum(
+                    _WEIGHT[_RESERVE + r] * self.reserve[r]
+                    for k in classes
+                    for r in _CLASS_RANKS[k]
                 )
+                + sum(_WEIGHT[p] * self.in_pile[k][p] for k in classes for p in range(PILES))
+            )
         self.budget = budget
         self.deadline = deadline
         self.nodes = 0
