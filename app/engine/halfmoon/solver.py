@@ -153,7 +153,7 @@ class _Relaxed:
     """
 
     def __init__(
-        self, piles: list[tuple[int, ...]], classes: tuple[int, ...], limit: int = 2000
+        self, piles: list[tuple[int, ...]], classes: tuple[int, ...], limit: int = 300
     ) -> None:
         self.classes = classes
         self.ranks = tuple(r for k in classes for r in _CLASS_RANKS[k])
