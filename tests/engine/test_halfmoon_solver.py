@@ -101,9 +101,9 @@ def test_the_hall_test_alone_refuses_only_positions_the_unpruned_search_cannot_w
 def test_with_and_without_the_relaxations_the_verdicts_agree_with_the_unpruned_search():
     for position in _small_positions(60, seed=6):
         expected = Verdict.WON if winnable(HalfMoon, position) else Verdict.NO_WIN
-        for prune in (True, False):
-            result = solve(position, keep=False, prune=prune)
-            assert result.verdict is expected, (prune, position)
+        for prune, deep_first in ((True, False), (False, False), (True, True)):
+            result = solve(position, keep=False, prune=prune, deep_first=deep_first)
+            assert result.verdict is expected, (prune, deep_first, position)
             if expected is Verdict.WON:
                 assert line_positions(HalfMoon, position, result.line)[-1].is_won()
 

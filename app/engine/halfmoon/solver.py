@@ -11,6 +11,12 @@ has every card the other position has playable (the reserve keeps a card of the 
 place of the pile's), plus the card uncovered beneath it; any winning line from the other
 position can be copied move for move, using the kept reserve card where it used the pile's.
 
+Two more cuts prove dead positions early; neither changes a verdict or the line found (they
+skip only positions without a win). Each class alone and each two classes together, the other
+cards taken away whenever they are in the way, must still be clearable (``_Relaxed``: small
+searches, remembered); and the dead positions one call proves serve the next call on the same
+piles (``_Memo``: the analysis of a game solves several of its positions).
+
 A tool for tests, analysis and the browser tests; never offered in the game screens.
 """
 
@@ -119,11 +125,18 @@ def solve(
     *,
     keep: bool = True,
     prune: bool = True,
+    deep_first: bool = False,
 ) -> SolveResult[Removal]:
     """Decide whether ``position`` can be cleared, with a winning line when it can.
 
     ``NO_WIN`` only when the search ran to its end; ``UNDECIDED`` when more than ``budget``
     positions would be needed or ``time.monotonic()`` passed ``deadline`` first.
+
+    ``keep``: use and add to the dead positions earlier calls proved on the same piles (see
+    ``_Memo``); ``prune``: refuse positions a relaxation cannot clear (see ``_Relaxed``);
+    ``deep_first``: try the moves from the tallest piles first (faster to a win, and what the
+    analysis of ended games uses; the default order keeps the lines the tests and examples
+    know). None of them changes a verdict, only the effort.
 
     >>> from app.engine.codes import DealCode
     >>> from app.engine.halfmoon import deal
@@ -131,7 +144,7 @@ def solve(
     >>> result.verdict.value, len(result.line)
     ('won', 48)
     """
-    search = _Search(position, budget, deadline, keep=keep, prune=prune)
+    search = _Search(position, budget, deadline, keep=keep, prune=prune, deep_first=deep_first)
     try:
         won = search.run()
     except _OutOfBudgetError:
@@ -220,12 +233,14 @@ class _Search:
         *,
         keep: bool = True,
         prune: bool = True,
+        deep_first: bool = False,
     ) -> None:
         ranks = [tuple(card.rank for card in pile) for pile in position.piles]
         self.memo = _memo_for(ranks, keep)
         self.piles = self.memo.piles
         self.dead = self.memo.dead
         self.prune = prune
+        self.deep_first = deep_first
         self.heights = [len(pile) for pile in ranks]
         self.reserve = [0] * 14  # reserve cards by rank
         for card in position.reserve:
@@ -303,8 +318,18 @@ class _Search:
             for q in self._sources(tops, QUEEN):
                 for k in self._sources(tops, KING):
                     moves.append((j, q, k))
-        # Uncover pile cards first: moves that take more cards from piles go first.
-        moves.sort(key=lambda m: -sum(s < _RESERVE for s in m))
+        # Uncover pile cards first: moves that take more cards from piles go first; deep first,
+        # among those, the moves that take from the tallest piles.
+        if self.deep_first:
+            heights = self.heights
+            moves.sort(
+                key=lambda m: (
+                    -sum(s < _RESERVE for s in m),
+                    -sum(heights[s] for s in m if s < _RESERVE),
+                )
+            )
+        else:
+            moves.sort(key=lambda m: -sum(s < _RESERVE for s in m))
         return moves
 
     def _forced(self, tops: list[list[int]]) -> tuple[Source, ...] | None:
@@ -362,7 +387,7 @@ class _Search:
         """Search on from the current position, known not blocked and not known dead."""
         self.nodes += 1
         if self.nodes > self.budget or (
-            self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline
+            self.deadline is not None and self.nodes & 255 == 1 and time.monotonic() > self.deadline
         ):
             raise _OutOfBudgetError
         dead = self.dead
