@@ -4,6 +4,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from app.engine.analysis import line_positions
 from app.engine.codes import DealCode
 from app.engine.halfmoon import WON_MOVES, WON_SCORE, HalfMoon, Outcome, deal, place_name, solver
@@ -64,6 +66,12 @@ def test_the_command_line_prints_the_verdict_and_the_line():
 
 
 # --- each pruning rule against the unpruned search (tests/engine/test_solvers_exhaustive.py) ---
+
+
+@pytest.fixture(autouse=True)
+def _relax_at_once(monkeypatch):
+    """The relaxations from the first position on (small positions are solved sooner)."""
+    monkeypatch.setattr(solver, "RELAX_AFTER", 0)
 
 
 def _small_positions(count: int, seed: int = 4):

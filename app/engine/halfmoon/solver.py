@@ -60,6 +60,9 @@ _WEIGHT: Final = tuple(
 )
 """A source's weight in the position key: the key is the heights and the reserve counts, four
 bits each, as one integer (kept up to date move by move)."""
+RELAX_AFTER = 1000
+"""Positions searched before the relaxations are tested: most deals are won sooner, and for
+them the relaxations would cost more than they save."""
 MEMO_LIMIT: Final = 1_000_000
 """Dead positions kept between solver calls (about 70 bytes each)."""
 
@@ -240,6 +243,7 @@ class _Search:
         self.piles = self.memo.piles
         self.dead = self.memo.dead
         self.prune = prune
+        self.relax_after = RELAX_AFTER
         self.deep_first = deep_first
         self.heights = [len(pile) for pile in ranks]
         self.reserve = [0] * 14  # reserve cards by rank
@@ -380,6 +384,8 @@ class _Search:
         """
         if max(self.in_pile[k]) > self.in_all[k] // (3 if k == 5 else 2):
             return True
+        if self.nodes < self.relax_after:
+            return False
         keys = self.relaxed_keys
         return not all(self.relaxed[i].clears(keys[i]) for i in self.relaxed_of[k])
 
