@@ -1,14 +1,19 @@
 """The Half Moon solver: exact answers, lines that replay through taps, budgets."""
 
+import random
 import subprocess
 import sys
 
+import pytest
+
+from app.engine.analysis import line_positions
 from app.engine.codes import DealCode
-from app.engine.halfmoon import WON_MOVES, WON_SCORE, HalfMoon, Outcome, deal, place_name
+from app.engine.halfmoon import WON_MOVES, WON_SCORE, HalfMoon, Outcome, deal, place_name, solver
 from app.engine.halfmoon.solver import solve
 from app.engine.solving import Verdict
 
 from .test_halfmoon_rules import table
+from .test_solvers_exhaustive import small_half_moon, winnable
 
 
 def test_a_solver_line_replayed_through_taps_wins_with_48_moves_and_520_points():
@@ -58,3 +63,85 @@ def test_the_command_line_prints_the_verdict_and_the_line():
     ).stdout
     assert out.splitlines()[0].startswith("HM1-N-AAAAAAB: won in 48 moves")
     assert "  1. pile-" in out
+
+
+# --- each pruning rule against the unpruned search (tests/engine/test_solvers_exhaustive.py) ---
+
+
+@pytest.fixture(autouse=True)
+def _relax_at_once(monkeypatch):
+    """The relaxations from the first position on (small positions are solved sooner)."""
+    monkeypatch.setattr(solver, "RELAX_AFTER", 0)
+
+
+def _small_positions(count: int, seed: int = 4):
+    """Small random positions and, for each, the positions a random line passes through."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        position = small_half_moon(rng)
+        yield position
+        while moves := list(HalfMoon.generate(position)):
+            position = HalfMoon.result(position, rng.choice(moves))
+            yield position
+
+
+def test_each_relaxation_refuses_only_positions_the_unpruned_search_cannot_win():
+    refused = 0
+    for position in _small_positions(150):
+        search = solver._Search(position, 10, keep=False)
+        won = winnable(HalfMoon, position)
+        for relaxed, key in zip(search.relaxed, search.relaxed_keys, strict=True):
+            if not relaxed.clears(key):
+                refused += 1
+                assert not won, (relaxed.classes, position)
+        blocked = any(search._is_blocked(k) for k in range(6))
+        assert not (blocked and won), position
+    assert refused >= 50  # the rule is met often enough for the agreement to mean something
+
+
+def test_the_hall_test_alone_refuses_only_positions_the_unpruned_search_cannot_win():
+    for position in _small_positions(150, seed=5):
+        search = solver._Search(position, 10, keep=False, prune=False)
+        if any(search._is_blocked(k) for k in range(6)):
+            assert not winnable(HalfMoon, position), position
+
+
+def test_with_and_without_the_relaxations_the_verdicts_agree_with_the_unpruned_search():
+    for position in _small_positions(60, seed=6):
+        expected = Verdict.WON if winnable(HalfMoon, position) else Verdict.NO_WIN
+        for prune, deep_first in ((True, False), (False, False), (True, True)):
+            result = solve(position, keep=False, prune=prune, deep_first=deep_first)
+            assert result.verdict is expected, (prune, deep_first, position)
+            if expected is Verdict.WON:
+                assert line_positions(HalfMoon, position, result.line)[-1].is_won()
+
+
+def test_dead_positions_kept_between_calls_mislead_no_later_call():
+    # The positions of a few games, solved in a shuffled order, those of two games mixed: every
+    # call may reuse (or must drop) what the earlier ones proved.
+    rng = random.Random(7)
+    games = []
+    for _ in range(12):
+        position = small_half_moon(rng)
+        line = [position]
+        while moves := list(HalfMoon.generate(line[-1])):
+            line.append(HalfMoon.result(line[-1], rng.choice(moves)))
+        games.append(line)
+    for first, second in zip(games[::2], games[1::2], strict=True):
+        mixed = first + first + second + first
+        rng.shuffle(mixed)
+        for position in mixed:
+            expected = Verdict.WON if winnable(HalfMoon, position) else Verdict.NO_WIN
+            result = solve(position)
+            assert result.verdict is expected, position
+            if expected is Verdict.WON:
+                assert line_positions(HalfMoon, position, result.line)[-1].is_won()
+
+
+def test_the_kept_dead_positions_serve_a_later_position_of_the_same_game():
+    code = DealCode.parse("HM1-N-AAAAAAB")
+    position = deal(code)
+    line = solve(position, keep=False).line
+    later = line_positions(HalfMoon, position, line[:10])[-1]
+    solve(position)
+    assert solve(later).nodes <= solve(later, keep=False).nodes

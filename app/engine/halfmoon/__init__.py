@@ -332,7 +332,7 @@ class HalfMoon(Game[Position, Removal]):
     ) -> SolveResult[Removal]:
         from app.engine.halfmoon import solver  # the solver imports this module
 
-        return solver.solve(position, budget or solver.DEFAULT_BUDGET, deadline)
+        return solver.solve(position, budget or solver.DEFAULT_BUDGET, deadline, deep_first=True)
 
     @classmethod
     def canonical_move(cls, move: Removal) -> Removal:

@@ -11,13 +11,21 @@ has every card the other position has playable (the reserve keeps a card of the 
 place of the pile's), plus the card uncovered beneath it; any winning line from the other
 position can be copied move for move, using the kept reserve card where it used the pile's.
 
+Two more cuts prove dead positions early; neither changes a verdict or the line found (they
+skip only positions without a win). Each class alone and each two classes together, the other
+cards taken away whenever they are in the way, must still be clearable (``_Relaxed``: small
+searches, remembered); and the dead positions one call proves serve the next call on the same
+piles (``_Memo``: the analysis of a game solves several of its positions).
+
 A tool for tests, analysis and the browser tests; never offered in the game screens.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from itertools import combinations
 from typing import Final
 
 from app.engine.cards import JACK, KING, QUEEN
@@ -40,13 +48,98 @@ class _OutOfBudgetError(Exception):
     pass
 
 
+_HEIGHT_BITS: Final = 4
+_RESERVE_SHIFT: Final = PILES * _HEIGHT_BITS
+_WEIGHT: Final = tuple(
+    1 << (_HEIGHT_BITS * s)
+    if s < PILES
+    else 1 << (_RESERVE_SHIFT + _HEIGHT_BITS * (s - _RESERVE))
+    if s > _RESERVE
+    else 0
+    for s in range(_RESERVE + 14)
+)
+"""A source's weight in the position key: the key is the heights and the reserve counts, four
+bits each, as one integer (kept up to date move by move)."""
+RELAX_AFTER = 1000
+"""Positions searched before the relaxations are tested: most deals are won sooner, and for
+them the relaxations would cost more than they save."""
+MEMO_LIMIT: Final = 1_000_000
+"""Dead positions kept between solver calls (about 70 bytes each)."""
+
+
+class _Memo:
+    """Dead positions, kept from one call to the next while the positions solved share piles.
+
+    A key is the pile heights and the reserve counts; it names one position as long as the
+    piles it counts into are the same cards. The positions of one game keep the deal's piles,
+    each cut to a prefix, so every position of the game (and the analysis solves several) can
+    use the dead positions an earlier call proved: ``piles`` holds each pile at its longest
+    seen, and a position whose piles are not prefixes of them (or the reverse) starts afresh.
+    """
+
+    def __init__(self, piles: list[tuple[int, ...]]) -> None:
+        self.piles = piles
+        self.dead: set[int] = set()
+        # The relaxations (see _Relaxed): each class alone and each two classes together.
+        self.relaxed = [
+            _Relaxed(piles, classes)
+            for classes in [(k,) for k in range(6)] + list(combinations(range(6), 2))
+        ]
+
+    def size(self) -> int:
+        return len(self.dead) + sum(len(relaxed.cache) for relaxed in self.relaxed)
+
+    def adopt(self, piles: list[tuple[int, ...]]) -> bool:
+        """Take in a position's piles if they agree with ours; ``False`` when they do not."""
+        merged = []
+        for mine, theirs in zip(self.piles, piles, strict=True):
+            if len(mine) >= len(theirs):
+                if mine[: len(theirs)] != theirs:
+                    return False
+                merged.append(mine)
+            else:
+                if theirs[: len(mine)] != mine:
+                    return False
+                merged.append(theirs)
+        if merged != self.piles:
+            self.piles = merged
+            for relaxed in self.relaxed:
+                relaxed.cut(merged)
+        return True
+
+
+_memos = threading.local()
+
+
+def _memo_for(piles: list[tuple[int, ...]], keep: bool) -> _Memo:
+    if not keep:
+        return _Memo(piles)
+    memo: _Memo | None = getattr(_memos, "memo", None)
+    if memo is None or memo.size() > MEMO_LIMIT or not memo.adopt(piles):
+        memo = _Memo(piles)
+        _memos.memo = memo
+    return memo
+
+
 def solve(
-    position: Position, budget: int = DEFAULT_BUDGET, deadline: float | None = None
+    position: Position,
+    budget: int = DEFAULT_BUDGET,
+    deadline: float | None = None,
+    *,
+    keep: bool = True,
+    prune: bool = True,
+    deep_first: bool = False,
 ) -> SolveResult[Removal]:
     """Decide whether ``position`` can be cleared, with a winning line when it can.
 
     ``NO_WIN`` only when the search ran to its end; ``UNDECIDED`` when more than ``budget``
     positions would be needed or ``time.monotonic()`` passed ``deadline`` first.
+
+    ``keep``: use and add to the dead positions earlier calls proved on the same piles (see
+    ``_Memo``); ``prune``: refuse positions a relaxation cannot clear (see ``_Relaxed``);
+    ``deep_first``: try the moves from the tallest piles first (faster to a win, and what the
+    analysis of ended games uses; the default order keeps the lines the tests and examples
+    know). None of them changes a verdict, only the effort.
 
     >>> from app.engine.codes import DealCode
     >>> from app.engine.halfmoon import deal
@@ -54,7 +147,7 @@ def solve(
     >>> result.verdict.value, len(result.line)
     ('won', 48)
     """
-    search = _Search(position, budget, deadline)
+    search = _Search(position, budget, deadline, keep=keep, prune=prune, deep_first=deep_first)
     try:
         won = search.run()
     except _OutOfBudgetError:
@@ -64,36 +157,143 @@ def solve(
     return SolveResult(Verdict.WON, _to_removals(position, search.line), search.nodes)
 
 
+class _Relaxed:
+    """A few classes alone, the other cards vanishing when in the way: can their cards all go?
+
+    A necessary condition: any winning line, its other removals left out, clears these classes
+    here, where a card is playable as soon as the cards of these classes above it are gone.
+    A position of the relaxed game is its key: the classes' cards left in each pile and each
+    of their ranks in the reserve, four bits each, weighted as in the full position's key (so
+    a move changes both keys alike). Answers are remembered; a search longer than ``limit``
+    positions answers yes (no proof, so no pruning).
+    """
+
+    def __init__(
+        self, piles: list[tuple[int, ...]], classes: tuple[int, ...], limit: int = 300
+    ) -> None:
+        self.classes = classes
+        self.ranks = tuple(r for k in classes for r in _CLASS_RANKS[k])
+        self.groups = tuple(_CLASS_RANKS[k] for k in classes)
+        self.cache: dict[int, bool] = {}
+        self.limit = limit
+        self.steps = 0
+        self.cut(piles)
+
+    def cut(self, piles: list[tuple[int, ...]]) -> None:
+        """The classes' cards of each pile (longer piles keep the answers: keys count prefixes)."""
+        self.seq = [tuple(r for r in pile if r in self.ranks) for pile in piles]
+
+    def clears(self, key: int) -> bool:
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        self.steps = 0
+        try:
+            return self._search(key)
+        except _OutOfBudgetError:
+            self.cache[key] = True
+            return True
+
+    def _search(self, key: int) -> bool:
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        if not key:
+            return True
+        self.steps += 1
+        if self.steps > self.limit:
+            raise _OutOfBudgetError
+        tops: dict[int, list[int]] = {r: [] for r in self.ranks}
+        for p, seq in enumerate(self.seq):
+            c = (key >> (_HEIGHT_BITS * p)) & 15
+            if c:
+                tops[seq[c - 1]].append(p)
+        sources = {
+            r: tops[r] or ([_RESERVE + r] if key & (15 * _WEIGHT[_RESERVE + r]) else [])
+            for r in self.ranks
+        }
+        found = False
+        for group in self.groups:
+            weights = [0]
+            for r in group:
+                weights = [w + _WEIGHT[s] for w in weights for s in sources[r]]
+            for w in weights:
+                if self._search(key - w):
+                    found = True
+                    break
+            if found:
+                break
+        self.cache[key] = found
+        return found
+
+
 class _Search:
-    def __init__(self, position: Position, budget: int, deadline: float | None = None) -> None:
-        self.piles = [tuple(card.rank for card in pile) for pile in position.piles]
-        self.heights = [len(pile) for pile in self.piles]
+    def __init__(
+        self,
+        position: Position,
+        budget: int,
+        deadline: float | None = None,
+        *,
+        keep: bool = True,
+        prune: bool = True,
+        deep_first: bool = False,
+    ) -> None:
+        ranks = [tuple(card.rank for card in pile) for pile in position.piles]
+        self.memo = _memo_for(ranks, keep)
+        self.piles = self.memo.piles
+        self.dead = self.memo.dead
+        self.prune = prune
+        self.relax_after = RELAX_AFTER
+        self.deep_first = deep_first
+        self.heights = [len(pile) for pile in ranks]
         self.reserve = [0] * 14  # reserve cards by rank
         for card in position.reserve:
             if card is not None:
                 self.reserve[card.rank] += 1
         self.left = sum(self.heights) + sum(self.reserve)
+        self.key = sum(h * _WEIGHT[p] for p, h in enumerate(self.heights)) + sum(
+            n * _WEIGHT[_RESERVE + r] for r, n in enumerate(self.reserve) if r
+        )
         # Cards of each class (the five complementary pairs, the faces) left in each pile and
         # in all; see _is_blocked.
-        self.in_pile = [[0] * 6 for _ in range(PILES)]
+        self.in_pile = [[0] * PILES for _ in range(6)]
         self.in_all = [0] * 6
-        for p, pile in enumerate(self.piles):
-            for rank in pile:
-                self.in_pile[p][_CLASS[rank]] += 1
+        for p, h in enumerate(self.heights):
+            for rank in self.piles[p][:h]:
+                self.in_pile[_CLASS[rank]][p] += 1
                 self.in_all[_CLASS[rank]] += 1
         for rank, n in enumerate(self.reserve):
             if n:
                 self.in_all[_CLASS[rank]] += n
+        # The relaxations' keys, and for each class the indexes of those it takes part in.
+        self.relaxed = self.memo.relaxed if prune else []
+        self.relaxed_keys: list[int] = []
+        self.relaxed_of: list[list[int]] = [[] for _ in range(6)]
+        for i, relaxed in enumerate(self.relaxed):
+            classes = relaxed.classes
+            for k in classes:
+                self.relaxed_of[k].append(i)
+            self.relaxed_keys.append(
+                sum(
+                    _WEIGHT[_RESERVE + r] * self.reserve[r]
+                    for k in classes
+                    for r in _CLASS_RANKS[k]
+                )
+                + sum(_WEIGHT[p] * self.in_pile[k][p] for k in classes for p in range(PILES))
+            )
         self.budget = budget
         self.deadline = deadline
         self.nodes = 0
-        self.dead: set[tuple[int, ...]] = set()
         self.line: list[tuple[Source, ...]] = []
 
     def run(self) -> bool:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 1000))
         try:
+            if self.left == 0:
+                return True
+            if any(self._is_blocked(k) for k in range(6)):
+                return False
             return self._dfs()
         finally:
             sys.setrecursionlimit(limit)
@@ -105,10 +305,11 @@ class _Search:
 
     def _moves(self) -> list[tuple[Source, ...]]:
         tops: list[list[int]] = [[] for _ in range(14)]
+        piles, heights = self.piles, self.heights
         for p in range(PILES):
-            h = self.heights[p]
+            h = heights[p]
             if h:
-                tops[self.piles[p][h - 1]].append(p)
+                tops[piles[p][h - 1]].append(p)
         forced = self._forced(tops)
         if forced is not None:
             return [forced]
@@ -121,8 +322,18 @@ class _Search:
             for q in self._sources(tops, QUEEN):
                 for k in self._sources(tops, KING):
                     moves.append((j, q, k))
-        # Uncover pile cards first: moves that take more cards from piles go first.
-        moves.sort(key=lambda m: -sum(s < _RESERVE for s in m))
+        # Uncover pile cards first: moves that take more cards from piles go first; deep first,
+        # among those, the moves that take from the tallest piles.
+        if self.deep_first:
+            heights = self.heights
+            moves.sort(
+                key=lambda m: (
+                    -sum(s < _RESERVE for s in m),
+                    -sum(heights[s] for s in m if s < _RESERVE),
+                )
+            )
+        else:
+            moves.sort(key=lambda m: -sum(s < _RESERVE for s in m))
         return moves
 
     def _forced(self, tops: list[list[int]]) -> tuple[Source, ...] | None:
@@ -138,7 +349,10 @@ class _Search:
                 return tuple(self._sources(tops, r)[0] for r in ranks)
         return None
 
-    def _take(self, move: tuple[Source, ...], delta: int) -> None:
+    def _take(self, move: tuple[Source, ...], delta: int) -> int:
+        """Remove (``delta`` −1) or put back (+1) the cards of ``move``; returns its class."""
+        k = 0
+        weight = 0
         for s in move:
             if s < _RESERVE:
                 if delta < 0:
@@ -147,46 +361,54 @@ class _Search:
                 else:
                     k = _CLASS[self.piles[s][self.heights[s]]]
                     self.heights[s] += 1
-                self.in_pile[s][k] += delta
+                self.in_pile[k][s] += delta
             else:
                 k = _CLASS[s - _RESERVE]
                 self.reserve[s - _RESERVE] += delta
-            self.in_all[k] += delta
+            weight += _WEIGHT[s]
+        weight *= delta
+        self.key += weight
+        keys = self.relaxed_keys
+        for i in self.relaxed_of[k]:
+            keys[i] += weight
+        self.in_all[k] += delta * len(move)
         self.left += delta * len(move)
+        return k
 
-    def _is_blocked(self) -> bool:
-        """Can some pile never be cleared, whatever the order? (a cheap necessary test)
+    def _is_blocked(self, k: int) -> bool:
+        """Can some pile never be cleared of class ``k``, whatever the order? (a cheap test)
 
         Two cards of one pile are never playable together, so every removal takes at most one
         card of a class from a given pile. With n removals of a class left, a pile holding more
         than n cards of that class can never be cleared (Hall's condition for the matching).
         """
-        for k in range(6):
-            n = self.in_all[k] // (3 if k == 5 else 2)
-            for counts in self.in_pile:
-                if counts[k] > n:
-                    return True
-        return False
+        if max(self.in_pile[k]) > self.in_all[k] // (3 if k == 5 else 2):
+            return True
+        if self.nodes < self.relax_after:
+            return False
+        keys = self.relaxed_keys
+        return not all(self.relaxed[i].clears(keys[i]) for i in self.relaxed_of[k])
 
     def _dfs(self) -> bool:
-        if self.left == 0:
-            return True
-        key = (*self.heights, *self.reserve)
-        if key in self.dead or self._is_blocked():
-            return False
+        """Search on from the current position, known not blocked and not known dead."""
         self.nodes += 1
         if self.nodes > self.budget or (
-            self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline
+            self.deadline is not None and self.nodes & 255 == 1 and time.monotonic() > self.deadline
         ):
             raise _OutOfBudgetError
+        dead = self.dead
         for move in self._moves():
-            self._take(move, -1)
-            self.line.append(move)
-            if self._dfs():
+            k = self._take(move, -1)
+            if self.left == 0:
+                self.line.append(move)
                 return True
-            self.line.pop()
+            if self.key not in dead and not self._is_blocked(k):
+                self.line.append(move)
+                if self._dfs():
+                    return True
+                self.line.pop()
             self._take(move, +1)
-        self.dead.add(key)
+        dead.add(self.key)
         return False
 
 
