@@ -166,19 +166,22 @@ def analyse(
     started = time.monotonic()
     known = _Line(game, line_positions(game, start, moves), budget, deadline)
     lo, hi = -1, len(moves) + 1  # lo: winnable (or none yet); hi: lost (or none yet)
-    while hi - lo > 1:
-        settled = [i for i in range(lo + 1, hi) if i in known.wins]
-        if settled:
-            lo = max(settled)
-            continue
-        open_ = [i for i in range(lo + 1, hi) if i not in known.undecided]
-        if not open_:
-            break
-        middle = (lo + hi) / 2
-        i = min(open_, key=lambda j: (abs(j - middle), j))
-        verdict = known.probe(i)
-        if verdict is Verdict.NO_WIN:
-            hi = i
+    try:
+        while hi - lo > 1:
+            settled = [i for i in range(lo + 1, hi) if i in known.wins]
+            if settled:
+                lo = max(settled)
+                continue
+            open_ = [i for i in range(lo + 1, hi) if i not in known.undecided]
+            if not open_:
+                break
+            middle = (lo + hi) / 2
+            i = min(open_, key=lambda j: (abs(j - middle), j))
+            verdict = known.probe(i)
+            if verdict is Verdict.NO_WIN:
+                hi = i
+    finally:
+        game.forget_searches()  # what the solver kept between this analysis's calls
     return _conclude(known, lo, hi, len(moves), started)
 
 

@@ -441,6 +441,12 @@ class Game(ABC, Generic[P, M]):
         raise NotImplementedError(f"{cls.title} has no points of a position")
 
     @classmethod
+    def forget_searches(cls) -> None:
+        """Let go of whatever the game's solver keeps from one call to the next in this thread
+        (an analysis calls it when it ends: a proof-pool worker holds nothing between
+        analyses). Nothing by default."""
+
+    @classmethod
     def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
         """The solver's verdict on a deal and its winning line as a player reads it (a tool:
         ``python -m app.engine.solve``; the game screens never offer it)."""

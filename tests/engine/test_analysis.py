@@ -33,6 +33,18 @@ def test_a_start_proved_lost_cannot_be_won():
     assert (finding.last_winnable, finding.winning_line) == (None, ())
 
 
+def test_an_analysis_leaves_nothing_of_its_searches_behind():
+    """The Half Moon solver keeps dead positions between the calls of one analysis (its
+    thread's memo); when the analysis ends they are let go: a proof-pool worker holds nothing
+    between analyses."""
+    from app.engine.halfmoon import solver
+
+    HalfMoon.solve_position(SMALL)
+    assert solver._memos.memo is not None  # kept between calls
+    analyse(HalfMoon, SMALL, [LOSING])
+    assert solver._memos.memo is None
+
+
 def test_a_game_that_is_still_winnable_has_nothing_to_find():
     assert analyse(HalfMoon, SMALL, []).kind is Finding.UNDECIDED
 

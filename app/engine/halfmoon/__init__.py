@@ -335,6 +335,12 @@ class HalfMoon(Game[Position, Removal]):
         return solver.solve(position, budget or solver.DEFAULT_BUDGET, deadline, deep_first=True)
 
     @classmethod
+    def forget_searches(cls) -> None:
+        from app.engine.halfmoon import solver  # the solver imports this module
+
+        solver.forget()
+
+    @classmethod
     def canonical_move(cls, move: Removal) -> Removal:
         return Removal(move)
 

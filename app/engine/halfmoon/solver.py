@@ -111,6 +111,11 @@ class _Memo:
 _memos = threading.local()
 
 
+def forget() -> None:
+    """Drop the dead positions this thread keeps between calls (:class:`_Memo`)."""
+    _memos.memo = None
+
+
 def _memo_for(piles: list[tuple[int, ...]], keep: bool) -> _Memo:
     if not keep:
         return _Memo(piles)
