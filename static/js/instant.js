@@ -128,10 +128,21 @@ function recount(place, count) {
 
 function setDisabled(element, on) {
   if (!element || element.disabled === on) return;
+  const focused = on && document.activeElement === element;
   element.disabled = on;
   journal.push(() => {
     element.disabled = !on;
   });
+  // a drawn Undo with nothing left to undo disables itself: the focus goes on to the next
+  // control that can be used (as static/js/app.js does after an answer), never to <body>
+  if (focused) nextControl(element)?.focus({ preventScroll: true });
+}
+
+function nextControl(element) {
+  const all = [...document.querySelectorAll(".controls button, .controls a")];
+  const at = all.indexOf(element);
+  const after = at < 0 ? all : all.slice(at + 1).concat(all.slice(0, at).reverse());
+  return after.find((e) => !e.disabled && e.offsetParent !== null) || null;
 }
 
 /** The score or move count as drawn: the server's (data-score, data-moves) with the moves drawn
@@ -145,9 +156,14 @@ function figure(root, name) {
  * (an Undo or Redo drawn: whether each can go on). The board's own data-score and data-moves
  * stay the server's: only its answer sets them. */
 function drawFigures(root, score, moves, canUndo = true, canRedo = false) {
-  setDisabled(document.getElementById("control-undo"), !canUndo);
-  setDisabled(document.getElementById("control-redo"), !canRedo);
-  setDisabled(document.getElementById("control-restart"), !(moves > 0 || canRedo)); // as the server's
+  const states = [
+    ["control-undo", canUndo],
+    ["control-redo", canRedo],
+    ["control-restart", moves > 0 || canRedo], // as the server's
+  ];
+  // the enabled first: a focused control that disables itself hands the focus on to them
+  states.sort((a, b) => b[1] - a[1]);
+  for (const [id, enabled] of states) setDisabled(document.getElementById(id), !enabled);
   setAttribute(root, "data-drawn-score", String(score));
   setAttribute(root, "data-drawn-moves", String(moves));
   setText(document.getElementById("score"), String(score));
