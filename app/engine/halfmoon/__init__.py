@@ -319,7 +319,7 @@ class HalfMoon(Game[Position, Removal]):
         from app.engine.halfmoon import solver  # the solver imports this module
 
         position = deal(code)
-        result = solver.solve(position, budget or solver.DEFAULT_BUDGET)
+        result = solver.solve(position, budget or solver.SEARCH_FIRST, exact=True)
         steps = []
         for removal in result.line:
             steps.append(" + ".join(f"{place_name(p)} {position.top(p)}" for p in removal))
@@ -332,7 +332,9 @@ class HalfMoon(Game[Position, Removal]):
     ) -> SolveResult[Removal]:
         from app.engine.halfmoon import solver  # the solver imports this module
 
-        return solver.solve(position, budget or solver.DEFAULT_BUDGET, deadline, deep_first=True)
+        return solver.solve(
+            position, budget or solver.SEARCH_FIRST, deadline, deep_first=True, exact=True
+        )
 
     @classmethod
     def forget_searches(cls) -> None:

@@ -30,10 +30,14 @@ from typing import Final
 
 from app.engine.cards import JACK, KING, QUEEN
 from app.engine.halfmoon import PILES, PLACES, Position, Removal, apply_move
+from app.engine.halfmoon.proof import prove
 from app.engine.solving import SolveResult, Verdict
 
 DEFAULT_BUDGET: Final = 200_000
-"""Positions expanded before the solver answers *undecided*."""
+"""Positions expanded before the search answers *undecided* (or, ``exact``, hands over)."""
+SEARCH_FIRST: Final = 2_000
+"""Positions the search expands before the proof takes over (``exact``): most deals and most
+positions of ended games are won sooner; the rest cost the search far more than the proof."""
 
 Source = int
 """A pile 0 … 11, or ``_RESERVE + rank`` for "a reserve card of that rank"."""
@@ -134,11 +138,14 @@ def solve(
     keep: bool = True,
     prune: bool = True,
     deep_first: bool = False,
+    exact: bool = False,
 ) -> SolveResult[Removal]:
     """Decide whether ``position`` can be cleared, with a winning line when it can.
 
     ``NO_WIN`` only when the search ran to its end; ``UNDECIDED`` when more than ``budget``
     positions would be needed or ``time.monotonic()`` passed ``deadline`` first.
+    ``exact``: when the search runs out of ``budget``, satisfiability decides
+    (:func:`app.engine.halfmoon.proof.prove`, bounded by ``deadline`` alone).
 
     ``keep``: use and add to the dead positions earlier calls proved on the same piles (see
     ``_Memo``); ``prune``: refuse positions a relaxation cannot clear (see ``_Relaxed``);
@@ -156,6 +163,9 @@ def solve(
     try:
         won = search.run()
     except _OutOfBudgetError:
+        if exact and (deadline is None or time.monotonic() < deadline):
+            proved = prove(position, deadline)
+            return SolveResult(proved.verdict, proved.line, search.nodes)
         return SolveResult(Verdict.UNDECIDED, nodes=search.nodes)
     if not won:
         return SolveResult(Verdict.NO_WIN, nodes=search.nodes)
