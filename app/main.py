@@ -25,6 +25,7 @@ from app.services.signing import Signer, server_secret
 from app.store import Store, open_store
 from app.store.ratelimit import Limits
 from app.web import (
+    analysis,
     error_pages,
     floor,
     games,
@@ -143,7 +144,7 @@ def create_app(
         app.include_router(router)
     app.include_router(home.router)
     app.include_router(settings.router)
-    for module in (pages, static, health, stats, install, replays):
+    for module in (pages, static, health, stats, install, replays, analysis):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

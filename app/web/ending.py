@@ -46,6 +46,7 @@ CASCADE: Final = tuple(
 
 
 ENDING: Final = "board/ending.html"
+ANALYSIS: Final = "partials/analysis.html"
 
 
 @functools.lru_cache(maxsize=256)
@@ -82,7 +83,11 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
         actions = [] if state == Status.WON else [(verb, labels[verb]) for verb in ending.actions]
         text = screen.ending_text(ending, t) or ""
         box = macro(ENDING, "box")
-        parts.append(box(screen.slug, state, text, actions, new_game, extra, replay))
+        found = None  # where the win slipped away (issue 33): loaded into the box
+        if ident is not None:
+            label = t.gettext(N_("Where did the win slip away?"))
+            found = macro(ANALYSIS, "placeholder")(ident, label)
+        parts.append(box(screen.slug, state, text, actions, new_game, extra, replay, found))
     elif not state.is_over and "home" in ending.actions and asking != "restart":
         text = t.gettext(N_("Only moves to the foundations are left."))
         parts.append(macro(ENDING, "home_offer")(screen.slug, text, t.gettext(N_("Send all home"))))

@@ -144,7 +144,7 @@ async def move_list(
     return words
 
 
-async def _find(store: Store, ident: str) -> StoredReplay:
+async def find_replay(store: Store, ident: str) -> StoredReplay:
     replay = await store.replay_async(ident) if ID_PATTERN.fullmatch(ident) else None
     if replay is None:
         raise not_found()
@@ -217,7 +217,7 @@ def view(
     }
 
 
-async def _page(
+async def render_page(
     request: Request,
     renderer: Renderer,
     page: PageBase,
@@ -229,7 +229,7 @@ async def _page(
     return html_answer(html, status)
 
 
-def _zen(page: PageBase) -> bool:
+def viewer_zen(page: PageBase) -> bool:
     """The viewer's *Zen* (issue 27): no clock, no score."""
     return page.session is not None and page.session.zen
 
@@ -247,7 +247,7 @@ async def replay_form(
 @router.get("/replay/{ident}.txt", name="replay-text")
 async def replay_text(ident: str, request: Request, store: StoreDep) -> Response:
     """The game as text: the deal code, then one move a line (``text/plain``)."""
-    line = await stored_line(request, await _find(store, ident))
+    line = await stored_line(request, await find_replay(store, ident))
     return Response(line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE))
 
 
@@ -260,13 +260,13 @@ async def replay_page(
     player: PlayerDep,
     step: StepQuery = "0",
 ) -> Response:
-    replay = await _find(store, ident)
+    replay = await find_replay(store, ident)
     line = await stored_line(request, replay)
     number = parse_step(step, len(line))
     page = await get_page(request, store, player)
     screen = screen_for(line.code)
     result = Result(Status(replay.state), replay.ms, replay.moves, replay.score)
-    shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
+    shown = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
     path = f"/replay/{replay.id}"
     shown |= {
         "pager": Pager(number, len(line), path),
@@ -275,7 +275,12 @@ async def replay_page(
         "text": None,
         "move_words": await move_list(request, (replay.id, replay.line), screen, line, page.lang),
     }
-    return await _page(request, renderer, page, shown)
+    if replay.state != Status.WON:  # where the win slipped away (issue 33)
+        from app.web import analysis  # it builds on this module
+
+        found = await analysis.shown(request, store, player, replay, page.lang, page.t)
+        shown["analysis"] = analysis.fragment_html(found, page.t)
+    return await render_page(request, renderer, page, shown)
 
 
 class PastedForm(ActionForm):
@@ -333,7 +338,7 @@ async def replay_pasted(
     final = screen.game.starting_from(line.code, line.position(len(line)))
     screen.prepare(final)  # no search on the request path: an unproved loss reads as not won
     result = Result(final.status(), None, len(line), line.game.points(final.position))
-    shown = view(screen, line, result, number, page.lang, page.t, _zen(page))
+    shown = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
     shown |= {
         "pager": Pager(number, len(line), "/replay"),
         "text_url": None,
@@ -341,7 +346,7 @@ async def replay_pasted(
         "text": line.text(),
         "move_words": await move_list(request, key, screen, line, page.lang),
     }
-    return vary_on_htmx(await _page(request, renderer, page, shown))
+    return vary_on_htmx(await render_page(request, renderer, page, shown))
 
 
 @router.post("/replay/{ident}/delete", name="replay-delete")

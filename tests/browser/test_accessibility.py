@@ -83,7 +83,7 @@ def test_a_stuck_half_moon_game(page: Page):
     for number, removal in enumerate(line, start=1):
         hm_remove(page, removal, number)
     expect(board(page)).to_have_attribute("data-state", "stuck")
-    expect(page.locator(".ending.stuck p")).to_have_text(
+    expect(page.locator(".ending.stuck #ending-text")).to_have_text(
         "No moves left: no pair sums to 11 and there is no jack–queen–king triple to remove. "
         "Undo, or restart the deal."
     )

@@ -219,7 +219,7 @@ def test_a_refused_drop_snaps_back_and_says_why(page: Page):
 def test_the_lost_deal_says_so_and_offers_only_a_new_game(page: Page):
     page.goto(f"/seahaven/{SH_LOST}")
     expect(board(page)).to_have_attribute("data-state", "lost")
-    expect(page.locator(".ending.lost p")).to_have_text(
+    expect(page.locator(".ending.lost #ending-text")).to_have_text(
         "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
     expect(page.locator("#ending-undo")).to_have_count(0)  # nothing to undo at the deal

@@ -132,6 +132,19 @@ SAMPLES: dict[str, Callable[[int, Made], list[str]]] = {
         f"/replay/{made.replay}?step=99999",
         "/replay/nobody",
     ],
+    "/replay/{ident}/analysis": lambda i, made: [
+        f"/replay/{made.replay}/analysis",
+        "/replay/nobody/analysis",
+    ],
+    "/replay/{ident}/win": lambda i, made: [
+        f"/replay/{made.replay}/win",
+        f"/replay/{made.replay}/win?step=2",
+        "/replay/nobody/win",
+    ],
+    "/replay/{ident}/win.txt": lambda i, made: [
+        f"/replay/{made.replay}/win.txt",
+        "/replay/nobody/win.txt",
+    ],
 }
 """For each GET route, the paths to open; ``i`` chooses new deals and guesses each round."""
 

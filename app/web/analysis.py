@@ -1,0 +1,242 @@
+"""Where the win slipped away, on the page (issue 33): the finding of an ended game's analysis
+(:mod:`app.services.analyses`) in the end box and on the replay page, and the winning line it
+carries as a replay of its own.
+
+- ``GET /replay/ID/analysis``: the finding as a fragment (``#analysis``), for the end box and
+  the replay page (htmx, ``load``); while the analysis runs, the fragment asks again every
+  2 s. Without JavaScript the end box links the replay page, which draws the same finding (a
+  link reloads it while the analysis runs).
+- ``GET /replay/ID/win?step=N``: the game's first *k* moves, then the winning line, stepped
+  like any replay; ``GET /replay/ID/win.txt`` the same as text (``POST /replay`` checks every
+  move of it).
+
+Never during play: a replay exists only once its game has ended, only a game that ended
+without a win is analysed, and when the player who asks is playing that game on (an Undo
+after the end) the finding is withheld until it ends again. A request without a cookie only
+reads a stored finding: it never starts an analysis (a GET without a cookie writes nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from babel.support import NullTranslations
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
+
+from app.engine.analysis import Analysis, Finding
+from app.engine.codes import DealCode
+from app.engine.replay import Line
+from app.i18n import N_
+from app.services.analyses import ANALYSED_STATES, Analyst, Progress, line_digest
+from app.status import Status
+from app.store import Store
+from app.store.replays import StoredReplay, replay_id
+from app.web.dependencies import PlayerDep, RendererDep, StoreDep, get_page, public_origin
+from app.web.errors import PlayerError
+from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
+from app.web.linecache import line_cache
+from app.web.markup import draw, words
+from app.web.pages import Pager, StepQuery, parse_step
+from app.web.replays import (
+    Result,
+    find_replay,
+    move_list,
+    render_page,
+    stored_line,
+    view,
+    viewer_zen,
+)
+from app.web.screen import screen_for
+from app.web.sessions import Player
+
+router = APIRouter()
+
+FRAGMENT: Final = "partials/analysis.html"
+POLL: Final = "every 2s"
+"""How often a running analysis's fragment asks again."""
+
+TEXTS: Final = {
+    "running": N_("Looking for where it slipped away…"),
+    "busy": N_("Many games are being looked at just now: this one is next."),
+    Finding.CANNOT_WIN: N_("This deal cannot be won: no sequence of moves wins it."),
+    Finding.UNDECIDED: N_("The solver could not decide this in its budget."),
+}
+
+
+def _slipped_text(k: int, move: str, t: NullTranslations) -> str:
+    if k == 0:
+        said = N_("You could have won from the deal. Move 1 lost it: %(move)s")
+        return t.gettext(said) % {"move": move}
+    said = N_("You could still have won until move %(k)s. Move %(next)s lost it: %(move)s")
+    return t.gettext(said) % {"k": k, "next": k + 1, "move": move}
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the fragment draws: nothing (``None`` text), a finding, or the analysis under way."""
+
+    ident: str
+    text: str | None = None
+    kind: str = ""
+    poll: bool = False
+    win_url: str | None = None
+    win_label: str = ""
+
+
+async def _playing_on(store: Store, player: Player, replay: StoredReplay) -> bool:
+    """The asking player plays this game on (an Undo after its end): the finding waits."""
+    if player.fresh:
+        return False
+    _, row = await store.load_async(player.sid, replay.code)
+    return row is not None and replay_id(row) == replay.id and not row.state.is_over
+
+
+def analyst_of(request: Request) -> Analyst:
+    found: Analyst = request.app.state.analyst
+    return found
+
+
+async def finding_of(
+    request: Request, store: Store, player: Player, replay: StoredReplay
+) -> tuple[Progress, Analysis[Any] | None]:
+    """Where the analysis of ``replay`` stands for this asker (one that starts nothing when the
+    request came without a cookie, or while the asker plays the game on: ``NONE``)."""
+    if replay.state not in ANALYSED_STATES or await _playing_on(store, player, replay):
+        return Progress.NONE, None
+    data: dict[str, Any] | None
+    if player.fresh:
+        data = await store.analysis(replay.id)
+        if data is None or data.get("for") != line_digest(replay):
+            return Progress.NONE, None
+        answer_progress = Progress.DONE
+    else:
+        answer = await analyst_of(request).answer(store, replay)
+        answer_progress, data = answer.progress, answer.finding
+    if answer_progress is not Progress.DONE:
+        return answer_progress, None
+    game = screen_for(DealCode.parse(replay.code)).game
+    finding = Analysis.from_data(data, game.parse_move)
+    if finding is None:  # written by another version: read as not there
+        return Progress.NONE, None
+    return Progress.DONE, finding
+
+
+async def shown(
+    request: Request, store: Store, player: Player, replay: StoredReplay, lang: str, t: Any
+) -> Shown:
+    progress, finding = await finding_of(request, store, player, replay)
+    if progress in (Progress.RUNNING, Progress.BUSY):
+        key = "running" if progress is Progress.RUNNING else "busy"
+        return Shown(replay.id, t.gettext(TEXTS[key]), key, poll=True)
+    if finding is None:
+        return Shown(replay.id)
+    if finding.kind is not Finding.SLIPPED or finding.last_winnable is None:
+        return Shown(replay.id, t.gettext(TEXTS[finding.kind]), finding.kind.value)
+    k = finding.last_winnable
+    line = await stored_line(request, replay)
+    screen = screen_for(line.code)
+    move = screen.describe_move(line.position(k), line.move(k + 1), lang)
+    return Shown(
+        replay.id,
+        _slipped_text(k, move, t),
+        finding.kind.value,
+        win_url=f"/replay/{replay.id}/win",
+        win_label=t.gettext(N_("See a win from move %(k)s")) % {"k": k},
+    )
+
+
+def fragment_html(s: Shown, t: NullTranslations) -> Markup:
+    """``#analysis``: the finding, or the analysis under way (asking again), or an empty slot."""
+    texts = words(
+        heading=t.gettext(N_("Where the win slipped away")),
+        again=t.gettext(N_("Look again")),
+    )
+    return Markup(draw(FRAGMENT, "analysis", s, texts, POLL))
+
+
+def placeholder_html(ident: str, t: NullTranslations) -> Markup:
+    """The end box's slot before the finding comes: loads it (htmx), or without JavaScript
+    links the replay page, which draws it."""
+    label = t.gettext(N_("Where did the win slip away?"))
+    return Markup(draw(FRAGMENT, "placeholder", ident, label))
+
+
+@router.get("/replay/{ident}/analysis", name="replay-analysis")
+async def analysis_fragment(
+    ident: str, request: Request, store: StoreDep, player: PlayerDep
+) -> Response:
+    """The finding as a fragment (htmx); a plain GET goes to the replay page, which draws it."""
+    replay = await find_replay(store, ident)
+    if not is_htmx(request):
+        return RedirectResponse(f"/replay/{replay.id}#analysis", 303, headers=NO_STORE)
+    page = await get_page(request, store, player)
+    s = await shown(request, store, player, replay, page.lang, page.t)
+    return vary_on_htmx(html_answer(str(fragment_html(s, page.t))))
+
+
+def no_win_line() -> PlayerError:
+    return PlayerError.fixed(
+        404,
+        N_("No winning line here"),
+        N_("This replay has no winning line: only a game that could have been won has one,"
+           " once its analysis has ended."),
+    )  # fmt: skip
+
+
+async def _win_line(
+    request: Request, store: Store, player: Player, ident: str
+) -> tuple[StoredReplay, Line[Any, Any], int]:
+    replay = await find_replay(store, ident)
+    _, finding = await finding_of(request, store, player, replay)
+    if finding is None or finding.kind is not Finding.SLIPPED or finding.last_winnable is None:
+        raise no_win_line()
+    played = await stored_line(request, replay)
+    k = finding.last_winnable
+    key = (replay.id, f"win:{replay.line}")
+    cache = line_cache(request)
+    line = cache.get(key)
+    if line is None:
+        line = Line(played.game, played.code, [*played.moves[:k], *finding.winning_line])
+        cache.keep(key, line)
+    return replay, line, k
+
+
+@router.get("/replay/{ident}/win.txt", name="replay-win-text")
+async def win_text(ident: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
+    """The winning line as text: the deal code, the game's first *k* moves, then the win."""
+    _, line, _ = await _win_line(request, store, player, ident)
+    return Response(line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE))
+
+
+@router.get("/replay/{ident}/win", name="replay-win")
+async def win_page(
+    ident: str,
+    request: Request,
+    renderer: RendererDep,
+    store: StoreDep,
+    player: PlayerDep,
+    step: StepQuery = "0",
+) -> Response:
+    """The game's first *k* moves, then a winning line, stepped like any replay."""
+    replay, line, k = await _win_line(request, store, player, ident)
+    number = parse_step(step, len(line))
+    page = await get_page(request, store, player)
+    screen = screen_for(line.code)
+    final = line.position(len(line))
+    result = Result(Status.WON, None, len(line), line.game.points(final))
+    s = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
+    path = f"/replay/{replay.id}/win"
+    s |= {
+        "pager": Pager(number, len(line), path),
+        "text_url": f"{path}.txt",
+        "url": f"{public_origin(request)}{path}",
+        "text": None,
+        "move_words": await move_list(request, (replay.id, f"win:{replay.line}"), screen, line,
+                                      page.lang),
+        "win_from": k,
+        "played_url": f"/replay/{replay.id}",
+    }  # fmt: skip
+    return await render_page(request, renderer, page, s)

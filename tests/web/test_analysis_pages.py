@@ -1,0 +1,207 @@
+"""Where the win slipped away, on the page (issue 33 items 1–3): the end box and the replay page
+say what the analysis of an ended game found, the winning line is a replay of its own, and
+nothing of it shows while the game is played."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from app.engine.halfmoon import HalfMoon, position_from_data
+from app.engine.replay import Line
+from app.main import create_app
+from tests.web.conftest import HTMX, deal_as
+from tests.web.html import parse
+from tests.web.test_replays import REPLAY_LINK, replay_url
+
+CODE = "HM1-N-AAAAAAB"
+SLIPS = {"piles": [["6D", "5S"], ["6C"], ["5H"], ["AH"], ["10C"]] + [[]] * 7, "reserve": [None] * 8}
+"""A+10 first (still winnable), then 5♥+6♣ leaves 5♠ on 6♦: the win slipped at move 2."""
+DEAD = {"piles": [["6D", "5S"], ["AH"], ["10C"]] + [[]] * 9, "reserve": [None] * 8}
+"""The 5♠ lies on the only 6: lost from the deal."""
+PLAY_SLIPS = (("pile-4", "pile-5"), ("pile-3", "pile-2"))
+
+
+@pytest.fixture
+def app(store, proof_pool):
+    """The application with the analyses in a thread (the monkeypatched deals hold there)."""
+    with ThreadPoolExecutor(1) as pool:
+        yield create_app(store=store.store, proof_pool=proof_pool, analysis_pool=pool)
+
+
+@pytest.fixture
+def slips(monkeypatch, app):
+    deal_as(monkeypatch, HalfMoon, CODE, position_from_data(SLIPS), app)
+
+
+@pytest.fixture
+def dead(monkeypatch, app):
+    deal_as(monkeypatch, HalfMoon, CODE, position_from_data(DEAD), app)
+
+
+def play(p, removals) -> None:
+    for removal in removals:
+        for place in removal:
+            p.tap(place)
+
+
+def fragment(client: TestClient, ident: str, until_done: bool = True):
+    """``#analysis`` as htmx asks for it; ``until_done``: again until it stops asking."""
+    for _ in range(200):
+        response = client.get(f"/replay/{ident}/analysis", headers=HTMX)
+        assert response.status_code == 200, response.text
+        found = parse(response.text).by_id("analysis")
+        if not until_done or "hx-trigger" not in found.attrs:
+            return found
+        time.sleep(0.02)
+    raise AssertionError("the analysis never ended")
+
+
+def stuck(player, removals=PLAY_SLIPS, htmx: bool = True):
+    p = player(CODE, htmx=htmx)
+    play(p, removals)
+    assert p.board.attrs["data-state"] == "stuck"
+    match = REPLAY_LINK.fullmatch(replay_url(p))
+    assert match is not None
+    return p, match.group(1)
+
+
+def test_the_end_box_loads_where_the_win_slipped_away(player, slips):
+    p, ident = stuck(player)
+    slot = p.board.by_id("analysis")
+    assert slot.attrs["hx-get"] == f"/replay/{ident}/analysis"
+    assert slot.attrs["hx-trigger"] == "load"
+    assert slot.find("a").attrs["href"] == f"/replay/{ident}#analysis"  # without JavaScript
+    first = fragment(p.client, ident, until_done=False)
+    assert first.find("p").text == "Looking for where it slipped away…"
+    assert first.attrs["hx-trigger"] == "every 2s"
+    assert first.attrs["hx-get"] == f"/replay/{ident}/analysis"
+    done = fragment(p.client, ident)
+    assert done.attrs["class"] == "analysis slipped"
+    assert done.by_id("analysis-text").text == (
+        "You could still have won until move 1. Move 2 lost it:"
+        " Six of clubs and five of hearts removed."
+    )
+    assert done.by_id("analysis-win").attrs["href"] == f"/replay/{ident}/win"
+    assert done.by_id("analysis-win").text == "See a win from move 1"
+
+
+def test_see_a_win_steps_through_the_games_first_moves_then_a_winning_line(player, slips, client):
+    p, ident = stuck(player)
+    fragment(p.client, ident)
+    answer = client.get(f"/replay/{ident}/win?step=3")
+    assert answer.status_code == 200, answer.text[-3000:]
+    page = parse(answer.text)
+    assert page.by_id("replay-outcome").text == "Won"
+    assert page.by_id("step-count").text == "Step 3 of 3"
+    assert page.by_id("win-from").find("a").attrs["href"] == f"/replay/{ident}"
+    words = [li.text for li in page.by_id("move-list").find_all("li")]
+    assert words[:2] == ["The deal", "Ace of hearts and ten of clubs removed."]  # as played
+    assert len(words) == 4
+    text = client.get(f"/replay/{ident}/win.txt")
+    assert text.headers["content-type"] == "text/plain; charset=utf-8"
+    line = Line.from_text(text.text)
+    assert line.game.deal(line.code) == position_from_data(SLIPS)
+    assert line.position(len(line)).is_won()  # every move checked by the rules
+    pasted = client.post("/replay", data={"text": text.text, "token": p.token, "step": "3"})
+    assert parse(pasted.text).by_id("replay-outcome").text == "Won"
+
+
+def test_a_deal_lost_from_the_start_says_so(player, dead):
+    p, ident = stuck(player, (("pile-2", "pile-3"),))
+    done = fragment(p.client, ident)
+    assert done.by_id("analysis-text").text == (
+        "This deal cannot be won: no sequence of moves wins it."
+    )
+    assert done.find_all(id="analysis-win") == []
+    assert p.client.get(f"/replay/{ident}/win").status_code == 404
+
+
+def test_without_javascript_the_replay_page_draws_the_finding_and_a_link_while_it_runs(
+    player, slips
+):
+    p, ident = stuck(player, htmx=False)
+    link = p.board.by_id("analysis-link")
+    assert link.attrs["href"] == f"/replay/{ident}#analysis"
+    page = parse(p.client.get(f"/replay/{ident}").text)
+    running = page.by_id("analysis")
+    if "hx-trigger" in running.attrs:  # still under way: a link that reloads the page
+        assert running.find("noscript") is not None
+    fragment(p.client, ident)
+    page = parse(p.client.get(f"/replay/{ident}").text)
+    assert page.by_id("analysis-text").text.startswith("You could still have won until move 1.")
+    plain = p.client.get(f"/replay/{ident}/analysis")  # a plain GET: the page that draws it
+    assert (plain.status_code, plain.headers["location"]) == (303, f"/replay/{ident}#analysis")
+
+
+def test_a_viewer_without_a_cookie_starts_nothing_and_reads_a_stored_finding(
+    player, slips, app, store
+):
+    p, ident = stuck(player)
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as stranger:
+
+        def get(path: str):
+            stranger.cookies.clear()  # every request without a cookie
+            return stranger.get(path, headers=HTMX if path.endswith("/analysis") else {})
+
+        before = parse(get(f"/replay/{ident}").text).by_id("analysis")
+        assert before.attrs.get("hidden") is not None
+        assert parse(get(f"/replay/{ident}/analysis").text).by_id("analysis").text.strip() == ""
+        assert get(f"/replay/{ident}/win").status_code == 404
+        assert app.state.analyst.started == 0 and store.analysis(ident) is None
+        fragment(p.client, ident)  # the player's own browser asks: analysed once
+        after = parse(get(f"/replay/{ident}").text)
+        assert after.by_id("analysis-text").text.startswith("You could still have won")
+        assert get(f"/replay/{ident}/win").status_code == 200
+    assert app.state.analyst.started == 1
+
+
+def test_nothing_shows_while_the_game_is_played_on_after_an_undo(player, slips):
+    p, ident = stuck(player)
+    fragment(p.client, ident)
+    p.post("undo")
+    assert p.board.attrs["data-state"] == "playing"
+    assert p.board.find_all(id="analysis") == []
+    hidden = fragment(p.client, ident)
+    assert hidden.attrs.get("hidden") is not None and hidden.text.strip() == ""
+    assert parse(p.client.get(f"/replay/{ident}").text).by_id("analysis").text.strip() == ""
+    assert p.client.get(f"/replay/{ident}/win").status_code == 404
+    assert p.client.get(f"/replay/{ident}/win.txt").status_code == 404
+    p.tap("pile-3")
+    p.tap("pile-2")  # ended again, the same way: the finding shows again
+    assert fragment(p.client, ident).by_id("analysis-text").text.startswith("You could still")
+
+
+def test_a_won_game_has_no_analysis(player, slips):
+    p = player(CODE)
+    play(p, (("pile-4", "pile-5"), ("pile-1", "pile-2"), ("pile-1", "pile-3")))
+    assert p.board.attrs["data-state"] == "won"
+    ident = REPLAY_LINK.fullmatch(replay_url(p)).group(1)
+    assert p.board.find_all(id="analysis") == []
+    assert parse(p.client.get(f"/replay/{ident}").text).find_all(id="analysis") == []
+    assert p.client.get(f"/replay/{ident}/win").status_code == 404
+
+
+@pytest.mark.parametrize("path", ["analysis", "win", "win.txt"])
+def test_an_unknown_replay_answers_404(client, path):
+    response = client.get(f"/replay/{'Z' * 22}/{path}", headers=HTMX)
+    assert response.status_code == 404
+    assert "There is no replay at this address" in response.text
+
+
+@pytest.mark.parametrize("lang", ["tr", "bg"])
+def test_the_finding_is_told_in_every_language(player, slips, lang):
+    p, ident = stuck(player)
+    response = p.client.get(f"/replay/{ident}", headers={"Accept-Language": lang})
+    fragment(p.client, ident)
+    page = parse(p.client.get(f"/replay/{ident}", headers={"Accept-Language": lang}).text)
+    assert response.status_code == 200
+    text = page.by_id("analysis-text").text
+    assert text and "You could" not in text and "Six of clubs" not in text
