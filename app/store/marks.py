@@ -70,6 +70,9 @@ class Marks(NamedTuple):
     replay: str | None = None
     """The id of this game's replay (:mod:`app.store.replays`), drawn when the game first
     ends, kept while it goes on from the same deal, dropped when it restarts."""
+    practice: bool = False
+    """A practice game (issue 33: *Try from move k*): counted in no statistics, streak or
+    standing, never replayed; kept for the row's life (:func:`app.store.values.carry`)."""
 
     def to_data(self) -> dict[str, Any]:
         """The JSON object stored: the marks that are set.
@@ -93,6 +96,8 @@ class Marks(NamedTuple):
             data["retry"] = self.retry
         if self.replay is not None:
             data["replay"] = {"id": self.replay}
+        if self.practice:
+            data["practice"] = True
         return data
 
     @classmethod
@@ -101,7 +106,7 @@ class Marks(NamedTuple):
 
         >>> Marks.from_data({"counted": "done", "won": {"ms": 5, "moves": 2, "score": 1}, "x": 1})
         Marks(counted='done', daily='', won=Win(ms=5, moves=2, score=1, replay=None), \
-unproved=False, retry=None, replay=None)
+unproved=False, retry=None, replay=None, practice=False)
         >>> Marks.from_data("[") == Marks.from_data({"counted": 1, "replay": "x"}) == Marks()
         True
         """
@@ -116,6 +121,7 @@ unproved=False, retry=None, replay=None)
             data.get("unproved") is True,
             retry if isinstance(retry, str) else None,
             _replay_id(replay.get("id")) if isinstance(replay, dict) else None,
+            data.get("practice") is True,
         )
 
 

@@ -174,10 +174,11 @@ def carry(
     ...                  marks=Marks("done", replay="R" * 22))
     >>> carry(won, StoredGame("C", {})).marks
     Marks(counted='new', daily='', won=Win(ms=9000, moves=48, score=520, \
-replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
+replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None, practice=False)
     """
     fresh = new.marks
     kept, counted = (NO_MARKS, fresh.counted) if old is None else (old.marks, old.marks.counted)
+    practice = fresh.practice or kept.practice  # counted nowhere, never replayed (issue 33)
     won = fresh.won or kept.won
     if (
         fresh.won is None
@@ -191,7 +192,13 @@ replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
         record = new.record
         if record.get("moves") or record.get("redo"):  # not restarted: the same game goes on
             replay = kept.replay
-        if new_id is not None and kept.replay is None and new.state in ENDED and new.moves > 0:
+        if (
+            new_id is not None
+            and kept.replay is None
+            and new.state in ENDED
+            and new.moves > 0
+            and not practice
+        ):
             replay = new_id()
     if (
         old is not None
@@ -203,9 +210,23 @@ replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None)
     ):
         counted = "new"  # an ended game restarted is a new game (issue 34)
     daily = fresh.daily or kept.daily
-    if (counted, daily, won, replay) == (fresh.counted, fresh.daily, fresh.won, fresh.replay):
+    if practice:
+        replay = None  # a practice game is never replayed, nor writes over the game's replay
+    if practice and new.kind is not None:
+        new = StoredGame(
+            new.code, new.record, new.state, new.score, new.moves, new.updated_ms, new.marks,
+            None, False,
+        )  # fmt: skip
+    if (counted, daily, won, replay, practice) == (
+        fresh.counted,
+        fresh.daily,
+        fresh.won,
+        fresh.replay,
+        fresh.practice,
+    ):
         return new
-    return new.with_marks(Marks(counted, daily, won, fresh.unproved, fresh.retry, replay))
+    marks = Marks(counted, daily, won, fresh.unproved, fresh.retry, replay, practice)
+    return new.with_marks(marks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,16 +26,29 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
+from app.clock import now_ms
 from app.engine.analysis import Analysis, Finding
 from app.engine.codes import DealCode
+from app.engine.game import Clock
 from app.engine.replay import Line
 from app.i18n import N_
 from app.services.analyses import ANALYSED_STATES, Analyst, Progress, line_digest
 from app.status import Status
-from app.store import Store
+from app.store import SessionData, Store
+from app.store.base import StoredGame, carry
+from app.store.marks import Marks
 from app.store.replays import StoredReplay, replay_id
-from app.web.dependencies import PlayerDep, RendererDep, StoreDep, get_page, public_origin
+from app.web.context import PageBase
+from app.web.dependencies import (
+    PlayerDep,
+    RendererDep,
+    StoreDep,
+    checked_form,
+    get_page,
+    public_origin,
+)
 from app.web.errors import PlayerError
+from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.linecache import line_cache
 from app.web.markup import draw, words
@@ -84,6 +97,9 @@ class Shown:
     poll: bool = False
     win_url: str | None = None
     win_label: str = ""
+    try_label: str = ""
+    token: str = ""
+    """The asker's form token, for *Try from move k*."""
 
 
 async def _playing_on(store: Store, player: Player, replay: StoredReplay) -> bool:
@@ -125,7 +141,13 @@ async def finding_of(
 
 
 async def shown(
-    request: Request, store: Store, player: Player, replay: StoredReplay, lang: str, t: Any
+    request: Request,
+    store: Store,
+    player: Player,
+    replay: StoredReplay,
+    lang: str,
+    t: Any,
+    token: str,
 ) -> Shown:
     progress, finding = await finding_of(request, store, player, replay)
     if progress in (Progress.RUNNING, Progress.BUSY):
@@ -145,7 +167,13 @@ async def shown(
         finding.kind.value,
         win_url=f"/replay/{replay.id}/win",
         win_label=t.gettext(N_("See a win from move %(k)s")) % {"k": k},
+        try_label=t.gettext(N_("Try from move %(k)s")) % {"k": k},
+        token=token,
     )
+
+
+def token_of(page: PageBase) -> str:
+    return page.session.token if page.session is not None else ""
 
 
 def fragment_html(s: Shown, t: NullTranslations) -> Markup:
@@ -173,7 +201,7 @@ async def analysis_fragment(
     if not is_htmx(request):
         return RedirectResponse(f"/replay/{replay.id}#analysis", 303, headers=NO_STORE)
     page = await get_page(request, store, player)
-    s = await shown(request, store, player, replay, page.lang, page.t)
+    s = await shown(request, store, player, replay, page.lang, page.t, token_of(page))
     return vary_on_htmx(html_answer(str(fragment_html(s, page.t))))
 
 
@@ -240,3 +268,40 @@ async def win_page(
         "played_url": f"/replay/{replay.id}",
     }  # fmt: skip
     return await render_page(request, renderer, page, s)
+
+
+def in_play() -> PlayerError:
+    return PlayerError.fixed(
+        409,
+        N_("A game of this deal is in play"),
+        N_("You have a game of this deal going on: finish it or restart it before trying from"
+           " a move of another game."),
+    )  # fmt: skip
+
+
+@router.post("/replay/{ident}/try", name="replay-try")
+async def try_from(ident: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
+    """*Try from move k*: a practice game of the deal at the board after the game's first *k*
+    moves (Undo stops there), counted in no statistics, streak or standing; it takes the place
+    of the player's game of that deal unless that one is going on."""
+    await checked_form(request, store, player, ActionForm, f"/replay/{ident}")
+    _, line, k = await _win_line(request, store, player, ident)
+    screen = screen_for(line.code)
+    now = now_ms()
+
+    def change(
+        session: SessionData | None, stored: StoredGame | None
+    ) -> tuple[StoredGame | None, None]:
+        going_on = stored is not None and not stored.state.is_over and stored.moves > 0
+        if going_on and stored is not None and not stored.marks.practice:
+            raise in_play()
+        game = screen.game(line.code)
+        for move in line.moves[:k]:
+            game.play(move, now)
+        game.undo_floor = k  # the practice starts at that board
+        game.clock = Clock()  # and its time at 0:00, from the first move
+        row = screen.stored(game, game.to_record(), now)
+        return carry(stored, row.with_marks(Marks(practice=True))), None
+
+    await store.change_game_async(player.sid, str(line.code), change)
+    return RedirectResponse(screen.url(line.code), 303, headers=NO_STORE)

@@ -75,6 +75,7 @@ async def show_page(
         request, screen, game, session, lang, message=message, spoken=question, asking=asking
     )
     token, code_text = session.token, context["info"].code
+    context["practice"] = stored is not None and stored.marks.practice  # issue 33
     facts = screen.facts(game, session, asking=asking)
     if facts.state.is_over:
         result = await result_or_none(store, player.sid, code_text, screen.ranks_wins_by_moves)

@@ -278,7 +278,9 @@ async def replay_page(
     if replay.state != Status.WON:  # where the win slipped away (issue 33)
         from app.web import analysis  # it builds on this module
 
-        found = await analysis.shown(request, store, player, replay, page.lang, page.t)
+        found = await analysis.shown(
+            request, store, player, replay, page.lang, page.t, analysis.token_of(page)
+        )
         shown["analysis"] = analysis.fragment_html(found, page.t)
     return await render_page(request, renderer, page, shown)
 

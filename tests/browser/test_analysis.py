@@ -72,3 +72,16 @@ def test_without_javascript_the_end_box_links_the_replay_page_that_tells_it(new_
         page.reload()
     expect(page.locator("#analysis-win")).to_have_count(1)
     screenshot(page, f"issue33-analysis-nojs-{lang}")
+
+
+def test_try_from_move_k_opens_the_practice_game_on_a_phone(new_context):
+    _, k = expected()
+    page: Page = new_context(**PHONE_TOUCH).new_page()
+    end_stuck_half_moon(page)
+    page.locator("#analysis-try").click(timeout=60_000)
+    expect(page.locator("#practice-note")).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-moves", str(k))
+    expect(page.locator("#board")).to_have_attribute("data-state", "playing")
+    expect(page.locator("#control-undo")).to_be_disabled()
+    assert_accessible(page, "a practice game")
+    screenshot(page, "issue33-practice-phone")

@@ -31,7 +31,11 @@ def test_every_key_the_old_extra_held_is_a_typed_mark_and_is_stored_as_it_was() 
     assert Marks.from_data(OLD_EXTRA) == OLD_MARKS
     assert OLD_MARKS.to_data() == OLD_EXTRA  # an older version reads the rows this one writes
     assert Marks.from_data(NO_MARKS.to_data()) == NO_MARKS and NO_MARKS.to_data() == {}
-    assert set(Marks._fields) == set(OLD_EXTRA)  # nothing a row carries is left untyped
+    assert set(Marks._fields) == {*OLD_EXTRA, "practice"}  # nothing a row carries is untyped
+    # issue 33's practice games: a key of its own (an older version drops it, as unknown)
+    assert Marks(practice=True).to_data() == {"practice": True}
+    assert Marks.from_data({"practice": True}) == Marks(practice=True)
+    assert Marks.from_data({"practice": 1}) == NO_MARKS
     assert hash(OLD_MARKS) == hash(Marks.from_data(json.loads(json.dumps(OLD_EXTRA))))
 
 
@@ -221,3 +225,15 @@ def test_the_statistics_mark_comes_from_the_stored_row_and_the_changes_own_marks
         Marks(counted="done", daily="2026-12-02")
     )
     assert carry(None, decided) is decided
+
+
+def test_a_practice_game_keeps_its_mark_is_counted_nowhere_and_never_replayed() -> None:
+    ended = StoredGame("C", {"moves": "ae"}, "stuck", 10, 1, marks=Marks("done", replay=REPLAY))
+    practice = StoredGame("C", {"moves": "ae"}, "playing", 10, 1, marks=Marks(practice=True),
+                          kind="HM")  # fmt: skip
+    tried = carry(ended, practice, lambda: "N" * 22)
+    assert tried.marks.practice and tried.marks.replay is None  # not the game's replay
+    assert (tried.kind, tried.ranks) == (None, False)
+    later = carry(tried, StoredGame("C", {"moves": "ae.bc"}, "stuck", 20, 2, kind="HM"),
+                  lambda: "N" * 22)  # fmt: skip
+    assert later.marks.practice and later.marks.replay is None and later.kind is None

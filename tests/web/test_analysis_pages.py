@@ -17,7 +17,7 @@ with warnings.catch_warnings():
 from app.engine.halfmoon import HalfMoon, position_from_data
 from app.engine.replay import Line
 from app.main import create_app
-from tests.web.conftest import HTMX, deal_as
+from tests.web.conftest import HTMX, Player, deal_as, sid_of
 from tests.web.html import parse
 from tests.web.test_replays import REPLAY_LINK, replay_url
 
@@ -205,3 +205,63 @@ def test_the_finding_is_told_in_every_language(player, slips, lang):
     assert response.status_code == 200
     text = page.by_id("analysis-text").text
     assert text and "You could" not in text and "Six of clubs" not in text
+
+
+# --- Try from move k: a practice game ----------------------------------------------------------
+
+
+def try_from(p, ident: str):
+    return p.client.post(f"/replay/{ident}/try", data={"token": p.token})
+
+
+def test_try_from_move_k_opens_a_practice_game_at_that_board_counted_nowhere(player, slips, store):
+    p, ident = stuck(player)
+    done = fragment(p.client, ident)
+    button = done.by_id("analysis-try")
+    assert button.text == "Try from move 1"
+    form = done.find("form")
+    assert form.attrs["action"] == f"/replay/{ident}/try"
+    sid = sid_of(p.client)
+    stats, replays = store.player_stats(sid), store.player_replays(sid)
+    figures = store.deal_stats(CODE)
+    answer = try_from(p, ident)
+    assert (answer.status_code, answer.headers["location"]) == (303, f"/half-moon/{CODE}")
+    p.open()
+    assert p.doc.by_id("practice-note").text == (
+        "Practice: this game counts in no statistics, streak or standing."
+    )
+    assert (p.board.attrs["data-moves"], p.board.attrs["data-state"]) == ("1", "playing")
+    assert p.doc.by_id("control-undo").attrs.get("disabled") is not None  # it starts there
+    assert p.top("pile-4") == "" and p.top("pile-5") == ""  # A+10 gone, as in the game
+    play(p, (("pile-1", "pile-2"), ("pile-1", "pile-3")))  # the win the line shows
+    assert p.board.attrs["data-state"] == "won"
+    assert store.player_stats(sid) == stats  # no statistics, streak or standing
+    assert store.deal_stats(CODE) == figures
+    assert store.player_replays(sid) == replays  # no replay, the game's own unchanged
+    assert p.client.get(f"/replay/{ident}").status_code == 200
+    assert p.board.find_all(id="ending-replay") == []
+
+
+def test_try_never_takes_the_place_of_a_game_going_on(player, slips, app):
+    p, ident = stuck(player)
+    fragment(p.client, ident)
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as other:
+        q = Player(other, f"/half-moon/{CODE}")
+        q.open()
+        q.tap("pile-4")
+        q.tap("pile-5")  # a game of the deal going on, one move in
+        refused = try_from(q, ident)
+        assert refused.status_code == 409
+        assert "You have a game of this deal going on" in refused.text
+        q.open()
+        assert q.board.attrs["data-moves"] == "1"
+        assert q.doc.find_all(id="practice-note") == []
+
+
+def test_try_is_refused_without_a_winning_line_or_a_token(player, dead, client):
+    p, ident = stuck(player, (("pile-2", "pile-3"),))
+    fragment(p.client, ident)
+    assert try_from(p, ident).status_code == 404  # cannot be won: nothing to try
+    assert try_from(p, "Z" * 22).status_code == 404
+    forged = p.client.post(f"/replay/{ident}/try", data={"token": "forged"})
+    assert forged.status_code in (400, 403)
