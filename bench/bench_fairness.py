@@ -245,11 +245,15 @@ def run(
     return quiet, loud, errors
 
 
-def report(name: str, quiet: dict[str, list[float]], loud: dict[str, list[float]]) -> None:
-    print(f"\n{name:10} {'quiet':^58} | {'two clients hammering costly deals':^58}")
+def report(
+    name: str, quiet: dict[str, list[float]], loud: dict[str, list[float]], analyses: bool
+) -> None:
+    beside = "two analyses at a time" if analyses else "two clients hammering costly deals"
+    print(f"\n{name:10} {'quiet':^58} | {beside:^58}")
     for kind in ("health", "tap"):
         print(f"{kind:10} {summary(quiet[kind]):58} | {summary(loud[kind]):58}")
-    print(f"{'hammer':10} {'':58} | {summary(loud['hammer']):58}")
+    label = "analysis" if analyses else "hammer"
+    print(f"{label:10} {'':58} | {summary(loud['hammer']):58}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -292,7 +296,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     for name, start in runs:
         quiet, loud, errors = run(name, start, args.seconds, deals, args.analyses)
-        report(name, quiet, loud)
+        report(name, quiet, loud, args.analyses)
         print(f"server tracebacks: {errors}")
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, deal, place_name
-from app.engine.halfmoon.solver import DEFAULT_BUDGET, solve
+from app.engine.halfmoon.solver import DEFAULT_BUDGET, SEARCH_FIRST, solve
 
 
 def _won_game(number: int) -> tuple[DealCode, tuple[tuple[int, ...], ...]] | None:
@@ -65,12 +65,14 @@ def bench_rebuild(repeats: int = 200) -> list[float]:
     return timings
 
 
-def bench_solver(first: int, deals: int, budget: int) -> tuple[Counter[str], list[float]]:
+def bench_solver(
+    first: int, deals: int, budget: int, exact: bool = False
+) -> tuple[Counter[str], list[float]]:
     verdicts: Counter[str] = Counter()
     seconds = []
     for number in range(first, first + deals):
         start = time.perf_counter()
-        result = solve(deal(DealCode("HM", 1, "N", number)), budget)
+        result = solve(deal(DealCode("HM", 1, "N", number)), budget, exact=exact)
         seconds.append(time.perf_counter() - start)
         verdicts[result.verdict.value] += 1
     return verdicts, seconds
@@ -80,8 +82,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--first", type=int, default=0, help="first deal number")
     parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument(
+        "--search-only",
+        action="store_true",
+        help="the search alone (budget 200,000 by default), without the prover after it",
+    )
     args = parser.parse_args()
+    exact = not args.search_only  # the product's: SEARCH_FIRST positions, then the prover
+    if args.budget is None:
+        args.budget = DEFAULT_BUDGET if args.search_only else SEARCH_FIRST
 
     taps = bench_taps()
     print(
@@ -90,10 +100,11 @@ def main() -> None:
     )
     rebuild = bench_rebuild()
     print(f"rebuild of a won game's record (48 moves): median {statistics.median(rebuild):.3f} ms")
-    verdicts, seconds = bench_solver(args.first, args.deals, args.budget)
+    verdicts, seconds = bench_solver(args.first, args.deals, args.budget, exact)
     decided = (verdicts["won"] + verdicts["no win"]) / args.deals
     print(
-        f"solver, deals {args.first}…{args.first + args.deals - 1}, budget {args.budget}: "
+        f"solver, deals {args.first}…{args.first + args.deals - 1}, budget {args.budget}"
+        f"{', then the prover' if exact else ''}: "
         f"{dict(verdicts)}; "
         f"decided {decided:.1%}; mean {statistics.mean(seconds):.3f} s, "
         f"median {statistics.median(seconds) * 1e3:.1f} ms, max {max(seconds):.2f} s"
