@@ -15,9 +15,15 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon
 from tests.browser.conftest import assert_accessible, screenshot
 from tests.browser.play import hm_card, hm_stuck_line
-from tests.browser.test_phone import LOCALES, PHONE_TOUCH, end_stuck_half_moon, inside_viewport
+from tests.browser.test_phone import (
+    LANDSCAPE_TOUCH,
+    LOCALES,
+    PHONE_TOUCH,
+    end_stuck_half_moon,
+    inside_viewport,
+)
 
-SIZES = {"phone": PHONE_TOUCH, "desktop": {}}
+SIZES = {"phone": PHONE_TOUCH, "landscape": LANDSCAPE_TOUCH, "desktop": {}}
 
 
 def expected() -> tuple[Finding, int | None]:
