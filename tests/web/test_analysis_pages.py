@@ -265,3 +265,23 @@ def test_try_is_refused_without_a_winning_line_or_a_token(player, dead, client):
     assert try_from(p, "Z" * 22).status_code == 404
     forged = p.client.post(f"/replay/{ident}/try", data={"token": "forged"})
     assert forged.status_code in (400, 403)
+
+
+def test_no_route_tells_anything_of_the_analysis_while_the_game_is_played(player, slips, app):
+    """Every GET route (``tests/web/anonymous.py``'s samples, this replay and deal among them),
+    with htmx and without, asked by the player whose game goes on after an Undo: no finding."""
+    from tests.web.anonymous import Made, anonymous_gets
+
+    p, ident = stuck(player)
+    fragment(p.client, ident)  # analysed and stored: there is something to leak
+    p.post("undo")
+    told = ("analysis-text", "analysis-win", "analysis-try", "slipped away", "could still have")
+    paths = [*anonymous_gets(app, 0, Made(ident, "L" * 32)), f"/half-moon/{CODE}", "/stats", "/"]
+    for path in paths:
+        for headers in ({}, HTMX):
+            response = p.client.get(path, headers=headers)
+            kind = response.headers.get("content-type", "")  # pages and texts, not the CSS
+            text = response.text if kind.startswith(("text/html", "text/plain")) else ""
+            assert not [word for word in told if word in text], (path, headers)
+            said = {k: v for k, v in response.headers.items() if k != "location"}
+            assert "analysis" not in str(said).lower(), path  # (a plain GET's 303 names it)
