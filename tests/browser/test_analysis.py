@@ -91,3 +91,22 @@ def test_try_from_move_k_opens_the_practice_game_on_a_phone(new_context):
     expect(page.locator("#control-undo")).to_be_disabled()
     assert_accessible(page, "a practice game")
     screenshot(page, "issue33-practice-phone")
+
+
+def test_the_finding_is_reached_with_the_keyboard_alone(new_context):
+    """From the end box's message (where the focus is), Tab reaches See a win and Try from move
+    k before the box's own actions; Enter on See a win opens the winning line."""
+    page: Page = new_context().new_page()
+    end_stuck_half_moon(page)
+    expect(page.locator("#analysis-win")).to_be_visible(timeout=60_000)
+    expect(page.locator("#ending-text")).to_be_focused()
+    reached = []
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate("() => document.activeElement.id"))
+    assert reached[:2] == ["analysis-win", "analysis-try"], reached
+    for _ in range(3):
+        page.keyboard.press("Shift+Tab")
+    expect(page.locator("#analysis-win")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/replay/[A-Za-z0-9_-]{22}/win$"))
