@@ -30,7 +30,7 @@ from app.clock import now_ms
 from app.engine.analysis import Analysis, Finding
 from app.engine.codes import DealCode
 from app.engine.game import Clock
-from app.engine.replay import Line
+from app.engine.replay import Line, LineError
 from app.i18n import N_
 from app.services.analyses import ANALYSED_STATES, Analyst, Progress, line_digest
 from app.status import Status
@@ -155,10 +155,12 @@ async def shown(
         return Shown(replay.id, t.gettext(TEXTS[key]), key, poll=True)
     if finding is None:
         return Shown(replay.id)
-    if finding.kind is not Finding.SLIPPED or finding.last_winnable is None:
+    if finding.kind is not Finding.SLIPPED:
         return Shown(replay.id, t.gettext(TEXTS[finding.kind]), finding.kind.value)
-    k = finding.last_winnable
-    line = await stored_line(request, replay)
+    winning = await _winning(request, replay, finding)
+    if winning is None:  # not a finding this game's line bears out (damage): none
+        return Shown(replay.id)
+    line, _, k = winning
     screen = screen_for(line.code)
     move = screen.describe_move(line.position(k), line.move(k + 1), lang)
     return Shown(
@@ -214,21 +216,41 @@ def no_win_line() -> PlayerError:
     )  # fmt: skip
 
 
+async def _winning(
+    request: Request, replay: StoredReplay, finding: Analysis[Any]
+) -> tuple[Line[Any, Any], Line[Any, Any], int] | None:
+    """The game's line, the winning one (its first *k* moves, then the finding's line) and *k*;
+    ``None`` unless the finding slipped at a move of this line and its line wins there."""
+    k = finding.last_winnable
+    if finding.kind is not Finding.SLIPPED or k is None:
+        return None
+    played = await stored_line(request, replay)
+    if k >= len(played):
+        return None
+    wins = " ".join(str(move) for move in finding.winning_line)
+    key = (replay.id, f"win:{k}:{wins}:{replay.line}")
+    cache = line_cache(request)
+    line = cache.get(key)
+    if line is None:
+        try:
+            line = Line(played.game, played.code, [*played.moves[:k], *finding.winning_line])
+        except LineError:  # a finding that no longer replays (the rules changed): none
+            return None
+        if not line.position(len(line)).is_won():
+            return None
+        cache.keep(key, line)
+    return played, line, k
+
+
 async def _win_line(
     request: Request, store: Store, player: Player, ident: str
 ) -> tuple[StoredReplay, Line[Any, Any], int]:
     replay = await find_replay(store, ident)
     _, finding = await finding_of(request, store, player, replay)
-    if finding is None or finding.kind is not Finding.SLIPPED or finding.last_winnable is None:
+    winning = None if finding is None else await _winning(request, replay, finding)
+    if winning is None:
         raise no_win_line()
-    played = await stored_line(request, replay)
-    k = finding.last_winnable
-    key = (replay.id, f"win:{replay.line}")
-    cache = line_cache(request)
-    line = cache.get(key)
-    if line is None:
-        line = Line(played.game, played.code, [*played.moves[:k], *finding.winning_line])
-        cache.keep(key, line)
+    _, line, k = winning
     return replay, line, k
 
 

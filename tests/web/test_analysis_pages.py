@@ -285,3 +285,24 @@ def test_no_route_tells_anything_of_the_analysis_while_the_game_is_played(player
             assert not [word for word in told if word in text], (path, headers)
             said = {k: v for k, v in response.headers.items() if k != "location"}
             assert "analysis" not in str(said).lower(), path  # (a plain GET's 303 names it)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [{"k": 7}, {"line": "zz"}, {"line": "ab"}, {"kind": "maybe"}, {"version": 0}],
+    ids=["k-past-the-end", "not-moves", "illegal-line", "unknown-kind", "old-version"],
+)
+def test_a_damaged_stored_finding_reads_as_none_never_a_500(player, slips, store, damage):
+    p, ident = stuck(player)
+    stored = fragment(p.client, ident)
+    assert stored.by_id("analysis-text").text.startswith("You could still")
+    store.save_analysis(ident, {**store.analysis(ident), **damage})
+    page = p.client.get(f"/replay/{ident}")
+    assert page.status_code == 200
+    assert parse(page.text).by_id("analysis").text.strip() in (
+        "",
+        "Looking for where it slipped away…",
+    )
+    for path in ("win", "win.txt"):
+        assert p.client.get(f"/replay/{ident}/{path}").status_code == 404
+    assert try_from(p, ident).status_code in (303, 404)
