@@ -45,22 +45,20 @@ from app.web.dependencies import (
     StoreDep,
     checked_form,
     get_page,
-    public_origin,
 )
 from app.web.errors import PlayerError
 from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.linecache import line_cache
 from app.web.markup import draw, words
-from app.web.pages import Pager, StepQuery, parse_step
+from app.web.pages import StepQuery
 from app.web.replays import (
     Result,
     find_replay,
-    move_list,
     render_page,
     stored_line,
-    view,
-    viewer_zen,
+    stored_view,
+    text_answer,
 )
 from app.web.screen import screen_for
 from app.web.sessions import Player
@@ -160,7 +158,7 @@ async def shown(
     winning = await _winning(request, replay, finding)
     if winning is None:  # not a finding this game's line bears out (damage): none
         return Shown(replay.id)
-    line, _, k = winning
+    line, k = winning.played, winning.k
     screen = screen_for(line.code)
     move = screen.describe_move(line.position(k), line.move(k + 1), lang)
     return Shown(
@@ -216,11 +214,21 @@ def no_win_line() -> PlayerError:
     )  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class Winning:
+    """The winning line from a game's slip: the game's line, the win (its first *k* moves,
+    then the finding's line), *k*, and the key both are kept under by this worker."""
+
+    played: Line[Any, Any]
+    line: Line[Any, Any]
+    k: int
+    key: tuple[str, str]
+
+
 async def _winning(
     request: Request, replay: StoredReplay, finding: Analysis[Any]
-) -> tuple[Line[Any, Any], Line[Any, Any], int] | None:
-    """The game's line, the winning one (its first *k* moves, then the finding's line) and *k*;
-    ``None`` unless the finding slipped at a move of this line and its line wins there."""
+) -> Winning | None:
+    """``None`` unless the finding slipped at a move of this game's line and its line wins."""
     k = finding.last_winnable
     if finding.kind is not Finding.SLIPPED or k is None:
         return None
@@ -239,26 +247,25 @@ async def _winning(
         if not line.position(len(line)).is_won():
             return None
         cache.keep(key, line)
-    return played, line, k
+    return Winning(played, line, k, key)
 
 
 async def _win_line(
     request: Request, store: Store, player: Player, ident: str
-) -> tuple[StoredReplay, Line[Any, Any], int]:
+) -> tuple[StoredReplay, Winning]:
     replay = await find_replay(store, ident)
     _, finding = await finding_of(request, store, player, replay)
     winning = None if finding is None else await _winning(request, replay, finding)
     if winning is None:
         raise no_win_line()
-    _, line, k = winning
-    return replay, line, k
+    return replay, winning
 
 
 @router.get("/replay/{ident}/win.txt", name="replay-win-text")
 async def win_text(ident: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
     """The winning line as text: the deal code, the game's first *k* moves, then the win."""
-    _, line, _ = await _win_line(request, store, player, ident)
-    return Response(line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE))
+    _, winning = await _win_line(request, store, player, ident)
+    return text_answer(winning.line)
 
 
 @router.get("/replay/{ident}/win", name="replay-win")
@@ -271,24 +278,13 @@ async def win_page(
     step: StepQuery = "0",
 ) -> Response:
     """The game's first *k* moves, then a winning line, stepped like any replay."""
-    replay, line, k = await _win_line(request, store, player, ident)
-    number = parse_step(step, len(line))
+    replay, winning = await _win_line(request, store, player, ident)
+    line = winning.line
     page = await get_page(request, store, player)
-    screen = screen_for(line.code)
-    final = line.position(len(line))
-    result = Result(Status.WON, None, len(line), line.game.points(final))
-    s = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
+    result = Result(Status.WON, None, len(line), line.game.points(line.position(len(line))))
     path = f"/replay/{replay.id}/win"
-    s |= {
-        "pager": Pager(number, len(line), path),
-        "text_url": f"{path}.txt",
-        "url": f"{public_origin(request)}{path}",
-        "text": None,
-        "move_words": await move_list(request, (replay.id, f"win:{replay.line}"), screen, line,
-                                      page.lang),
-        "win_from": k,
-        "played_url": f"/replay/{replay.id}",
-    }  # fmt: skip
+    s = await stored_view(request, page, line, result, step, path, winning.key)
+    s |= {"win_from": winning.k, "played_url": f"/replay/{replay.id}"}
     return await render_page(request, renderer, page, s)
 
 
@@ -307,16 +303,21 @@ async def try_from(ident: str, request: Request, store: StoreDep, player: Player
     moves (Undo stops there), counted in no statistics, streak or standing; it takes the place
     of the player's game of that deal unless that one is going on."""
     await checked_form(request, store, player, ActionForm, f"/replay/{ident}")
-    _, line, k = await _win_line(request, store, player, ident)
+    _, winning = await _win_line(request, store, player, ident)
+    line, k = winning.line, winning.k
     screen = screen_for(line.code)
     now = now_ms()
 
     def change(
         session: SessionData | None, stored: StoredGame | None
     ) -> tuple[StoredGame | None, None]:
-        going_on = stored is not None and not stored.state.is_over and stored.moves > 0
-        if going_on and stored is not None and not stored.marks.practice:
-            raise in_play()
+        if (
+            stored is not None
+            and not stored.state.is_over
+            and stored.moves > 0
+            and not stored.marks.practice
+        ):
+            raise in_play()  # a game of the deal going on is never replaced
         game = screen.game(line.code)
         for move in line.moves[:k]:
             game.play(move, now)

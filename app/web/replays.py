@@ -244,11 +244,40 @@ async def replay_form(
     return html_answer(html)
 
 
+def text_answer(line: Line[Any, Any]) -> Response:
+    """A line as text: the deal code, then one move a line (``text/plain``)."""
+    return Response(line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE))
+
+
+async def stored_view(
+    request: Request,
+    page: PageBase,
+    line: Line[Any, Any],
+    result: Result,
+    step: str,
+    path: str,
+    key: tuple[str, str],
+) -> dict[str, Any]:
+    """One step of a stored line at ``path`` (a replay, or the winning line from its slip):
+    :func:`view` with the step's links, the text form, the shared address and the move list
+    (kept under ``key``)."""
+    number = parse_step(step, len(line))
+    screen = screen_for(line.code)
+    shown = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
+    shown |= {
+        "pager": Pager(number, len(line), path),
+        "text_url": f"{path}.txt",
+        "url": f"{public_origin(request)}{path}",
+        "text": None,
+        "move_words": await move_list(request, key, screen, line, page.lang),
+    }
+    return shown
+
+
 @router.get("/replay/{ident}.txt", name="replay-text")
 async def replay_text(ident: str, request: Request, store: StoreDep) -> Response:
     """The game as text: the deal code, then one move a line (``text/plain``)."""
-    line = await stored_line(request, await find_replay(store, ident))
-    return Response(line.text(), media_type="text/plain; charset=utf-8", headers=dict(NO_STORE))
+    return text_answer(await stored_line(request, await find_replay(store, ident)))
 
 
 @router.get("/replay/{ident}", name="replay")
@@ -262,19 +291,10 @@ async def replay_page(
 ) -> Response:
     replay = await find_replay(store, ident)
     line = await stored_line(request, replay)
-    number = parse_step(step, len(line))
     page = await get_page(request, store, player)
-    screen = screen_for(line.code)
     result = Result(Status(replay.state), replay.ms, replay.moves, replay.score)
-    shown = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
-    path = f"/replay/{replay.id}"
-    shown |= {
-        "pager": Pager(number, len(line), path),
-        "text_url": f"{path}.txt",
-        "url": f"{public_origin(request)}{path}",
-        "text": None,
-        "move_words": await move_list(request, (replay.id, replay.line), screen, line, page.lang),
-    }
+    path, key = f"/replay/{replay.id}", (replay.id, replay.line)
+    shown = await stored_view(request, page, line, result, step, path, key)
     if replay.state != Status.WON:  # where the win slipped away (issue 33)
         from app.web import analysis  # it builds on this module
 

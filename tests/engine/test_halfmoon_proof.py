@@ -14,26 +14,15 @@ from app.engine.halfmoon.proof import SAT_SOLVER, _Formula, prove
 from app.engine.solving import Verdict
 
 from .test_halfmoon_rules import table
-from .test_solvers_exhaustive import small_half_moon, winnable
+from .test_solvers_exhaustive import small_half_moon_positions, winnable
 
 DEAL_42 = DealCode.parse("HM1-N-AAAAABK")
 """A deal the search cannot decide in 200,000 positions; the prover shows it lost."""
 
 
-def _positions(count: int, seed: int):
-    """Small random positions and the positions a random line from each passes through."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        position = small_half_moon(rng)
-        yield position
-        while moves := list(HalfMoon.generate(position)):
-            position = HalfMoon.result(position, rng.choice(moves))
-            yield position
-
-
 def test_the_verdicts_agree_with_the_unpruned_search_and_every_line_wins():
     verdicts = {Verdict.WON: 0, Verdict.NO_WIN: 0}
-    for position in _positions(150, seed=11):
+    for position in small_half_moon_positions(150, seed=11):
         result = prove(position)
         expected = Verdict.WON if winnable(HalfMoon, position) else Verdict.NO_WIN
         assert result.verdict is expected, position

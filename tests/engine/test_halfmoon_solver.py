@@ -13,7 +13,7 @@ from app.engine.halfmoon.solver import solve
 from app.engine.solving import Verdict
 
 from .test_halfmoon_rules import table
-from .test_solvers_exhaustive import small_half_moon, winnable
+from .test_solvers_exhaustive import small_half_moon, small_half_moon_positions, winnable
 
 
 def test_a_solver_line_replayed_through_taps_wins_with_48_moves_and_520_points():
@@ -74,20 +74,9 @@ def _relax_at_once(monkeypatch):
     monkeypatch.setattr(solver, "RELAX_AFTER", 0)
 
 
-def _small_positions(count: int, seed: int = 4):
-    """Small random positions and, for each, the positions a random line passes through."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        position = small_half_moon(rng)
-        yield position
-        while moves := list(HalfMoon.generate(position)):
-            position = HalfMoon.result(position, rng.choice(moves))
-            yield position
-
-
 def test_each_relaxation_refuses_only_positions_the_unpruned_search_cannot_win():
     refused = 0
-    for position in _small_positions(150):
+    for position in small_half_moon_positions(150, seed=4):
         search = solver._Search(position, 10, keep=False)
         won = winnable(HalfMoon, position)
         for relaxed, key in zip(search.relaxed, search.relaxed_keys, strict=True):
@@ -100,14 +89,14 @@ def test_each_relaxation_refuses_only_positions_the_unpruned_search_cannot_win()
 
 
 def test_the_hall_test_alone_refuses_only_positions_the_unpruned_search_cannot_win():
-    for position in _small_positions(150, seed=5):
+    for position in small_half_moon_positions(150, seed=5):
         search = solver._Search(position, 10, keep=False, prune=False)
         if any(search._is_blocked(k) for k in range(6)):
             assert not winnable(HalfMoon, position), position
 
 
 def test_with_and_without_the_relaxations_the_verdicts_agree_with_the_unpruned_search():
-    for position in _small_positions(60, seed=6):
+    for position in small_half_moon_positions(60, seed=6):
         expected = Verdict.WON if winnable(HalfMoon, position) else Verdict.NO_WIN
         for prune, deep_first in ((True, False), (False, False), (True, True)):
             result = solve(position, keep=False, prune=prune, deep_first=deep_first)

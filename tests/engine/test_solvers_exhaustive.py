@@ -70,6 +70,18 @@ def small_half_moon(rng: random.Random) -> HalfMoonPosition:
     return HalfMoonPosition(tuple(tuple(p) for p in piles), tuple(reserve))
 
 
+def small_half_moon_positions(count: int, seed: int):
+    """``count`` small random positions and, after each, the positions a random line from it
+    passes through."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        position = small_half_moon(rng)
+        yield position
+        while moves := list(HalfMoon.generate(position)):
+            position = HalfMoon.result(position, rng.choice(moves))
+            yield position
+
+
 def small_seahaven(rng: random.Random) -> SeahavenPosition:
     """Foundations most of the way up; the rest of the cards in random columns and cells."""
     heights = tuple(rng.randint(8, 13) for _ in SUITS)

@@ -131,9 +131,12 @@ def test_without_javascript_the_replay_page_draws_the_finding_and_a_link_while_i
     link = p.board.by_id("analysis-link")
     assert link.attrs["href"] == f"/replay/{ident}#analysis"
     page = parse(p.client.get(f"/replay/{ident}").text)
-    running = page.by_id("analysis")
-    if "hx-trigger" in running.attrs:  # still under way: a link that reloads the page
-        assert running.find("noscript") is not None
+    running = page.by_id("analysis")  # this request started it: under way
+    assert running.by_id("analysis-text").text == "Looking for where it slipped away…"
+    assert running.attrs["hx-trigger"] == "every 2s"
+    again = running.find("noscript").find("a")  # a link that reloads the page
+    assert again.attrs["href"] == f"/replay/{ident}#analysis"
+    assert again.text == "Look again"
     fragment(p.client, ident)
     page = parse(p.client.get(f"/replay/{ident}").text)
     assert page.by_id("analysis-text").text.startswith("You could still have won until move 1.")
