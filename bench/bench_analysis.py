@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> None:
     for game_id, variant in VARIANTS:
         if args.only and args.only not in (game_id, f"{game_id}-{variant}"):
             continue
-        game = game_by_id(game_id)  # type: ignore[arg-type]
+        game = game_by_id(game_id)
         jobs = [
             (str(code), [str(m) for m in moves], args.seconds, args.linear)
             for code, moves in ended_games(game, variant, args.games, args.seed)
