@@ -8,13 +8,15 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from app.engine.analysis import Finding, analyse
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon
+from app.i18n import translations
 from tests.browser.conftest import assert_accessible, screenshot
 from tests.browser.play import hm_card, hm_stuck_line
+from tests.browser.test_overlap import assert_same_after_reload, latency, ready
 from tests.browser.test_phone import (
     LANDSCAPE_TOUCH,
     LOCALES,
@@ -110,3 +112,48 @@ def test_the_finding_is_reached_with_the_keyboard_alone(new_context):
     expect(page.locator("#analysis-win")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/replay/[A-Za-z0-9_-]{22}/win$"))
+
+
+@pytest.mark.parametrize("ms", [150, 600])
+def test_taps_faster_than_the_answers_end_the_game_and_the_finding_matches_a_reload(
+    context: BrowserContext, ms: int
+):
+    """The stuck line tapped without waiting for any answer (the last card double-clicked)
+    through added latency: the server's end box with its finding, and a reload shows the
+    same board and the same finding."""
+    _, k = expected()
+    code, line = hm_stuck_line()
+    page = context.new_page()
+    page.goto(f"/half-moon/{code}")
+    ready(page)
+    latency(context, page, ms)
+    cards = [place for removal in line for place in removal]
+    for place in cards[:-1]:
+        hm_card(page, place).click()
+    hm_card(page, cards[-1]).dblclick()
+    expect(page.locator("#board")).to_have_attribute("data-state", "stuck", timeout=30_000)
+    text = page.locator("#analysis-text")
+    expect(text).to_contain_text(f"until move {k}." if k else "from the deal.", timeout=60_000)
+    said = text.inner_text()
+    assert_same_after_reload(page)
+    expect(page.locator("#analysis-text")).to_have_text(said, timeout=60_000)
+    expect(page.locator("#board")).to_have_attribute("data-moves", str(len(line)))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LOCALES)
+def test_the_finding_in_every_language_fits_the_screen(new_context, lang, size):
+    _, k = expected()
+    t = translations(lang)
+    page: Page = new_context(locale=LOCALES[lang], **SIZES[size]).new_page()
+    end_stuck_half_moon(page)
+    win = page.locator("#analysis-win")
+    expect(win).to_have_text(t.gettext("See a win from move %(k)s") % {"k": k}, timeout=60_000)
+    expect(page.locator("#analysis-try")).to_have_text(t.gettext("Try from move %(k)s") % {"k": k})
+    expect(page.locator("#analysis-heading")).to_have_text(t.gettext("Where the win slipped away"))
+    assert inside_viewport(page, "#board .ending, #board .ending button, #board .ending a") == []
+    tops = page.locator("#board .ending-actions > *").evaluate_all(
+        "(es) => es.map((e) => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert len(set(tops)) == 1, tops  # the box's own actions keep one row
+    screenshot(page, f"issue33-analysis-{size}-{lang}")
