@@ -1,11 +1,13 @@
-"""The docs are references: `docs/decisions.md` stays short enough to read, and every file the
-docs name in backticks is a file (or folder) of the repository."""
+"""The docs are references: `docs/decisions.md` stays short enough to read, every file the README
+and the docs name in backticks is a file (or folder) of the repository, and nothing in the
+repository reaches outside it (a clone with nothing beside it passes)."""
 
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted((ROOT / "docs").glob("*.md"))
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 # A backticked span that starts at one of the repository's top folders names a file.
 TOP = ("app/", "templates/", "static/", "tests/", "bench/", "scripts/", "docs/", "seeds/")
@@ -47,3 +49,26 @@ def test_every_file_the_docs_name_exists() -> None:
         if not (ROOT / path).exists()
     ]
     assert missing == []
+
+
+OUTSIDE = re.compile(r"\.\./shared|parent\s*/\s*[\"']shared[\"']|parents\[\d\]\s*/\s*[\"']shared")
+
+
+def test_nothing_in_the_repository_reaches_outside_it() -> None:
+    """Issue 47: the README and ``tests/web/test_languages.py`` read the folder beside the checkout, so a clone
+    with nothing beside it failed; the facts the tests need live in ``seeds/``. Every tracked
+    text file is read for a path out of the repository."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    reaching = []
+    for name in filter(None, tracked):
+        path = ROOT / name.decode()
+        if "vendor" in path.parts or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        reaching += [f"{name.decode()}: {m.group(0)}" for m in OUTSIDE.finditer(text)]
+    assert reaching == []

@@ -1,7 +1,7 @@
 """What both games share: move history with bounded undo, redo, restart, the clock and records.
 
-Style (STYLE.md, "state that cannot be corrupted"): positions are immutable values and a game's
-``apply`` returns a new position or raises before anything changes; :class:`Game` keeps the
+Style (scalachess's "state that cannot be corrupted"): positions are immutable values and a
+game's ``apply`` returns a new position or raises before anything changes; :class:`Game` keeps the
 stack of positions the way python-chess keeps its ``move_stack``, so undo is a pop and never a
 recomputation that could drift.
 

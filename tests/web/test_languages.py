@@ -1,5 +1,6 @@
 """English, Turkish and Bulgarian: negotiation, the switch, labels, plurals, card names, catalogs."""
 
+import json
 import re
 from pathlib import Path
 
@@ -210,8 +211,9 @@ def test_every_interface_text_is_translated_in_the_catalog(lang):
     assert stale == [], "texts no longer used: run make messages"
 
 
-DOCUMENTS = ROOT.parent / "shared" / "seeds"
-"""The rule documents (``../shared/seeds``, beside the checkout as in CI): the authority."""
+LETTERS = json.loads((ROOT / "seeds" / "documents" / "card-letters.json").read_text("utf-8"))
+"""How the rule documents print cards (``seeds/documents/card-letters.json``: the legend, and each
+Half Moon document's printed cards with the sentences that print them, cited by document name)."""
 DOCUMENT = {"tr": "000_eab0d8a27d8cd792.txt", "bg": "001_e9307dc58d526daa.txt"}
 RANKS = {"ace": 1, "jack": 11, "queen": 12, "king": 13}
 READING_PAGES = ("/rules/half-moon", "/examples/half-moon", "/rules/seahaven", "/examples/seahaven")
@@ -222,10 +224,12 @@ def test_card_faces_print_the_letters_of_the_rule_documents(client, lang):
     """Issue 22: a card's face in Turkish and Bulgarian prints the letters the document of its
     language prints (``V♣``, ``D♥``, ``R♥``, ``A♥``, with Latin letters, as the documents write
     them) — on all 52 faces of a board, and on the reading pages' diagrams and cascade."""
-    text = (DOCUMENTS / DOCUMENT[lang]).read_text(encoding="utf-8")
+    document = LETTERS["documents"][lang]
+    assert document["document"] == DOCUMENT[lang]
+    text = "\n".join(document["sentences"])
     written = set(re.findall(r"(?<![\w])([^\W_]{1,2})([♠♥♦♣])", text))
-    legend = (DOCUMENTS / "README.md").read_text(encoding="utf-8")
-    letter_of = {RANKS[name]: letter for letter, name in re.findall(r"\b(\w) = (\w+)", legend)}
+    assert sorted(w + s for w, s in written) == document["cards"]
+    letter_of = {RANKS[name]: letter for letter, name in LETTERS["legend"].items()}
     assert set(letter_of) == {1, 11, 12, 13}, letter_of
     # the documents print the court cards and the ace with exactly these letters
     assert {w for w, _ in written if not w.isdigit()} == {"V", "D", "R", "A"}
