@@ -16,6 +16,7 @@ from babel.support import NullTranslations
 from app.engine.codes import DealCode
 from app.engine.games import GAMES, VARIANTS, game_by_id, kind_of, kinds
 from app.i18n import N_
+from app.status import Status
 from app.store.counting import figures, normal, records
 from app.store.replays import ReplaySummary
 from app.web.board import DealFigures, GameResult, Records
@@ -156,7 +157,8 @@ class ResultLines:
 
 def result_lines(result: GameResult | None, t: NullTranslations, zen: bool = False) -> ResultLines:
     """The end box's additions (issue 16): the bests and streaks this game set, where it stands
-    on its deal (issue 26) and how the deal went for everyone who finished it — ``result``
+    on its deal (issue 26) and how the deal went for everyone who finished it (after a loss
+    without the wins, which the standing line already says: issue 45) — ``result``
     from :func:`app.web.ending.game_result`. In *Zen* nothing that names a time or a score
     (the statistics still count them)."""
     if not result:
@@ -181,7 +183,8 @@ def result_lines(result: GameResult | None, t: NullTranslations, zen: bool = Fal
                 "This deal for everyone: %(num)s players finished it",
                 players,
             ) % {"num": players}
-        text += ", " + t.ngettext("%(num)s won", "%(num)s won", wins) % {"num": wins}
+        if standing is None or standing.state == Status.WON:  # a loss's standing says the wins
+            text += ", " + t.ngettext("%(num)s won", "%(num)s won", wins) % {"num": wins}
         if best_ms and zen:
             text += "; " + t.gettext(N_("fewest moves %(moves)s")) % {"moves": fewest}
         elif best_ms:

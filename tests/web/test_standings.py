@@ -120,7 +120,7 @@ def test_the_deals_figures_take_each_players_first_result_only(app, store, playe
     figures = store.deal_stats(CODE)
     assert (figures["players"], figures["wins"], sum(figures["cells"].values())) == (1, 1, 1)
     assert p.board.by_id("deal-figures").text.startswith(
-        "This deal for everyone, not counting this game: 1 player finished it, 1 won"
+        "This deal for everyone, not counting this game: 1 player finished it; best time"
     )
     assert p.board.by_id("standing").text == "1 player has won this deal."
 
