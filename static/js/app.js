@@ -283,7 +283,10 @@
   document.addEventListener("keydown", function (event) {
     if (event.key !== "Escape" || event.defaultPrevented) return;
     var open = openPanels();
-    if (!open.length) return;
+    if (!open.length) {
+      closeHowto(event);
+      return;
+    }
     // the innermost: an open panel with no open panel inside it
     var inner = open.filter(function (d) {
       return !open.some(function (other) {
@@ -300,13 +303,28 @@
     });
   });
 
+  // The how-to-play (a panel over the foot of a game page, not a <details>): Esc closes it as
+  // its × does (issue 45), by sending the × button's own form.
+  function closeHowto(event) {
+    var howto = document.getElementById("howto");
+    var close = document.getElementById("howto-close");
+    if (!howto || howto.hidden || !close || !howto.getClientRects().length) return;
+    event.preventDefault();
+    close.click();
+  }
+
   document.addEventListener(
     "pointerdown",
     function (event) {
       closedByPress = false;
+      // a press on a panel's own button (the menu's, with Settings open inside it) closes the
+      // panels it is outside of and still toggles its own: one tap, not two (issue 45)
+      var summary = event.target.closest && event.target.closest("summary");
+      var toggles = summary && summary.parentElement.matches(PANELS);
       openPanels().forEach(function (d) {
         if (!d.contains(event.target)) {
           close(d, false);
+          if (toggles) return;
           closedByPress = true;
           pressesThatClosed.add(event);
         }

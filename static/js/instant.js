@@ -484,6 +484,25 @@ let keptMain = null; // #main as the server last drew it, when the first action 
 function markPending() {
   const root = board();
   if (root) root.toggleAttribute("data-pending", pending.length > 0 || kept.length > 0);
+  showKept();
+}
+
+// While actions are kept (offline), a note at the top of the screen says so, however many
+// taps are drawn after it (issue 45): outside #main, so no answer or redraw takes it away.
+function showKept() {
+  let note = document.getElementById("kept-note");
+  if (!kept.length) {
+    if (note) note.hidden = true;
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "kept-note";
+    note.className = "kept-note";
+    note.textContent = OFFLINE_TEXT;
+    document.body.append(note);
+  }
+  note.hidden = false;
 }
 
 let flight = []; // Send all home's cards, in order, as the last drawing sent them (motion.js)

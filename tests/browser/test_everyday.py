@@ -1,0 +1,119 @@
+"""Everyday play's small things (issue 45 item 6), the way a player meets them: the menu closed
+with one tap while Settings is open inside it, the how-to-play closed with Escape, and a note
+that stays on screen while moves are kept offline — at 390 × 844 (touch), 844 × 390 and
+1440 × 900."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import DESKTOP, SCREENSHOTS, knows_the_games
+from tests.browser.play import HM, board, hm_card, hm_line
+from tests.browser.test_offline import controlled
+from tests.system.servers import Server
+
+PHONE_TOUCH = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+SIZES: dict[str, dict[str, Any]] = {
+    "phone": PHONE_TOUCH,
+    "landscape": {**PHONE_TOUCH, "viewport": {"width": 844, "height": 390}},
+    "desktop": {"viewport": DESKTOP},
+}
+OFFLINE = "Offline — your moves are kept and will be sent."
+
+
+@pytest.mark.parametrize("size", ["phone", "landscape"])
+def test_one_tap_on_the_menu_button_closes_the_menu_with_settings_open(
+    new_context: Callable[..., BrowserContext], size: str
+) -> None:
+    """Before: the first tap only closed Settings (the press outside it was swallowed), so the
+    menu took two taps to close."""
+    page = new_context(**SIZES[size]).new_page()
+    page.goto(f"/half-moon/{HM}")
+    menu, settings = page.locator("details.menu"), page.locator("details.settings")
+    page.locator("#menu-button").tap()
+    expect(menu).to_have_attribute("open", "")
+    page.locator("details.settings summary").tap()
+    expect(settings).to_have_attribute("open", "")
+    page.locator("#menu-button").tap()
+    expect(menu).not_to_have_attribute("open", "")
+    expect(settings).not_to_have_attribute("open", "")
+    # and it opens again with one tap, Settings closed
+    page.locator("#menu-button").tap()
+    expect(menu).to_have_attribute("open", "")
+    expect(settings).not_to_have_attribute("open", "")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_escape_closes_the_how_to_play_as_its_close_button_does(
+    new_context: Callable[..., BrowserContext], size: str
+) -> None:
+    page = new_context(newcomer=True, **SIZES[size]).new_page()
+    page.goto(f"/half-moon/{HM}")
+    howto = page.locator("#howto")
+    expect(howto).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(howto).to_be_hidden()
+    page.reload()  # dismissed for good, as × does
+    expect(page.locator("#howto")).to_have_count(0)
+    # Escape with the how-to-play shown again from "?" closes it too
+    page.goto(f"/half-moon/{HM}?howto=1#howto")
+    expect(page.locator("#howto")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#howto")).to_be_hidden()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_note_stays_on_screen_while_moves_are_kept_offline(
+    browser: Browser, server: Server, size: str
+) -> None:
+    """The status line says it once, and the next tap's words replace it: the note stays at the
+    top of the screen, over the board, until every kept move is sent. (Its own context: htmx
+    logs a failed fetch as a console error, which the suite's ``new_context`` counts.)"""
+    context = browser.new_context(base_url=server.url, locale="en-US", **SIZES[size])
+    knows_the_games(context)
+    try:
+        kept_offline(context)
+    finally:
+        context.close()
+
+
+def kept_offline(context: BrowserContext) -> None:
+    page = context.new_page()
+    page.goto(f"/half-moon/{HM}")
+    controlled(page)
+    page.reload()
+    expect(board(page)).to_be_visible()
+    note = page.locator("#kept-note")
+    expect(note).to_have_count(0)
+    context.set_offline(True)
+    line = hm_line()
+    for removal in line[:3]:
+        for place in removal:
+            hm_card(page, place).click()
+    expect(page.locator("#moves")).to_have_text("3")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(OFFLINE)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"issue45-kept-note-{context_size(page)}.png"))
+    box = note.bounding_box()
+    viewport = page.viewport_size
+    assert box is not None and viewport is not None
+    assert (box["x"], box["y"], box["width"]) == (0, 0, viewport["width"])
+    assert box["height"] <= 24  # one line, over the header only
+    context.set_offline(False)
+    expect(board(page)).to_have_attribute("data-moves", "3", timeout=30_000)
+    expect(note).to_be_hidden()
+
+
+def context_size(page: Page) -> str:
+    viewport = page.viewport_size
+    return f"{viewport['width']}x{viewport['height']}" if viewport else "unknown"
