@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.browser.conftest import DESKTOP, SCREENSHOTS, knows_the_games
 from tests.browser.play import HM, board, hm_card, hm_line
 from tests.browser.test_offline import controlled
+from tests.browser.test_overlap import latency, ready
 from tests.system.servers import Server
 
 PHONE_TOUCH = {
@@ -117,3 +118,44 @@ def kept_offline(context: BrowserContext) -> None:
 def context_size(page: Page) -> str:
     viewport = page.viewport_size
     return f"{viewport['width']}x{viewport['height']}" if viewport else "unknown"
+
+
+WATCH_STATUS = """() => {
+  window.statusSeen = [];
+  const status = document.getElementById("status");
+  new MutationObserver(() => {
+    const now = document.getElementById("status");
+    window.statusSeen.push({
+      text: now.textContent,
+      pending: document.getElementById("board").hasAttribute("data-pending"),
+      opacity: getComputedStyle(now).opacity,
+    });
+  }).observe(status.parentElement, { childList: true, subtree: true, characterData: true });
+}"""
+
+
+def test_after_taps_faster_than_the_answers_the_status_line_never_shows_an_older_move(
+    new_context: Callable[..., BrowserContext],
+) -> None:
+    """Three pairs tapped at 150 ms of added latency: each answer's words (an older move than
+    the board shows while later taps are drawn) are read out but not drawn; once the last
+    answer is in, the line shows the last move's words."""
+    context = new_context(**PHONE_TOUCH)
+    page = context.new_page()
+    page.goto(f"/half-moon/{HM}")
+    ready(page)
+    latency(context, page, 150)
+    page.evaluate(WATCH_STATUS)
+    for removal in hm_line()[:3]:
+        for place in removal:
+            hm_card(page, place).tap()
+    expect(board(page)).to_have_attribute("data-moves", "3", timeout=15_000)
+    expect(board(page)).not_to_have_attribute("data-pending", "")
+    seen = page.evaluate("() => window.statusSeen")
+    words = [s["text"] for s in seen if s["text"]]
+    assert len(set(words)) >= 2, seen  # the answers' words changed as they came
+    drawn_stale = [s for s in seen if s["pending"] and s["text"] and s["opacity"] != "0"]
+    assert drawn_stale == []
+    status = page.locator("#status")
+    expect(status).to_have_css("opacity", "1")
+    assert status.text_content() == words[-1] and "removed" in words[-1].lower()
