@@ -87,7 +87,8 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
         if ident is not None:
             label = t.gettext(N_("Where did the win slip away?"))
             found = macro(ANALYSIS, "placeholder")(ident, label)
-        parts.append(box(screen.slug, state, text, actions, new_game, extra, replay, found))
+        fold = (t.gettext(N_("Look at the board")), t.gettext(N_("Show what to do next")))
+        parts.append(box(screen.slug, state, text, actions, new_game, extra, replay, found, fold))
     elif not state.is_over and "home" in ending.actions and asking != "restart":
         text = t.gettext(N_("Only moves to the foundations are left."))
         parts.append(macro(ENDING, "home_offer")(screen.slug, text, t.gettext(N_("Send all home"))))

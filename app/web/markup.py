@@ -54,6 +54,7 @@ ICONS: Final = {
     "new": "M6 3h12a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1zM12 8v8M8 12h8",
     "rules": "M4 19V5a2 2 0 0 1 2-2h14v14H6a2 2 0 0 0-2 2zm0 0a2 2 0 0 0 2 2h14v-4",
     "copy": "M9 9h11v11H9zM5 15H4V4h11v1",
+    "look": "M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12zm10 3a3 3 0 1 0 0-6 3 3 0 0 0 0 6z",
 }
 """The info bar's icons (24 × 24, drawn with the text colour): the controls show them on narrow
 screens instead of their words, which stay in the button for screen readers (and show beside

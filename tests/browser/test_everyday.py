@@ -11,8 +11,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import DESKTOP, SCREENSHOTS, knows_the_games
-from tests.browser.play import HM, board, hm_card, hm_line
+from tests.browser.conftest import (
+    DESKTOP,
+    SCREENSHOTS,
+    assert_accessible,
+    knows_the_games,
+    screenshot,
+)
+from tests.browser.play import HM, board, hm_card, hm_line, hm_reach, hm_stuck_line
 from tests.browser.test_offline import controlled
 from tests.browser.test_overlap import latency, ready
 from tests.system.servers import Server
@@ -159,3 +165,52 @@ def test_after_taps_faster_than_the_answers_the_status_line_never_shows_an_older
     status = page.locator("#status")
     expect(status).to_have_css("opacity", "1")
     assert status.text_content() == words[-1] and "removed" in words[-1].lower()
+
+
+# --- the end box set aside (issue 45 item 4) ----------------------------------------------------
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_end_box_folds_away_to_show_the_board_and_comes_back(
+    new_context: Callable[..., BrowserContext], size: str, js: bool
+) -> None:
+    """A stuck game's end box covers the foot of the board (in landscape half of every pile):
+    "Look at the board" folds it to one small button, which brings it back — with and without
+    JavaScript, by touch or click and by the keyboard."""
+    touch = size != "desktop"
+    page = new_context(java_script_enabled=js, **SIZES[size]).new_page()
+    code, line = hm_stuck_line()
+    hm_reach(page, code, line)
+    box = page.locator("#board .ending")
+    expect(box).to_be_visible()
+    opened = box.bounding_box()
+    assert opened is not None
+    aside = page.locator("#ending-aside")
+    expect(aside).to_have_accessible_name("Look at the board")
+    screenshot(page, f"issue45-end-box-open-{size}-{'js' if js else 'nojs'}")
+    fold = aside.bounding_box()
+    assert fold is not None and fold["width"] >= 40 and fold["height"] >= 40  # a finger's size
+    aside.tap() if touch else aside.click()
+    expect(page.locator("#ending-fold")).not_to_have_attribute("open", "")
+    expect(aside).to_have_accessible_name("Show what to do next")
+    expect(page.locator("#ending-new")).to_be_hidden()
+    folded = box.bounding_box()
+    assert folded is not None and folded["height"] <= 64 and folded["width"] < opened["width"]
+    # the piles the box covered are in the clear: nothing of the box over the arc's cards
+    covered = page.evaluate(
+        """(box) => [...document.querySelectorAll('#board .card[data-card]')].filter((c) => {
+          const r = c.getBoundingClientRect();
+          return r.right > box.x && r.left < box.x + box.width && r.bottom > box.y
+            && r.top < box.y + box.height;
+        }).length""",
+        folded,
+    )
+    assert covered <= 1, covered
+    screenshot(page, f"issue45-end-box-folded-{size}-{'js' if js else 'nojs'}")
+    aside.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#ending-fold")).to_have_attribute("open", "")
+    expect(page.locator("#ending-new")).to_be_visible()
+    if js:  # axe runs in the page
+        assert_accessible(page, f"the end box at {size}")
