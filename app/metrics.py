@@ -202,12 +202,6 @@ POOL_QUEUED: Final = _gauge(
     ("pool",),
     "livesum",
 )
-POOL_CAPACITY: Final = _gauge(
-    "solitaire_pool_capacity",
-    "Tasks a process pool takes (running and waiting) before it refuses new ones.",
-    ("pool",),
-    "livesum",
-)
 POOL_REFUSED: Final = _counter(
     "solitaire_pool_refused",
     "Tasks a process pool refused because it was full (answered busy, or without a verdict).",
@@ -245,14 +239,13 @@ _pending_lock: Final = threading.Lock()
 """A task is counted in on the event loop and out in the pool's own thread."""
 
 
-def track_pool(pool: str, workers: int, capacity: int, future: Future[Any]) -> None:
-    """Count ``future``, just submitted to ``pool`` (``workers`` processes, taking
-    ``capacity`` tasks), as queued or running until it is done, then its time. A pool of
+def track_pool(pool: str, workers: int, future: Future[Any]) -> None:
+    """Count ``future``, just submitted to ``pool`` (``workers`` processes), as queued or
+    running until it is done, then its time. A pool of
     processes runs its tasks in order: the first ``workers`` pending ones run, the rest wait."""
     if not ON:
         return
     started = time.perf_counter()
-    POOL_CAPACITY.labels(pool).set(capacity)
     _count_pending(pool, workers, 1)
 
     def done(future: Future[Any]) -> None:

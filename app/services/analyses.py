@@ -118,7 +118,7 @@ class Analyst:
         try:
             self.started += 1
             future = self._executor().submit(analyse_line, replay.code, replay.line, self._seconds)
-            metrics.track_pool("analysis", self._workers, MAX_PENDING, future)
+            metrics.track_pool("analysis", self._workers, future)
             data = await asyncio.wrap_future(future)
             await store.save_analysis(replay.id, {**data, "for": digest})
         except asyncio.CancelledError:

@@ -215,7 +215,7 @@ class Prover:
         pool = self._executor()
         try:
             job.submitted = pool.submit(prove_lost, position, self._budget, self._seconds)
-            metrics.track_pool("proof", self._workers, MAX_PENDING, job.submitted)
+            metrics.track_pool("proof", self._workers, job.submitted)
         except (BrokenProcessPool, RuntimeError):
             self._restart(pool)
             return None

@@ -219,3 +219,28 @@ def test_json_log_lines_parse_and_hold_no_secret(store, proof_pool, caplog):
     text = "\n".join(lines)
     for secret_text in (secret, cookie, cookie.partition(".")[0], p.token, "token=", "card="):
         assert secret_text not in text
+
+
+def test_a_json_error_line_carries_its_traceback_and_request_id():
+    from app.web.logs import REQUEST_ID
+
+    try:
+        raise RuntimeError("the store fell over")
+    except RuntimeError:
+        import sys
+
+        record = logging.LogRecord(
+            "app", logging.ERROR, "", 0, "unhandled error", (), sys.exc_info()
+        )
+    reset = REQUEST_ID.set("req-9")
+    try:
+        line = json.loads(JsonLines().format(record))
+    finally:
+        REQUEST_ID.reset(reset)
+    assert (line["level"], line["message"], line["request_id"]) == (
+        "error",
+        "unhandled error",
+        "req-9",
+    )
+    assert line["traceback"].startswith("Traceback (most recent call last):")
+    assert line["traceback"].endswith("RuntimeError: the store fell over")
