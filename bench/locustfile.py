@@ -41,11 +41,9 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 import gevent
-import requests
 from locust import HttpUser, between, events, task
 
 from app.engine.codes import DealCode
@@ -74,10 +72,23 @@ def board_of(html: str) -> dict[str, str] | None:
     return dict(DATA.findall(match.group(1))) if match else None
 
 
-@lru_cache(maxsize=1024)
-def winning_line(code: str) -> tuple[Any, ...] | None:
-    result = solve(deal(DealCode.parse(code)), 50_000)
-    return tuple(result.line) if result.verdict is Verdict.WON else None
+def _winning_lines(count: int) -> dict[str, tuple[Any, ...]]:
+    """Solver lines of the first ``count`` winnable Half Moon deals, found before the run (a
+    search in the middle of it would stall every simulated player of this process)."""
+    lines: dict[str, tuple[Any, ...]] = {}
+    number = 0
+    while len(lines) < count:
+        number += 1
+        code = str(DealCode("HM", 1, "N", number))
+        result = solve(deal(DealCode.parse(code)), 2_000)  # the quick ones: most deals
+        if result.verdict is Verdict.WON:
+            lines[code] = tuple(result.line)
+    return lines
+
+
+WINNING: Final = _winning_lines(int(os.environ.get("SOLITAIRE_LOCUST_WINS", "60")))
+"""The deals players win (each player wins each at most once: a finished deal started again
+would be a new game)."""
 
 
 @dataclass
@@ -123,7 +134,8 @@ class Player(HttpUser):
         self.token = ""
         self.game: Game | None = None
         self.after: list[str] = []
-        self.numbers: set[int] = set()
+        self.numbers: set[int] = set(range(1, 1000))  # the won deals' numbers among them
+        self.won: set[str] = set()
 
     def url(self, path: str) -> str:
         self.turn += 1
@@ -153,11 +165,15 @@ class Player(HttpUser):
 
     def new_game(self) -> None:
         if random.random() < 0.7:
-            code = str(DealCode("HM", 1, "N", self.fresh_number()))
             roll = random.random()
             intent = "win" if roll < 0.35 else "lose" if roll < 0.6 else "leave"
-            if intent == "win" and winning_line(code) is None:
-                intent = "lose"
+            left = [code for code in WINNING if code not in self.won]
+            if intent == "win" and left:
+                code = random.choice(left)
+                self.won.add(code)
+            else:
+                intent = "lose" if intent == "win" else intent
+                code = str(DealCode("HM", 1, "N", self.fresh_number()))
             game = Game("half-moon", code, intent, position=deal(DealCode.parse(code)))
             game.budget = random.randint(3, 15)
         else:
@@ -246,8 +262,7 @@ class Player(HttpUser):
 
     def next_removal(self, game: Game) -> Any:
         if game.intent == "win":
-            line = winning_line(game.code)
-            assert line is not None
+            line = WINNING[game.code]
             return line[game.removals] if game.removals < len(line) else None
         if game.intent == "leave" and game.removals >= game.budget:
             return None
@@ -278,6 +293,8 @@ def reload_all() -> dict[str, int]:
     deadline = time.monotonic() + 30
     while any(p.game.in_flight for p in PLAYED) and time.monotonic() < deadline:
         gevent.sleep(0.05)
+    import requests  # after locust's own import, which patches the network for gevent first
+
     counts = {"games": 0, "lost": 0, "desynced": 0, "in_flight": 0}
     with requests.Session() as session:
         for played in PLAYED:
