@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -157,5 +158,14 @@ def _count(
             metrics.RATE_LIMITED.labels("new").inc()
     else:
         outcome = "not_made"
-    store = store_label(request.app.state.store)
-    metrics.ACTIONS.labels(screen.slug, verb, outcome, store).inc()
+    store = request.app.state.store
+    key = (screen.slug, verb, outcome, type(store))
+    counter = _ACTION_COUNTERS.get(key)
+    if counter is None:
+        counter = metrics.ACTIONS.labels(screen.slug, verb, outcome, store_label(store))
+        _ACTION_COUNTERS[key] = counter
+    counter.inc()
+
+
+_ACTION_COUNTERS: dict[tuple[str, str, str, type], Any] = {}
+"""Each (game, action, outcome, store)'s counter, looked up once (a tap looks up none)."""

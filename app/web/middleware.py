@@ -8,8 +8,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import secrets
 import time
-import uuid
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -105,7 +105,7 @@ def request_id_of(scope: Scope) -> str:
             if _GOOD_ID.fullmatch(given):
                 return given.decode("ascii")
             break
-    return uuid.uuid4().hex
+    return secrets.token_hex(16)
 
 
 class Observed(_HttpMiddleware):
