@@ -244,3 +244,88 @@ def test_a_json_error_line_carries_its_traceback_and_request_id():
     )
     assert line["traceback"].startswith("Traceback (most recent call last):")
     assert line["traceback"].endswith("RuntimeError: the store fell over")
+
+
+def test_a_store_that_fails_counts_the_error_and_the_tap_not_made(store, proof_pool):
+    from app.store import StoreError
+
+    app = create_app(store=store.store, proof_pool=proof_pool)
+    with local_client(app) as client:
+        p = Player(client, f"/half-moon/{CODE}")
+        p.open()
+        before = scrape(client)
+
+        async def fail(*args, **kwargs):
+            raise StoreError("the store is away")
+
+        from app.store.observed import _timed
+
+        # the store's call fails, timed as the wiring times the real one
+        client.app.state.store.change_game = _timed(fail, "memory", "change_game")
+        response = client.post(
+            f"/half-moon/{CODE}/tap",
+            data={"place": "pile-1", "card": p.top("pile-1"), "token": p.token},
+            headers={**HTMX, **board_version(p.board)},
+        )
+        assert response.status_code == 503
+        after = scrape(client)
+    labels = {"store": "memory", "operation": "change_game"}
+    name = "solitaire_store_errors_total"
+    assert value(after, name, **labels) - value(before, name, **labels) == 1
+    tap = {"game": "half-moon", "action": "tap", "outcome": "not_made", "store": "memory"}
+    name = "solitaire_actions_total"
+    assert value(after, name, **tap) - value(before, name, **tap) == 1
+
+
+def test_rate_limit_refusals_are_counted_by_limit(store, proof_pool):
+    config = Config(store="memory:", rate_writes="2/minute")
+    app = create_app(config, store=store.store, proof_pool=proof_pool)
+    with local_client(app) as client:
+        p = Player(client, f"/half-moon/{CODE}")
+        p.open()
+        before = scrape(client)
+        statuses = [
+            client.post(
+                f"/half-moon/{CODE}/tap",
+                data={"place": "pile-1", "card": p.top("pile-1"), "token": p.token},
+                headers=HTMX,
+            ).status_code
+            for _ in range(4)
+        ]
+        after = scrape(client)
+    assert statuses == [200, 200, 429, 429]
+    name = "solitaire_rate_limit_refusals_total"
+    assert value(after, name, limit="write") - value(before, name, limit="write") == 2
+    tap = {"game": "half-moon", "action": "tap", "outcome": "refused"}
+    assert (
+        value(after, "solitaire_actions_total", **tap)
+        - value(before, "solitaire_actions_total", **tap)
+        == 2
+    )
+
+
+def test_a_pools_tasks_are_counted_running_then_queued_then_timed():
+    import concurrent.futures
+    import threading
+
+    from prometheus_client import REGISTRY
+
+    from app import metrics
+
+    def sample(name: str) -> float:
+        found = REGISTRY.get_sample_value(name, {"pool": "test"})
+        return found or 0.0
+
+    gate = threading.Event()
+    done_before = sample("solitaire_pool_task_duration_seconds_count")
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        futures = [pool.submit(gate.wait) for _ in range(3)]
+        for future in futures:
+            metrics.track_pool("test", 1, future)
+        assert (sample("solitaire_pool_running"), sample("solitaire_pool_queued")) == (1, 2)
+        futures[2].cancel()  # dropped before it ran: no time observed
+        assert (sample("solitaire_pool_running"), sample("solitaire_pool_queued")) == (1, 1)
+        gate.set()
+        concurrent.futures.wait(futures[:2])
+    assert (sample("solitaire_pool_running"), sample("solitaire_pool_queued")) == (0, 0)
+    assert sample("solitaire_pool_task_duration_seconds_count") - done_before == 2
