@@ -128,7 +128,7 @@ class Observed(_HttpMiddleware):
         started = time.perf_counter()
         request_id = request_id_of(scope)
         header = (REQUEST_ID_HEADER, request_id.encode("ascii"))
-        status = 500  # what a request that ends without an answer counts as
+        status = 499  # no answer: the client went away first (nginx's "client closed request")
 
         async def send_with_id(message: Message) -> None:
             nonlocal status
