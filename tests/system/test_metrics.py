@@ -7,8 +7,10 @@ rules of ``docs/ops/alerts.yml``."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -82,6 +84,56 @@ def test_the_tap_counter_moves_by_exactly_the_taps_made_across_two_workers(tmp_p
         server.stop()
 
 
+def _workers(server: Server) -> set[int]:
+    """The pids of the uvicorn workers: the supervisor's children."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        command = (
+            (stat.parent / "cmdline").read_bytes() if int(fields[1]) == server.process.pid else b""
+        )
+        if command and b"resource_tracker" not in command:  # spawn's own helper is no worker
+            found.add(int(stat.parent.name))
+    return found
+
+
+def test_a_killed_worker_keeps_its_counts_and_loses_its_gauges(tmp_path):
+    server = start_server(str(tmp_path / "games.db"), tmp_path, workers=2)
+    try:
+        before = made_taps(server)
+        tap_pile_one(server, 20)
+        folder = next(Path("/tmp").glob(f"solitaire-metrics-{server.process.pid}-*"))
+        workers = _workers(server)
+        assert len(workers) == 2, workers
+
+        def with_gauges() -> set[int]:
+            return {w for w in workers if list(folder.glob(f"gauge_live*_{w}.db"))}
+
+        for _ in range(60):  # a scrape's worker writes its live store_up gauge
+            if with_gauges():
+                break
+            made_taps(server)
+        victim = min(with_gauges())
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (
+            len(_workers(server)) < 2 or victim in _workers(server)
+        ):
+            time.sleep(0.2)
+        assert victim not in _workers(server) and len(_workers(server)) == 2  # uvicorn replaced it
+        time.sleep(1)  # the new worker's application has started
+        assert made_taps(server) - before == 20  # the dead worker's taps still counted
+        tap_pile_one(server, 5)
+        assert made_taps(server) - before == 25
+        assert list(folder.glob(f"gauge_live*_{victim}.db")) == []  # marked dead at the scrape
+        assert list(folder.glob(f"counter_{victim}.db"))  # its counts stay
+    finally:
+        server.stop()
+
+
 def test_json_logs_parse_and_hold_no_cookie_token_or_body(tmp_path):
     secret = "Zq8Wm2LinkSecretNeverLogged4k9"
     server = start_server(
@@ -115,9 +167,11 @@ def test_json_logs_parse_and_hold_no_cookie_token_or_body(tmp_path):
     first = next(r for r in requests if r["request_id"] == "edge-7")
     assert set(first) >= {"time", "method", "route", "status", "duration_ms", "store", "client"}
     assert (first["store"], first["client"]) == ("sqlite", "127.0.0.1")
-    # the application's lines are all JSON once it has started
-    started = text.index("{")
-    assert all(line.startswith("{") for line in text[started:].splitlines() if line.strip())
+    # the process's lines are all JSON from its start to its end (after it, multiprocessing's
+    # resource tracker, a process of its own, may warn about the proof pool's semaphores)
+    lived = text[text.index("{") : text.index("Finished server process")].splitlines()
+    assert len(lived) >= 8
+    assert all(line.startswith("{") for line in lived if line.strip())
     for never in (secret, cookie, cookie.partition(".")[0], token, "token=", "card="):
         assert never not in text
 
