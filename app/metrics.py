@@ -31,6 +31,7 @@ import contextlib
 import multiprocessing
 import os
 import shutil
+import stat
 import tempfile
 import threading
 import time
@@ -50,10 +51,10 @@ def _started(pid: int) -> str:
     """When process ``pid`` started (clock ticks since boot, Linux's ``/proc``), or ``""``:
     a pid alone may be reused by a later process."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        line = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return ""
-    return stat.rpartition(")")[2].split()[19]
+    return line.rpartition(")")[2].split()[19]
 
 
 def _alive(name: str) -> bool:
@@ -77,6 +78,12 @@ def _multiprocess_dir() -> str | None:
             shutil.rmtree(old, ignore_errors=True)
     folder = temp / f"{_PREFIX}{supervisor}-{_started(supervisor)}"
     folder.mkdir(mode=0o700, exist_ok=True)
+    made = folder.lstat()
+    if not stat.S_ISDIR(made.st_mode) or made.st_uid != os.getuid():  # planted by another user
+        raise RuntimeError(
+            f"{folder} is not a folder of this user's: set {MULTIPROC_ENV} to a folder of"
+            " the server's own (scripts/run does)"
+        )
     os.environ[MULTIPROC_ENV] = str(folder)  # before the import below; the pools inherit it
     return str(folder)
 
