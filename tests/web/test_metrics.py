@@ -190,7 +190,24 @@ def test_every_answer_carries_a_request_id(client):
     assert len(odd) == 32 and odd != 'a b"<script>'
 
 
-def test_json_log_lines_parse_and_hold_no_secret(store, proof_pool, caplog):
+@pytest.fixture
+def logging_restored():
+    """JSON logs reconfigure the process's loggers: put them back for the tests after."""
+    names = ("", "uvicorn", "uvicorn.error", "uvicorn.access")
+    saved = {
+        name: (logging.getLogger(name), list(logging.getLogger(name).handlers)) for name in names
+    }
+    states = {
+        name: (logger.level, logger.propagate, logger.disabled)
+        for name, (logger, _) in saved.items()
+    }
+    yield
+    for name, (logger, handlers) in saved.items():
+        logger.handlers = handlers
+        logger.level, logger.propagate, logger.disabled = states[name]
+
+
+def test_json_log_lines_parse_and_hold_no_secret(store, proof_pool, caplog, logging_restored):
     config = Config(store="memory:", log_format="json")
     app = create_app(config, store=store.store, proof_pool=proof_pool)
     caplog.set_level(logging.INFO, logger=REQUESTS_LOGGER)
