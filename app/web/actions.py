@@ -143,8 +143,8 @@ def _count(
 ) -> None:
     """One action in ``solitaire_actions_total`` (and a new game in its own): its
     outcome — ``made`` (the game changed), ``refused`` (the rules, the form or a limit said
-    no), ``kept`` (nothing to change: made already, its answer lost; or kept offline for a
-    board that has moved on), ``not_made`` (the store failed, or the server did)."""
+    no), ``kept`` (nothing to change: :class:`~app.web.commit.Wrote`), ``not_made`` (the store
+    failed or could not confirm, or the server failed, before the commit was known)."""
     if not metrics.ON:
         return
     wrote: Wrote | None = getattr(request.state, "wrote", None)

@@ -86,10 +86,10 @@ board as it is: its card had gone (another tab), or it was kept offline for anot
 @dataclasses.dataclass(slots=True)
 class Wrote:
     """What a committed action wrote, for its metrics: a row (else it changed nothing), a new
-    game; and, when it
-    wrote nothing, whether it was refused (it says why: a move the rules refuse, nothing to
-    undo) rather than kept (nothing to say: made already, its answer lost; a question asked
-    first; an action kept offline for a board that has moved on)."""
+    game; and, when it wrote nothing, whether it was refused (it says why: a move the rules
+    refuse, nothing to undo) rather than kept (answered with the board as it is: made already,
+    its answer lost; a card no longer there; a question asked first; an action kept offline
+    for a board that has moved on)."""
 
     row: bool = False
     game: bool = False
