@@ -28,10 +28,16 @@
 - ``SOLITAIRE_SECRET`` (default: none): the secret session ids are signed with, at least 32
   characters, the same for every instance of a site. Unset, the store keeps one beside its
   data, made on first use (:mod:`app.services.signing`).
+- ``SOLITAIRE_METRICS_FROM`` (default ``127.0.0.0/8,::1``): the addresses (or networks) that
+  may read ``GET /metrics``; anyone else gets 404 (:mod:`app.web.metrics`).
+- ``SOLITAIRE_LOG_FORMAT`` (default ``text``): ``json`` writes one JSON object a line, one per
+  request (:mod:`app.web.logs`).
+- ``SOLITAIRE_METRICS`` (default ``on``): ``off`` records no metrics (:mod:`app.metrics`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from typing import Final
@@ -42,6 +48,8 @@ DEFAULT_MAX_BODY: Final = 16 * 1024
 DEFAULT_RATE_WRITES: Final = "240/minute"
 DEFAULT_RATE_NEW: Final = "60/hour"
 DEFAULT_RATE_RANKED: Final = "30/day"
+DEFAULT_METRICS_FROM: Final = "127.0.0.0/8,::1"
+LOG_FORMATS: Final = ("text", "json")
 MIN_SECRET: Final = 32
 """Characters ``SOLITAIRE_SECRET`` must have at least."""
 
@@ -83,6 +91,10 @@ class Config:
     analysis_seconds: float = 20.0
     secret: str = field(default="", repr=False)
     """``SOLITAIRE_SECRET``, or ``""``: the store keeps one (never printed)."""
+    metrics_from: tuple[IPNetwork, ...] = field(default_factory=lambda: networks(""))
+    """The scrapers' addresses: ``GET /metrics`` answers them only."""
+    log_format: str = "text"
+    """``text`` (uvicorn's lines) or ``json`` (one object a line, :mod:`app.web.logs`)."""
 
     @classmethod
     def from_env(cls) -> Config:
@@ -102,6 +114,8 @@ class Config:
             proof_wait=env_number("SOLITAIRE_PROOF_WAIT", 5.0),
             analysis_seconds=env_number("SOLITAIRE_ANALYSIS_SECONDS", 20.0),
             secret=os.environ.get("SOLITAIRE_SECRET", "").strip(),
+            metrics_from=networks(os.environ.get("SOLITAIRE_METRICS_FROM", "")),
+            log_format=log_format(os.environ.get("SOLITAIRE_LOG_FORMAT", "")),
         )
 
 
@@ -137,6 +151,38 @@ def normal_origin(text: str) -> str:
     if ":" in host:  # an IPv6 literal
         host = f"[{host}]"
     return f"{parts.scheme}://{host}" + (f":{port}" if port is not None else "")
+
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def networks(text: str) -> tuple[IPNetwork, ...]:
+    """Addresses and networks, comma-separated (``""``: :data:`DEFAULT_METRICS_FROM`).
+
+    >>> [str(n) for n in networks("10.0.0.7, 192.168.1.0/24")]
+    ['10.0.0.7/32', '192.168.1.0/24']
+
+    :raises ConfigError: for anything that is not an address or a network.
+    """
+    items = [part.strip() for part in (text.strip() or DEFAULT_METRICS_FROM).split(",")]
+    try:
+        return tuple(ipaddress.ip_network(item, strict=False) for item in items if item)
+    except ValueError as exc:
+        raise ConfigError(
+            f"SOLITAIRE_METRICS_FROM {text!r}: {exc}; write addresses or networks separated"
+            " by commas, e.g. 127.0.0.1,10.0.0.0/8"
+        ) from None
+
+
+def log_format(text: str) -> str:
+    """``text`` or ``json`` (``""``: ``text``).
+
+    :raises ConfigError: for any other value.
+    """
+    value = text.strip().lower() or "text"
+    if value not in LOG_FORMATS:
+        raise ConfigError(f"SOLITAIRE_LOG_FORMAT {text!r}: use text or json")
+    return value
 
 
 def env_number(name: str, default: float) -> float:

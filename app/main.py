@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
+from app import metrics as figures
 from app.config import Config
 from app.engine.games import GAMES
 from app.services.analyses import Analyst
@@ -23,6 +24,7 @@ from app.services.housekeeping import sweep_forever
 from app.services.proofs import Prover
 from app.services.signing import Signer, server_secret
 from app.store import Store, open_store
+from app.store.observed import observe
 from app.store.ratelimit import Limits
 from app.web import (
     analysis,
@@ -33,6 +35,7 @@ from app.web import (
     home,
     install,
     logs,
+    metrics,
     pages,
     replays,
     settings,
@@ -45,6 +48,7 @@ from app.web.middleware import (
     CrashGuard,
     HeadAsGet,
     LimitHolds,
+    Observed,
     SecurityHeaders,
     SessionCookie,
 )
@@ -84,8 +88,8 @@ def create_app(
         handed in belongs to the caller), the rate limiter and the proof pool. Every run opens
         its own, so an app can be started again (a test client per test)."""
         opened = store is None
-        app.state.store = store or open_store(
-            config.store, config.expire_days, config.store_timeout
+        app.state.store = observe(  # every call timed (solitaire_store_call_duration_seconds)
+            store or open_store(config.store, config.expire_days, config.store_timeout)
         )
         # the secret session ids are signed with: configured, or kept beside the store
         app.state.signer = Signer(await server_secret(config.secret, app.state.store))
@@ -114,6 +118,7 @@ def create_app(
             app.state.limiter.close()
             if opened:
                 await app.state.store.close()
+            figures.process_ended()
 
     app = FastAPI(
         title=" & ".join(game.title for game in GAMES.values()),
@@ -136,15 +141,16 @@ def create_app(
     app.add_middleware(HeadAsGet)
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Observed, log_json=config.log_format == "json")  # outermost
     error_pages.install(app)
-    logs.install()  # no device link's secret in the access log
+    logs.install(config.log_format)  # no device link's secret in any line; JSON lines
     # the games' routers first: a tap, by far the most frequent request, is matched without
     # walking the other routers first (no two routers' paths overlap, so order is free)
     for router in games.ROUTERS:  # every game's, from the table of games
         app.include_router(router)
     app.include_router(home.router)
     app.include_router(settings.router)
-    for module in (pages, static, health, stats, install, replays, analysis):
+    for module in (pages, static, health, stats, install, replays, analysis, metrics):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

@@ -1,13 +1,18 @@
 """Where a tap's time goes, in process: whole taps through the ASGI app, and their stages.
 
-Run: ``.venv/bin/python -m bench.bench_tap [--taps 3000]``
+Run: ``.venv/bin/python -m bench.bench_tap [--taps 3000]``; the cost of the metrics
+(``app/metrics.py``): ``.venv/bin/python -m bench.bench_tap --metrics [--taps 3000]``
 
 No HTTP server and no load generator: each tap is one call of the ASGI application (all its
 middleware included) with a hand-built request, so the numbers are the application's own
 microseconds. A player selects and deselects a card again and again — every tap is a full
 read-modify-write of the stored game — sending the board version its page shows, as htmx
 does. Reported: the median and p90 per tap, memory store, memory store with gzip, SQLite
-``synchronous=FULL`` (wall time, and CPU time of all threads). Whole taps only: the
+``synchronous=FULL`` (wall time, and CPU time of all threads). ``--metrics`` taps the memory
+store through two apps of one process, metrics off and on, in alternating blocks (the
+machine's load falls on both alike), once with the values in memory (one process) and once in
+multiprocess mode (a child process with ``PROMETHEUS_MULTIPROC_DIR``, as under ``uvicorn
+--workers``), and prints the CPU per tap of each and their ratio. Whole taps only: the
 stage timings that once stood here called pieces of the single-function ``act`` that the
 three steps (decide, commit, answer) replaced.
 """
@@ -16,10 +21,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gzip
 import os
 import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -165,11 +173,79 @@ def whole_taps(taps: int) -> None:
                 )
 
 
+async def _metrics_ab(game: str, taps: int, block: int = 50) -> dict[str, list[int]]:
+    """Taps on two apps in this process, one with the metrics off and one with them on,
+    in alternating blocks of ``block`` taps (the order swapped each round), so that the
+    machine's load and the heap's state fall on both alike: each tap's CPU time, by mode."""
+    from app import metrics
+
+    config = Config(rate_writes="1000000000/minute")
+    cpus: dict[str, list[int]] = {"off": [], "on": []}
+    async with contextlib.AsyncExitStack() as stack:
+        sessions = {}
+        for mode in cpus:
+            metrics.ON = mode == "on"  # type: ignore[misc]  # read per request: off skips all
+            app = create_app(config, store=open_store("memory:"))
+            await stack.enter_async_context(app.router.lifespan_context(app))
+            sessions[mode] = await _tap_session(Client(app), game)
+        for round_ in range(taps // block):
+            for mode in ("off", "on") if round_ % 2 else ("on", "off"):
+                metrics.ON = mode == "on"  # type: ignore[misc]
+                client, path, body = sessions[mode]
+                for _ in range(block):
+                    cpu = time.process_time_ns()
+                    answer = await client.call("POST", path, body, hx_request="true")
+                    cpus[mode].append(time.process_time_ns() - cpu)
+                    assert b'hx-swap-oob="outerMorph"' in answer, answer[:300]
+        metrics.ON = True  # type: ignore[misc]
+    return cpus
+
+
+async def _tap_session(client: Client, game: str) -> tuple[Client, str, bytes]:
+    """A player on a deal of ``game``: its client, the tap's path and body (select and
+    deselect one card, again and again)."""
+    if game == "half-moon":
+        code = DealCode("HM", 1, "N", 7)
+        fields = f"place=pile-1&card={deal(code).top(0)}"
+    else:
+        code = DealCode("SH", 1, "C4", 7)
+        position = deal_position(code)
+        index = next(i for i in COLUMNS if position.columns[i][-1].rank > 2)
+        fields = f"place=column-{index + 1}&card={position.columns[index][-1]}"
+    page = await client.call("GET", f"/{game}/{code}")
+    return client, f"/{game}/{code}/tap", f"{fields}&token={_page_token(page)}".encode()
+
+
+def metrics_side_by_side(taps: int) -> None:
+    """:func:`_metrics_ab` for both games, in this process (values in memory, as one worker
+    keeps them) and in a child process in multiprocess mode (``PROMETHEUS_MULTIPROC_DIR``, as
+    under ``uvicorn --workers``: values in memory-mapped files)."""
+    kind = "multiprocess" if "PROMETHEUS_MULTIPROC_DIR" in os.environ else "one process"
+    for game in ("half-moon", "seahaven"):
+        cpus = asyncio.run(_metrics_ab(game, taps))
+        off, on = statistics.median(cpus["off"]), statistics.median(cpus["on"])
+        print(
+            f"{game:9} {kind:12} metrics off {_us(cpus['off'])}, on {_us(cpus['on'])} CPU"
+            f"  (on ÷ off: median {on / off:.3f}, mean"
+            f" {statistics.fmean(cpus['on']) / statistics.fmean(cpus['off']):.3f})",
+            flush=True,
+        )
+    if kind == "one process":  # then the same in multiprocess mode, in a child process
+        folder = tempfile.mkdtemp(prefix="bench-tap-multiproc-")
+        env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": folder}
+        command = [sys.executable, "-m", "bench.bench_tap", "--metrics", "--taps", str(taps)]
+        subprocess.run(command, env=env, check=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=3000)
+    parser.add_argument("--metrics", action="store_true", help="metrics on and off, side by side")
     args = parser.parse_args(argv)
-    whole_taps(args.taps)
+    if args.metrics:
+        metrics_side_by_side(args.taps)
+    else:
+        whole_taps(args.taps)
 
 
 if __name__ == "__main__":

@@ -57,7 +57,8 @@ _apt_install() {  # _apt_install PACKAGE...  (as root, or through sudo when it n
 }
 
 ensure_system_tools() {  # Chromium for tests/browser; fc-solve; redis-server and redis-cli (the Redis store
-  # tests start single servers and a three-primary cluster: redis-cli --cluster create)
+  # tests start single servers and a three-primary cluster: redis-cli --cluster create);
+  # prometheus and promtool
   local missing=()
   if [ -z "${SOLITAIRE_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
     missing+=(chromium fonts-dejavu-core)
@@ -66,8 +67,14 @@ ensure_system_tools() {  # Chromium for tests/browser; fc-solve; redis-server an
   command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)  # Debian's redis-cli
   # fc-solve (Debian's freecell-solver): tests cross-check Seahaven verdicts against it
   command -v fc-solve >/dev/null 2>&1 || missing+=(freecell-solver-bin)
+  # prometheus and promtool (Debian's prometheus): tests/system/test_metrics.py checks the
+  # alert rules and starts a Prometheus that scrapes a running instance
+  if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then
+    missing+=(prometheus)
+  fi
   if [ ${#missing[@]} -gt 0 ]; then
     _apt_install "${missing[@]}"
   fi
-  # Debian enables and starts a system redis on install; the tests start their own servers.
+  # Debian enables and starts a system redis (and prometheus, on :9090) on install; the tests
+  # start their own servers on free ports and never use them.
 }

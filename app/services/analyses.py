@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
+from app import metrics
 from app.services.proofs import _stop, make_pool
 from app.services.proofworker import analyse_line
 from app.store.base import Store
@@ -102,6 +103,7 @@ class Analyst:
         if replay.id in self._running:
             return Answer(Progress.RUNNING)
         if len(self._running) >= MAX_PENDING:
+            metrics.POOL_REFUSED.labels("analysis").inc()
             return Answer(Progress.BUSY)
         self._running[replay.id] = asyncio.create_task(self._analyse(store, replay, digest))
         return Answer(Progress.RUNNING)
@@ -116,6 +118,7 @@ class Analyst:
         try:
             self.started += 1
             future = self._executor().submit(analyse_line, replay.code, replay.line, self._seconds)
+            metrics.track_pool("analysis", self._workers, future)
             data = await asyncio.wrap_future(future)
             await store.save_analysis(replay.id, {**data, "for": digest})
         except asyncio.CancelledError:

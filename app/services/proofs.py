@@ -37,6 +37,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Final
 
+from app import metrics
 from app.engine.games import game_for_position
 from app.services.proofworker import prove_lost, ready, start_worker
 
@@ -154,6 +155,7 @@ class Prover:
         if job is None:
             if len(self._jobs) >= MAX_PENDING:
                 self.refused += 1
+                metrics.POOL_REFUSED.labels("proof").inc()
                 return None
             job = self._jobs[key] = _Job()
             job.task = asyncio.create_task(self._prove(key, position, job))
@@ -213,6 +215,7 @@ class Prover:
         pool = self._executor()
         try:
             job.submitted = pool.submit(prove_lost, position, self._budget, self._seconds)
+            metrics.track_pool("proof", self._workers, job.submitted)
         except (BrokenProcessPool, RuntimeError):
             self._restart(pool)
             return None
@@ -232,6 +235,7 @@ class Prover:
 
     def _restart(self, broken: concurrent.futures.Executor) -> None:
         log.error("the proof pool broke; starting a new one")
+        metrics.POOL_RESTARTS.labels("proof").inc()
         if self._owns_pool and self._pool is broken:
             self._pool = None
             with contextlib.suppress(Exception):

@@ -15,18 +15,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from app import metrics
 from app.clock import now_ms
 from app.engine.codes import DealCode
 from app.services import daily
 from app.store import SessionData, StoreError
+from app.store.observed import store_label
 from app.web.answers import answer
 from app.web.board import BOARD_VERSION_HEADER, KEPT_HEADER, BoardFacts
 from app.web.codes import parse_code
-from app.web.commit import commit, keep, settle
+from app.web.commit import Wrote, commit, keep, settle
 from app.web.context import language
 from app.web.decide import Action, Turn
 from app.web.dependencies import guard_write, may_create
@@ -113,13 +116,56 @@ def action_route(
 
     def register(make: Callable[[FormT], Action]) -> Callable[[FormT], Action]:
         async def endpoint(code: str, request: Request) -> Response:
-            await guard_write(request)  # same origin, and the write rate limit
-            deal = parse_code(screen, code, action=True)
-            form = await read_form(request, model, deal)
-            return await act(request, screen, deal, form.token, make(form))
+            error: BaseException | None = None
+            guarded = False
+            try:
+                await guard_write(request)  # same origin, and the write rate limit
+                guarded = True
+                deal = parse_code(screen, code, action=True)
+                form = await read_form(request, model, deal)
+                response = await act(request, screen, deal, form.token, make(form))
+            except BaseException as raised:
+                error = raised
+                raise
+            finally:
+                _count(request, screen, verb, error, guarded)
+            return response
 
         name = f"{screen.slug}-{verb}"
         router.add_api_route(f"/{{code}}/{verb}", endpoint, methods=["POST"], name=name)
         return make
 
     return register
+
+
+def _count(
+    request: Request, screen: AnyScreen, verb: str, error: BaseException | None, guarded: bool
+) -> None:
+    """One action in ``solitaire_actions_total`` (and a new game in its own): its
+    outcome — ``made`` (the game changed), ``refused`` (the rules, the form or a limit said
+    no), ``kept`` (nothing to change: :class:`~app.web.commit.Wrote`), ``not_made`` (the store
+    failed or could not confirm, or the server failed, before the commit was known)."""
+    if not metrics.ON:
+        return
+    wrote: Wrote | None = getattr(request.state, "wrote", None)
+    if wrote is not None:  # committed: whatever failed after it, this is what it did
+        outcome = "made" if wrote.row else "refused" if wrote.refused else "kept"
+        if wrote.row and wrote.game:
+            metrics.GAMES_CREATED.labels(screen.slug).inc()
+    elif isinstance(error, PlayerError):
+        outcome = "refused"
+        if error.status == 429 and guarded:  # a new game past the limit (writes: limit())
+            metrics.RATE_LIMITED.labels("new").inc()
+    else:
+        outcome = "not_made"
+    store = request.app.state.store
+    key = (screen.slug, verb, outcome, type(store))
+    counter = _ACTION_COUNTERS.get(key)
+    if counter is None:
+        counter = metrics.ACTIONS.labels(screen.slug, verb, outcome, store_label(store))
+        _ACTION_COUNTERS[key] = counter
+    counter.inc()
+
+
+_ACTION_COUNTERS: dict[tuple[str, str, str, type], Any] = {}
+"""Each (game, action, outcome, store)'s counter, looked up once (a tap looks up none)."""

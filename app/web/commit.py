@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import Final
 
 from fastapi import Request
 
@@ -52,6 +53,8 @@ async def commit(request: Request, turn: Turn, token: str) -> Acted:
     else:  # decided again in the transaction (another tab moved): a win there is not ranked
         turn = dataclasses.replace(turn, ranking=NOT_HELD)
 
+    wrote = Wrote()
+
     def change(session: SessionData | None, stored: StoredGame | None) -> Decided:
         session = check_token(player, session, token, turn.page_url)
         if (
@@ -63,11 +66,41 @@ async def commit(request: Request, turn: Turn, token: str) -> Acted:
         ):
             if isinstance(early, PlayerError):
                 raise early
+            wrote.saw(early)
             return early
         game, unreadable = rebuild(turn.screen, turn.code, stored)
-        return decide(turn, session, stored, game, unreadable)
+        decided = decide(turn, session, stored, game, unreadable)
+        wrote.saw(decided)
+        return decided
 
-    return await store.change_game_async(player.sid, str(turn.code), change)
+    acted = await store.change_game_async(player.sid, str(turn.code), change)
+    request.state.wrote = wrote  # committed: the action's metrics read it (app.web.actions)
+    return acted
+
+
+KEPT_NOTICES: Final = frozenset({"stale", "moved-on"})
+"""What an action that changed nothing says when it was not refused but is answered with the
+board as it is: its card had gone (another tab), or it was kept offline for another board."""
+
+
+@dataclasses.dataclass(slots=True)
+class Wrote:
+    """What a committed action wrote, for its metrics: a row (else it changed nothing), a new
+    game; and, when it wrote nothing, whether it was refused (it says why: a move the rules
+    refuse, nothing to undo) rather than kept (answered with the board as it is: made already,
+    its answer lost; a card no longer there; a question asked first; an action kept offline
+    for a board that has moved on)."""
+
+    row: bool = False
+    game: bool = False
+    refused: bool = False
+
+    def saw(self, decided: Decided) -> None:
+        row, acted = decided
+        self.row, self.game = row is not None, acted.created
+        said = acted.said
+        kept = said.ask is not None or said.notice in KEPT_NOTICES
+        self.refused = said.message is not None and not kept
 
 
 NOT_HELD = Verdict(False)

@@ -8,6 +8,7 @@ from typing import Annotated, Final
 from fastapi import Depends, Request
 from starlette.types import Scope
 
+from app import metrics
 from app.config import Config
 from app.engine.games import GAMES
 from app.store import Store
@@ -75,7 +76,10 @@ async def limit(request: Request, kind: Kind) -> Verdict:
     limiter: RateLimiter | None = getattr(request.app.state, "limiter", None)
     if limiter is None:
         return Verdict(True)
-    return await limiter.hit(kind, client_of(request))
+    verdict = await limiter.hit(kind, client_of(request))
+    if not verdict.allowed:  # every caller refuses the request (429)
+        metrics.RATE_LIMITED.labels(kind).inc()
+    return verdict
 
 
 async def hold(request: Request, kind: Kind) -> Hold:

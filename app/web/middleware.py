@@ -1,19 +1,25 @@
-"""Pure ASGI middleware: security headers on every response (HSTS under HTTPS), the session
-cookie's sliding renewal, HEAD answered as GET, a cap on request bodies, and a crash guard
-that answers the 500 page inside all of them."""
+"""Pure ASGI middleware: every request observed (its id, its metrics, its JSON log line),
+security headers on every response (HSTS under HTTPS), the session cookie's sliding renewal,
+HEAD answered as GET, a cap on request bodies, and a crash guard that answers the 500 page
+inside all of them."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
+import secrets
+import time
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import metrics
+from app.store.observed import store_label
 from app.web.dependencies import release_held
-from app.web.logs import loggable_path
+from app.web.logs import REQUEST_ID, REQUESTS_LOGGER, loggable_path
 from app.web.sessions import Player, cookie_headers, is_https, signer_of, vouch_for_legacy
 
 log = logging.getLogger(__name__)
@@ -78,6 +84,105 @@ class _ResponseHeaders(_HttpMiddleware):
         raise NotImplementedError
 
 
+REQUEST_ID_HEADER: Final = b"x-request-id"
+_GOOD_ID: Final = re.compile(rb"[A-Za-z0-9._:+/=-]{1,128}")
+"""A proxy's request id we take as it is (nginx's ``$request_id`` is 32 hex digits, a
+UUID has dashes); anything else — too long, spaces, quotes — is replaced by ours."""
+
+UNMATCHED: Final = "unmatched"
+"""The ``route`` label of a request no route matched (a 404 for an unknown path)."""
+METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
+"""The ``method`` label's values; any other method a client invents counts as ``other``."""
+
+access_log = logging.getLogger(REQUESTS_LOGGER)
+
+
+def request_id_of(scope: Scope) -> str:
+    """The proxy's ``X-Request-ID`` when it is a plain token, else a new one (32 hex digits)."""
+    for name, value in scope["headers"]:
+        if name == REQUEST_ID_HEADER:
+            given: bytes = value
+            if _GOOD_ID.fullmatch(given):
+                return given.decode("ascii")
+            break
+    return secrets.token_hex(16)
+
+
+class Observed(_HttpMiddleware):
+    """Outermost: every request gets an id (the proxy's ``X-Request-ID``, or a new one),
+    sent back as ``X-Request-ID`` and set on every log line written while it is under way;
+    once it is answered, it is counted by route template, method and status with its
+    duration (:mod:`app.metrics`, when on) and, with JSON logs, written as one line.
+
+    The route template is the matched route's own ``path`` (``/half-moon/{code}/tap``), read
+    once the route has run; each (route, method, status) has its metric children looked up
+    once and kept."""
+
+    def __init__(self, app: ASGIApp, log_json: bool = False) -> None:
+        super().__init__(app)
+        self.log_json = log_json
+        self._children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+        self._store: str | None = None
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.perf_counter()
+        request_id = request_id_of(scope)
+        header = (REQUEST_ID_HEADER, request_id.encode("ascii"))
+        status = 499  # no answer: the client went away first (nginx's "client closed request")
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), header]
+            await send(message)
+
+        reset = REQUEST_ID.set(request_id)
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            REQUEST_ID.reset(reset)
+            seconds = time.perf_counter() - started
+            route = getattr(scope.get("route"), "path", None) or UNMATCHED
+            method = scope["method"] if scope["method"] in METHODS else "other"
+            if metrics.ON:
+                self._count(route, method, status, seconds)
+            if self.log_json:
+                self._log(scope, request_id, route, method, status, seconds)
+
+    def _count(self, route: str, method: str, status: int, seconds: float) -> None:
+        key = (route, method, status)
+        children = self._children.get(key)
+        if children is None:
+            children = self._children[key] = (
+                metrics.HTTP_REQUESTS.labels(route, method, str(status)),
+                metrics.HTTP_DURATION.labels(route, method),
+            )
+        children[0].inc()
+        children[1].observe(seconds)
+
+    def _log(
+        self, scope: Scope, request_id: str, route: str, method: str, status: int, seconds: float
+    ) -> None:
+        if self._store is None:
+            store = getattr(scope["app"].state, "store", None)
+            if store is None:
+                return
+            self._store = store_label(store)
+        client = scope.get("client")
+        fields = {
+            "request_id": request_id,
+            "method": method,
+            "route": route,
+            "path": loggable_path(scope["path"]),
+            "status": status,
+            "duration_ms": round(seconds * 1000, 2),
+            "store": self._store,
+            "client": client[0] if client else None,
+        }
+        access_log.info("%s %s %s", method, route, status, extra={"fields": fields})
+
+
 class SecurityHeaders(_ResponseHeaders):
     """The headers of :data:`SECURITY_HEADERS` on every response, and :data:`HSTS` on those
     served over HTTPS (see :func:`app.web.sessions.is_https`); a header the response set
@@ -91,7 +196,8 @@ class SecurityHeaders(_ResponseHeaders):
 
 class SessionCookie(_ResponseHeaders):
     """Send the session cookie, with a fresh ``Max-Age``, on every response to a request that
-    used the player (pages, actions, error pages; not static files or ``/health``); first,
+    used the player (pages, actions, error pages; not static files or ``/health``), counting
+    the new ones (``solitaire_sessions_created_total``); first,
     vouch for an unsigned id of an earlier version the store knows
     (:func:`app.web.sessions.vouch_for_legacy`)."""
 
@@ -103,6 +209,8 @@ class SessionCookie(_ResponseHeaders):
         player = scope.get("state", {}).get("player")
         if not isinstance(player, Player):
             return headers
+        if player.fresh:  # a browser without a session gets one
+            metrics.SESSIONS_CREATED.inc()
         connection = HTTPConnection(scope)
         cookies = cookie_headers(player, is_https(connection), signer_of(connection.app))
         return [*headers, *((b"set-cookie", value) for value in cookies)]
@@ -135,7 +243,12 @@ class HeadAsGet(_HttpMiddleware):
             await send(message)
 
         scope.setdefault("state", {})  # shared with the copy: the cookie middleware reads it
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        copy = {**scope, "method": "GET"}
+        try:
+            await self.app(copy, receive, headers_only)
+        finally:  # the route that answered, for the request's metrics (Observed)
+            if "route" in copy:
+                scope["route"] = copy["route"]
 
 
 class BodyTooLarge(Exception):  # noqa: N818

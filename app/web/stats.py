@@ -17,6 +17,7 @@ from typing import Any, Final, Literal
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app import metrics
 from app.i18n import N_
 from app.services import daily
 from app.store import Store
@@ -227,6 +228,7 @@ async def _owner(request: Request, store: Store, secret: str) -> str:
     oracle)."""
     guess = await hold(request, "guess")
     if not guess.verdict.allowed:
+        metrics.RATE_LIMITED.labels("guess").inc()
         raise PlayerError.too_many_guesses(guess.verdict.retry_after)
     try:
         owner = None

@@ -102,6 +102,7 @@ SAMPLES: dict[str, Callable[[int, Made], list[str]]] = {
     "/winnability": lambda i, made: ["/winnability"],
     "/static/{name:path}": lambda i, made: [*_assets(), "/static/css/nothing.css"],
     "/health": lambda i, made: ["/health"],
+    "/metrics": lambda i, made: ["/metrics"],
     "/stats": lambda i, made: [
         "/stats",
         "/stats?ask=reset",
