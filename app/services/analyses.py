@@ -11,6 +11,10 @@ is answered "busy" at once. The finding is stored with the replay
 second viewer, another instance or a restart reads it at once, and a replay written again with
 another line (the game ended again after an Undo) is analysed again.
 
+A pool whose process died (an OOM kill, a crash in the SAT solver's C code) is replaced by the
+first analysis that meets it broken, with one line in the log; the analyses it held are asked
+again by their next viewer (:attr:`Analyst.restarts_total` counts the replacements).
+
 Never during play: the analyst only takes a stored replay, which exists only once its game has
 ended, and only one that was not won.
 """
@@ -19,8 +23,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import hashlib
 import logging
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
@@ -77,10 +83,13 @@ class Analyst:
         self._running: dict[str, asyncio.Task[None]] = {}
         self.started = 0
         """Analyses sent to the pool (tests read it)."""
+        self.restarts_total = 0
+        """Pools replaced because a process of theirs died (an operator's figure)."""
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
             self._pool = make_pool(self._workers)
+            self._owns_pool = True
         return self._pool
 
     async def close(self) -> None:
@@ -113,14 +122,29 @@ class Analyst:
             await asyncio.shield(task)
 
     async def _analyse(self, store: Store, replay: StoredReplay, digest: str) -> None:
+        pool = self._executor()
         try:
             self.started += 1
-            future = self._executor().submit(analyse_line, replay.code, replay.line, self._seconds)
+            future = pool.submit(analyse_line, replay.code, replay.line, self._seconds)
             data = await asyncio.wrap_future(future)
             await store.save_analysis(replay.id, {**data, "for": digest})
         except asyncio.CancelledError:
             raise
+        except (BrokenProcessPool, RuntimeError):  # a process died (an OOM kill, a crash)
+            self._replace(pool)
         except Exception:  # a failed analysis says nothing: the next viewer asks again
             log.exception("the analysis of replay %s failed", replay.id)
         finally:
             self._running.pop(replay.id, None)
+
+    def _replace(self, broken: concurrent.futures.Executor) -> None:
+        """A pool whose process died answers nothing again: the next analysis starts a new
+        one. Said once per broken pool (every analysis it held fails with it)."""
+        if self._pool is not broken:
+            return  # replaced already, by the first analysis that met it broken
+        self.restarts_total += 1
+        log.error("the analysis pool broke (a process of it died); starting a new one")
+        self._pool = None  # the next analysis starts our own (one handed in is left to its owner)
+        if self._owns_pool:
+            with contextlib.suppress(Exception):
+                _stop(broken)
