@@ -11,8 +11,8 @@ carries as a replay of its own.
   move of it).
 
 Never during play: a replay exists only once its game has ended, only a game that ended
-without a win is analysed, and when the player who asks is playing that game on (an Undo
-after the end) the finding is withheld until it ends again. A request without a cookie only
+without a win is analysed, and while the replay's player plays that game on (an Undo after
+the end) the finding is withheld from everyone until it ends again. A request without a cookie only
 reads a stored finding: it never starts an analysis (a GET without a cookie writes nothing).
 """
 
@@ -100,12 +100,27 @@ class Shown:
     """The asker's form token, for *Try from move k*."""
 
 
+async def _goes_on(store: Store, sid: str, replay: StoredReplay) -> bool | None:
+    """Whether ``sid``'s game of the replay's deal goes on; ``None``: that row is not this
+    replay's game."""
+    _, row = await store.load_async(sid, replay.code)
+    if row is None or replay_id(row) != replay.id:
+        return None
+    return not row.state.is_over
+
+
 async def _playing_on(store: Store, player: Player, replay: StoredReplay) -> bool:
-    """The asking player plays this game on (an Undo after its end): the finding waits."""
-    if player.fresh:
+    """The replay's player plays this game on (an Undo after its end): the finding waits,
+    for them and for anyone who has the replay's link (issue 43). The asker's own row is read
+    first (the owner asking, the usual case: one read); anyone else reads the owner's."""
+    if not player.fresh:
+        mine = await _goes_on(store, player.sid, replay)
+        if mine is not None:
+            return mine
+    owner = await store.replay_owner(replay.id)
+    if owner is None or (not player.fresh and owner == player.sid):
         return False
-    _, row = await store.load_async(player.sid, replay.code)
-    return row is not None and replay_id(row) == replay.id and not row.state.is_over
+    return await _goes_on(store, owner, replay) is True
 
 
 def analyst_of(request: Request) -> Analyst:

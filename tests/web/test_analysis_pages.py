@@ -309,3 +309,27 @@ def test_a_damaged_stored_finding_reads_as_none_never_a_500(player, slips, store
     for path in ("win", "win.txt"):
         assert p.client.get(f"/replay/{ident}/{path}").status_code == 404
     assert try_from(p, ident).status_code in (303, 404)
+
+
+def test_a_stranger_sees_nothing_of_the_finding_while_its_owner_plays_on(player, slips, app):
+    """Issue 43 item 6: the owner's row decides, not the asker's. Before, a cookie-less
+    ``GET /replay/ID/win.txt`` answered 200 with the line while the owner played on after an
+    Undo; another player's browser saw the finding too."""
+    p, ident = stuck(player)
+    fragment(p.client, ident)
+    with (
+        TestClient(app, follow_redirects=False) as stranger,
+        TestClient(app, follow_redirects=False) as other,
+    ):
+        assert stranger.get(f"/replay/{ident}/win.txt").status_code == 200  # ended: shown
+        other.get("/half-moon/HM1-N-AAAAAAC")
+        assert other.cookies.get("sid")  # a player with an id of their own
+        p.post("undo")
+        for asker in (stranger, other):
+            for path in ("win", "win.txt"):
+                assert asker.get(f"/replay/{ident}/{path}").status_code == 404, path
+            page = parse(asker.get(f"/replay/{ident}").text)
+            assert page.by_id("analysis").text.strip() == ""
+        play(p, (PLAY_SLIPS[1],))  # the owner's game ends again, as it did: shown again
+        assert stranger.get(f"/replay/{ident}/win.txt").status_code == 200
+        assert other.get(f"/replay/{ident}/win.txt").status_code == 200
