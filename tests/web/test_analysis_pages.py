@@ -333,3 +333,39 @@ def test_a_stranger_sees_nothing_of_the_finding_while_its_owner_plays_on(player,
         play(p, (PLAY_SLIPS[1],))  # the owner's game ends again, as it did: shown again
         assert stranger.get(f"/replay/{ident}/win.txt").status_code == 200
         assert other.get(f"/replay/{ident}/win.txt").status_code == 200
+
+
+def test_a_game_waiting_its_turn_says_how_many_come_before_it(player, slips, app, monkeypatch):
+    """Issue 44 item 1: a true position in the queue, not "busy: this one is next"."""
+    import threading
+
+    from app.services import analyses
+
+    go, calls = threading.Event(), []
+    real = analyses.analyse_line
+
+    def held(code, line, seconds):
+        calls.append(line)
+        if len(calls) == 1:  # the first game's analysis runs until the test lets it end
+            go.wait(10)
+        return real(code, line, seconds)
+
+    monkeypatch.setattr(analyses, "analyse_line", held)
+    with TestClient(app, follow_redirects=False) as first_client:
+        first = Player(first_client, f"/half-moon/{CODE}", True)
+        first.open()
+        play(first, PLAY_SLIPS)
+        first_ident = REPLAY_LINK.fullmatch(replay_url(first)).group(1)
+        try:
+            assert fragment(first_client, first_ident, until_done=False).attrs["hx-trigger"]
+            p, ident = stuck(player)
+            waiting = fragment(p.client, ident, until_done=False)
+            text = "Waiting for its turn: 1 game before this one."
+            assert waiting.by_id("analysis-text").text == text
+            assert waiting.attrs["hx-trigger"] == "every 2s"
+            page = parse(p.client.get(f"/replay/{ident}").text)  # without JavaScript: the same
+            assert page.by_id("analysis-text").text == text
+            assert page.by_id("analysis-again").attrs["href"] == f"/replay/{ident}#analysis"
+        finally:
+            go.set()
+        assert fragment(p.client, ident).attrs["class"] == "analysis slipped"
