@@ -33,6 +33,7 @@ from app.engine.codes import DealCode
 from app.engine.game import Clock
 from app.engine.replay import Line, LineError
 from app.i18n import N_
+from app.services import daily
 from app.services.analyses import ANALYSED_STATES, Analyst, Answer, Progress, line_digest
 from app.status import Status
 from app.store import SessionData, Store
@@ -205,6 +206,9 @@ async def shown(
     line, k = winning.played, winning.k
     screen = screen_for(line.code)
     move = screen.describe_move(line.position(k), line.move(k + 1), lang)
+    if await daily_private(replay):  # where it slipped, not how to win: the day is open
+        said = f"{_slipped_text(k, move, t)} {t.gettext(DAILY_PRIVATE)}"
+        return Shown(replay.id, said, finding.kind.value)
     return Shown(
         replay.id,
         _slipped_text(k, move, t),
@@ -213,6 +217,27 @@ async def shown(
         win_label=t.gettext(N_("See a win from move %(k)s")) % {"k": k},
         try_label=t.gettext(N_("Try from move %(k)s")) % {"k": k},
         token=token,
+    )
+
+
+DAILY_PRIVATE: Final = N_(
+    "A daily deal's winning line is shown once its standings close, at the end of the next UTC day."
+)
+
+
+async def daily_private(replay: StoredReplay) -> bool:
+    """A daily deal's winning line stays private while a win of it may still be ranked
+    (issue 44): its own UTC day, and the next (a daily deal begun before midnight and won
+    after counts for its day). A script that follows a public line at a human pace would
+    otherwise enter the day's standings."""
+    return await daily.day_of(replay.code) is not None
+
+
+def daily_line_private() -> PlayerError:
+    return PlayerError.fixed(
+        404,
+        N_("Not yet: this is a daily deal"),
+        DAILY_PRIVATE,
     )
 
 
@@ -302,6 +327,8 @@ async def _win_line(
     winning = None if finding is None else await _winning(request, replay, finding)
     if winning is None:
         raise no_win_line()
+    if await daily_private(replay):
+        raise daily_line_private()
     return replay, winning
 
 

@@ -369,3 +369,31 @@ def test_a_game_waiting_its_turn_says_how_many_come_before_it(player, slips, app
         finally:
             go.set()
         assert fragment(p.client, ident).attrs["class"] == "analysis slipped"
+
+
+def test_a_daily_deals_winning_line_stays_private_while_its_standings_are_open(
+    player, slips, client, monkeypatch
+):
+    """Issue 44 item 4: a script followed a lost daily game's public win.txt at a human pace
+    (0.35 s a move) into the day's standings. While a win of the deal may still be ranked
+    (its day and the next) the finding says where the win slipped, not the line."""
+    from app.services import daily
+
+    monkeypatch.setitem(daily._TEXTS, daily.today(), frozenset({CODE}))
+    monkeypatch.setitem(daily._TEXTS, daily.yesterday_of(daily.today()), frozenset())
+    p, ident = stuck(player)
+    done = fragment(p.client, ident)
+    assert done.by_id("analysis-text").text == (
+        "You could still have won until move 1. Move 2 lost it:"
+        " Six of clubs and five of hearts removed. A daily deal's winning line is shown once"
+        " its standings close, at the end of the next UTC day."
+    )
+    assert done.find_all(id="analysis-win") == [] and done.find_all(id="analysis-try") == []
+    for path in ("win", "win.txt", "win?step=2"):
+        answer = client.get(f"/replay/{ident}/{path}")
+        assert answer.status_code == 404
+        assert "Not yet: this is a daily deal" in answer.text
+    assert try_from(p, ident).status_code == 404
+    monkeypatch.setitem(daily._TEXTS, daily.today(), frozenset())  # the day has closed
+    assert client.get(f"/replay/{ident}/win.txt").status_code == 200
+    assert fragment(p.client, ident).by_id("analysis-win").text == "See a win from move 1"
