@@ -144,6 +144,29 @@ async def move_list(
     return words
 
 
+MOVE_PAGE: Final = 100
+"""Entries of a pasted game's move list an answer carries (issue 44): the hundred around the
+step shown, with buttons to the hundred before and after."""
+
+
+def told_window(
+    screen: AnyScreen, line: Line[Any, Any], step: int, lang: str
+) -> tuple[int, tuple[str, ...]]:
+    """The moves in words of the :data:`MOVE_PAGE` steps that hold ``step`` (0 is the deal):
+    the first step's number and the words of its moves (the deal itself has none); the line
+    is walked from the nearest snapshot, not from the deal."""
+    first = step // MOVE_PAGE * MOVE_PAGE
+    last = min(first + MOVE_PAGE, len(line) + 1)
+    start = max(first, 1)
+    position = line.position(start - 1)
+    words = []
+    for n in range(start, last):
+        move = line.move(n)
+        words.append(screen.describe_move(position, move, lang))
+        position = line.game.result(position, move)
+    return first, tuple(words)
+
+
 async def find_replay(store: Store, ident: str) -> StoredReplay:
     replay = await store.replay_async(ident) if ID_PATTERN.fullmatch(ident) else None
     if replay is None:
@@ -269,7 +292,10 @@ async def stored_view(
         "text_url": f"{path}.txt",
         "url": f"{public_origin(request)}{path}",
         "text": None,
+        "move_first": 0,
         "move_words": await move_list(request, key, screen, line, page.lang),
+        "move_earlier": None,
+        "move_later": None,
     }
     return shown
 
@@ -361,12 +387,18 @@ async def replay_pasted(
     screen.prepare(final)  # no search on the request path: an unproved loss reads as not won
     result = Result(final.status(), None, len(line), line.game.points(final.position))
     shown = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
+    # a page of the game, not the whole of it (issue 44): the move list's hundred around the
+    # step, told now (a pasted text is anyone's: nothing of it is kept but the checked line)
+    first, words = told_window(screen, line, number, page.lang)
     shown |= {
         "pager": Pager(number, len(line), "/replay"),
         "text_url": None,
         "url": None,
         "text": line.text(),
-        "move_words": await move_list(request, key, screen, line, page.lang),
+        "move_first": first,
+        "move_words": words,
+        "move_earlier": first - 1 if first > 0 else None,
+        "move_later": first + MOVE_PAGE if first + MOVE_PAGE <= len(line) else None,
     }
     return vary_on_htmx(await render_page(request, renderer, page, shown))
 
