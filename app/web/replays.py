@@ -145,8 +145,9 @@ async def move_list(
 
 
 MOVE_PAGE: Final = 100
-"""Entries of a pasted game's move list an answer carries (issue 44): the hundred around the
-step shown, with buttons to the hundred before and after."""
+"""Entries of a replay's move list a page carries (issue 44): the hundred around the step
+shown, with a way to the hundred before and after (a 5,000-move game's whole list made its
+every page cost 20 game pages)."""
 
 
 def told_window(
@@ -292,12 +293,24 @@ async def stored_view(
         "text_url": f"{path}.txt",
         "url": f"{public_origin(request)}{path}",
         "text": None,
-        "move_first": 0,
-        "move_words": await move_list(request, key, screen, line, page.lang),
-        "move_earlier": None,
-        "move_later": None,
+        **window_of(number, len(line), await move_list(request, key, screen, line, page.lang)),
     }
     return shown
+
+
+def window_of(step: int, last: int, words: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The move list's page that holds ``step`` (:data:`MOVE_PAGE` steps; 0 is the deal) and
+    the steps the pages before and after open at: ``move_first``, ``move_earlier``,
+    ``move_later``, and ``move_words`` cut from ``words`` (every move's) when given."""
+    first = step // MOVE_PAGE * MOVE_PAGE
+    window: dict[str, Any] = {
+        "move_first": first,
+        "move_earlier": first - 1 if first > 0 else None,
+        "move_later": first + MOVE_PAGE if first + MOVE_PAGE <= last else None,
+    }
+    if words is not None:
+        window["move_words"] = words[max(first, 1) - 1 : first + MOVE_PAGE - 1]
+    return window
 
 
 @router.get("/replay/{ident}.txt", name="replay-text")
@@ -389,16 +402,14 @@ async def replay_pasted(
     shown = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
     # a page of the game, not the whole of it (issue 44): the move list's hundred around the
     # step, told now (a pasted text is anyone's: nothing of it is kept but the checked line)
-    first, words = told_window(screen, line, number, page.lang)
+    _, words = told_window(screen, line, number, page.lang)
     shown |= {
         "pager": Pager(number, len(line), "/replay"),
         "text_url": None,
         "url": None,
         "text": line.text(),
-        "move_first": first,
+        **window_of(number, len(line)),
         "move_words": words,
-        "move_earlier": first - 1 if first > 0 else None,
-        "move_later": first + MOVE_PAGE if first + MOVE_PAGE <= len(line) else None,
     }
     return vary_on_htmx(await render_page(request, renderer, page, shown))
 
