@@ -33,13 +33,12 @@ from app.engine.codes import DealCode
 from app.engine.game import Clock
 from app.engine.replay import Line, LineError
 from app.i18n import N_
-from app.services import daily
 from app.services.analyses import ANALYSED_STATES, Analyst, Answer, Progress, line_digest
 from app.status import Status
 from app.store import SessionData, Store
 from app.store.base import StoredGame, carry
 from app.store.marks import Marks
-from app.store.replays import StoredReplay, replay_id
+from app.store.replays import StoredReplay
 from app.web.context import PageBase
 from app.web.dependencies import (
     PlayerDep,
@@ -65,6 +64,7 @@ from app.web.replays import (
 )
 from app.web.screen import screen_for
 from app.web.sessions import Player
+from app.web.withheld import DAILY_PRIVATE, daily_line_private, daily_private, playing_on
 
 router = APIRouter()
 
@@ -106,29 +106,6 @@ class Shown:
     """The asker's form token, for *Try from move k*."""
 
 
-async def _goes_on(store: Store, sid: str, replay: StoredReplay) -> bool | None:
-    """Whether ``sid``'s game of the replay's deal goes on; ``None``: that row is not this
-    replay's game."""
-    _, row = await store.load_async(sid, replay.code)
-    if row is None or replay_id(row) != replay.id:
-        return None
-    return not row.state.is_over
-
-
-async def _playing_on(store: Store, player: Player, replay: StoredReplay) -> bool:
-    """The replay's player plays this game on (an Undo after its end): the finding waits,
-    for them and for anyone who has the replay's link (issue 43). The asker's own row is read
-    first (the owner asking, the usual case: one read); anyone else reads the owner's."""
-    if not player.fresh:
-        mine = await _goes_on(store, player.sid, replay)
-        if mine is not None:
-            return mine
-    owner = await store.replay_owner(replay.id)
-    if owner is None or (not player.fresh and owner == player.sid):
-        return False
-    return await _goes_on(store, owner, replay) is True
-
-
 def analyst_of(request: Request) -> Analyst:
     found: Analyst = request.app.state.analyst
     return found
@@ -138,7 +115,7 @@ async def answer_of(request: Request, store: Store, player: Player, replay: Stor
     """Where the analysis of ``replay`` stands for this asker (one that starts nothing when the
     request came without a cookie, or while the replay's player plays the game on:
     ``NONE``)."""
-    if replay.state not in ANALYSED_STATES or await _playing_on(store, player, replay):
+    if replay.state not in ANALYSED_STATES or await playing_on(store, player, replay):
         return Answer(Progress.NONE)
     if player.fresh:
         data = await store.analysis(replay.id)
@@ -217,27 +194,6 @@ async def shown(
         win_label=t.gettext(N_("See a win from move %(k)s")) % {"k": k},
         try_label=t.gettext(N_("Try from move %(k)s")) % {"k": k},
         token=token,
-    )
-
-
-DAILY_PRIVATE: Final = N_(
-    "A daily deal's winning line is shown once its standings close, at the end of the next UTC day."
-)
-
-
-async def daily_private(replay: StoredReplay) -> bool:
-    """A daily deal's winning line stays private while a win of it may still be ranked
-    (issue 44): its own UTC day, and the next (a daily deal begun before midnight and won
-    after counts for its day). A script that follows a public line at a human pace would
-    otherwise enter the day's standings."""
-    return await daily.day_of(replay.code) is not None
-
-
-def daily_line_private() -> PlayerError:
-    return PlayerError.fixed(
-        404,
-        N_("Not yet: this is a daily deal"),
-        DAILY_PRIVATE,
     )
 
 
