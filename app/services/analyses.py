@@ -24,14 +24,17 @@ budget is shared, so instances on one store share one address's hour.
 
 **Undecided is asked again.** A finding that ran out of time is kept, and asked for again at
 most once an hour it is analysed again with twice the budget (up to :data:`RETRY_FACTOR` times
-the configured one). The finding is stored with the replay
-(:meth:`app.store.base.Store.save_analysis`), tagged with a digest of the line it analysed, so a
-second viewer, another instance or a restart reads it at once, and a replay written again with
-another line (the game ended again after an Undo) is analysed again.
+the configured one).
+
+The finding is stored with the replay (:meth:`app.store.base.Store.save_analysis`), tagged with
+a digest of the line it analysed (and the time it had, and when), so a second viewer, another
+instance or a restart reads it at once, and a replay written again with another line (the
+game ended again after an Undo) is analysed again.
 
 A pool whose process died (an OOM kill, a crash in the SAT solver's C code) is replaced by the
 first analysis that meets it broken, with one line in the log; the analyses it held are asked
-again by their next viewer (:attr:`Analyst.restarts_total` counts the replacements).
+again by their next viewer. An operator's figures, on the analyst: ``running``, ``queued``,
+``refused_total``, ``restarts_total``, ``seconds_total`` (and ``started``).
 
 Never during play: the analyst only takes a stored replay, which exists only once its game has
 ended, and only one that was not won.
