@@ -25,6 +25,8 @@
 - ``SOLITAIRE_ANALYSIS_SECONDS`` (default ``20``): the most time the analysis of one ended
   game ("where the win slipped away") may take, in its own process below the web workers'
   priority; past it the finding is "undecided".
+- ``SOLITAIRE_RATE_ANALYSIS`` (default ``300/hour``): the seconds of analysis one client
+  address may use (a limit's notation, or ``off``); past them its next analysis waits.
 - ``SOLITAIRE_SECRET`` (default: none): the secret session ids are signed with, at least 32
   characters, the same for every instance of a site. Unset, the store keeps one beside its
   data, made on first use (:mod:`app.services.signing`).
@@ -50,6 +52,7 @@ DEFAULT_RATE_NEW: Final = "60/hour"
 DEFAULT_RATE_RANKED: Final = "30/day"
 DEFAULT_METRICS_FROM: Final = "127.0.0.0/8,::1"
 LOG_FORMATS: Final = ("text", "json")
+DEFAULT_ANALYSIS: Final = "300/hour"
 MIN_SECRET: Final = 32
 """Characters ``SOLITAIRE_SECRET`` must have at least."""
 
@@ -89,6 +92,7 @@ class Config:
     proof_seconds: float = 10.0
     proof_wait: float = 5.0
     analysis_seconds: float = 20.0
+    rate_analysis: str = DEFAULT_ANALYSIS
     secret: str = field(default="", repr=False)
     """``SOLITAIRE_SECRET``, or ``""``: the store keeps one (never printed)."""
     metrics_from: tuple[IPNetwork, ...] = field(default_factory=lambda: networks(""))
@@ -113,6 +117,7 @@ class Config:
             proof_seconds=env_number("SOLITAIRE_PROOF_SECONDS", 10.0),
             proof_wait=env_number("SOLITAIRE_PROOF_WAIT", 5.0),
             analysis_seconds=env_number("SOLITAIRE_ANALYSIS_SECONDS", 20.0),
+            rate_analysis=os.environ.get("SOLITAIRE_RATE_ANALYSIS", "") or DEFAULT_ANALYSIS,
             secret=os.environ.get("SOLITAIRE_SECRET", "").strip(),
             metrics_from=networks(os.environ.get("SOLITAIRE_METRICS_FROM", "")),
             log_format=log_format(os.environ.get("SOLITAIRE_LOG_FORMAT", "")),

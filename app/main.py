@@ -94,7 +94,12 @@ def create_app(
         # the secret session ids are signed with: configured, or kept beside the store
         app.state.signer = Signer(await server_secret(config.secret, app.state.store))
         app.state.limiter = app.state.store.rate_limiter(
-            Limits.parse(config.rate_writes, config.rate_new, rank=config.rate_ranked)
+            Limits.parse(
+                config.rate_writes,
+                config.rate_new,
+                rank=config.rate_ranked,
+                analysis=config.rate_analysis,
+            )
         )
         app.state.prover = Prover(
             workers=config.proof_workers,
@@ -102,7 +107,9 @@ def create_app(
             pool=proof_pool,
         )
         app.state.prover.start()
-        app.state.analyst = Analyst(seconds=config.analysis_seconds, pool=analysis_pool)
+        app.state.analyst = Analyst(
+            seconds=config.analysis_seconds, pool=analysis_pool, limiter=app.state.limiter
+        )
         sweeper = asyncio.create_task(
             sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
         )

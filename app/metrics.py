@@ -246,29 +246,38 @@ _pending_lock: Final = threading.Lock()
 """A task is counted in on the event loop and out in the pool's own thread."""
 
 
-def track_pool(pool: str, workers: int, future: Future[Any]) -> None:
+def track_pool(pool: str, workers: int, future: Future[Any], queued: bool = True) -> None:
     """Count ``future``, just submitted to ``pool`` (``workers`` processes), as queued or
     running until it is done, then its time. A pool of
-    processes runs its tasks in order: the first ``workers`` pending ones run, the rest wait."""
+    processes runs its tasks in order: the first ``workers`` pending ones run, the rest wait.
+    ``queued=False``: the caller keeps its own queue and says its length (:func:`set_queued`);
+    it submits only what runs."""
     if not ON:
         return
     started = time.perf_counter()
-    _count_pending(pool, workers, 1)
+    _count_pending(pool, workers, 1, queued)
 
     def done(future: Future[Any]) -> None:
-        _count_pending(pool, workers, -1)
+        _count_pending(pool, workers, -1, queued)
         if not future.cancelled():
             POOL_DURATION.labels(pool).observe(time.perf_counter() - started)
 
     future.add_done_callback(done)
 
 
-def _count_pending(pool: str, workers: int, step: int) -> None:
+def _count_pending(pool: str, workers: int, step: int, queued: bool = True) -> None:
     with _pending_lock:
         pending = _pending[pool] = _pending.get(pool, 0) + step
         running = min(pending, workers)
         POOL_RUNNING.labels(pool).set(running)
-        POOL_QUEUED.labels(pool).set(pending - running)
+        if queued:
+            POOL_QUEUED.labels(pool).set(pending - running)
+
+
+def set_queued(pool: str, waiting: int) -> None:
+    """The length of a pool's own queue (the analysis queue: issue 44's fair queue)."""
+    if ON:
+        POOL_QUEUED.labels(pool).set(waiting)
 
 
 def figures() -> bytes:

@@ -23,6 +23,15 @@ processes made as the server makes its analysis pool (``app.services.proofs.make
 below the web workers' priority) analyse random ended Half Moon games back to back, the
 costliest kind, while ``/health`` and the taps are measured.
 
+With ``--flood`` (issue 44) the phases are about the analysis queue: in both, another
+player (its own address, ``X-Forwarded-For`` from loopback, which uvicorn trusts) plays a
+Half Moon deal to stuck and asks for its analysis (a cheap one) every 0.25 s until it comes,
+then again with a new session; in the second, eight sessions of one other address play deal
+HM1-N-L3L7TQ2 stuck in 11 moves (a line whose analysis runs into the full 20 s budget),
+each asking for its analysis every 2 s as the page does and starting over once it comes.
+It prints the cheap analysis's wait (p50 / p95; one still waiting when the phase ends counts
+with the time it waited) and ``/health``'s p99, quiet and flooded side by side.
+
 Targets: ``/health`` max ≤ 100 ms and taps unaffected while hammered.
 """
 
@@ -46,7 +55,7 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import deal as halfmoon_deal
 from app.engine.seahaven import CELLS, COLUMNS, deal_position, place_name
 from app.engine.seahaven.solver import is_lost
-from tests.system.servers import Server, start_server
+from tests.system.servers import ROOT, Server, start_server
 
 HTMX = {"HX-Request": "true"}
 TOKEN = re.compile(r'name="token" value="([^"]+)"')
@@ -185,6 +194,115 @@ def analysing(stop: threading.Event, out: list[float]) -> None:
             out.append(time.perf_counter() - started)
 
 
+FLOOD_DEAL = "HM1-N-L3L7TQ2"
+FLOOD_SEED = 31
+"""A random game of the flood deal (seeded) stuck in 11 moves whose analysis is undecided
+after the full budget."""
+CHEAP_DEAL = "HM1-N-AAAAAAB"
+CHEAP_SEED = 4
+
+
+def stuck_taps(code: str, seed: int) -> list[list[tuple[str, str]]]:
+    """(place, card) taps of a random game of ``code`` (seeded) played until it is stuck."""
+    import random
+
+    from app.engine.halfmoon import HalfMoon
+    from app.engine.halfmoon import place_name as hm_place
+
+    rng = random.Random(seed)
+    position = HalfMoon.deal(DealCode.parse(code))
+    taps = []
+    while legal := list(HalfMoon.generate(position)):
+        removal = rng.choice(legal)
+        taps.append([(hm_place(p), str(position.top(p))) for p in removal])
+        position = HalfMoon.result(position, removal)
+    return taps
+
+
+REPLAY = re.compile(r"/replay/([A-Za-z0-9_-]{22})")
+
+
+def analysed_game(
+    server: Server, address: str, code: str, seed: int, every_s: float, stop: Any
+) -> float | None:
+    """A new session of ``address`` plays ``code`` stuck, then asks for the analysis every
+    ``every_s`` seconds until it comes (or ``stop``): the seconds it waited."""
+    headers = {"X-Forwarded-For": address}
+    with httpx.Client(base_url=server.url, timeout=60, headers=headers) as client:
+        page = client.get(f"/half-moon/{code}")
+        found = TOKEN.search(page.text)
+        assert found, page.text[:300]
+        for removal in stuck_taps(code, seed):
+            for place, card in removal:
+                data = {"place": place, "card": card, "token": found.group(1)}
+                client.post(f"/half-moon/{code}/tap", data=data, headers=HTMX)
+        replay = REPLAY.search(client.get(f"/half-moon/{code}").text)
+        assert replay, "no replay link: the game did not end"
+        start = time.perf_counter()
+        while True:
+            answer = client.get(f"/replay/{replay.group(1)}/analysis", headers=HTMX)
+            if "hx-trigger" not in answer.text:
+                return time.perf_counter() - start
+            if stop.wait(every_s):
+                return time.perf_counter() - start
+
+
+def cheap_player(server: Server, stop: threading.Event, out: list[float]) -> None:
+    while not stop.is_set():
+        waited = analysed_game(server, "198.51.100.99", CHEAP_DEAL, CHEAP_SEED, 0.25, stop)
+        if waited is not None:
+            out.append(waited)
+        stop.wait(0.5)
+
+
+def flooder(server: Server, stop: threading.Event, out: list[float]) -> None:
+    while not stop.is_set():
+        waited = analysed_game(server, "203.0.113.66", FLOOD_DEAL, FLOOD_SEED, 2.0, stop)
+        if waited is not None and not stop.is_set():
+            out.append(waited)
+
+
+def flood_phase(server: Server, seconds: float, flood: bool) -> dict[str, list[float]]:
+    context = multiprocessing.get_context("fork")
+    stop = context.Event()
+    queue: multiprocessing.queues.Queue[list[float]] = context.Queue()
+    probe = context.Process(target=measure, args=(server, "health", stop, queue))
+    cheap: list[float] = []
+    flooded: list[float] = []
+    threads = [threading.Thread(target=cheap_player, args=(server, stop, cheap))]
+    if flood:
+        threads += [
+            threading.Thread(target=flooder, args=(server, stop, flooded)) for _ in range(8)
+        ]
+    probe.start()
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    health = queue.get()
+    probe.join()
+    for thread in threads:
+        thread.join()
+    return {"health": health, "cheap": cheap, "flood": flooded}
+
+
+def flood_report(name: str, quiet: dict[str, list[float]], loud: dict[str, list[float]]) -> None:
+    def cheap(values: list[float]) -> str:
+        if not values:
+            return "none came"
+        p50, p95 = statistics.median(values), percentile(values, 0.95)
+        return f"p50 {p50:6.2f} s  p95 {p95:6.2f} s  max {max(values):6.2f} s (n={len(values)})"
+
+    def health(values: list[float]) -> str:
+        p50, p99 = statistics.median(values) * 1000, percentile(values, 0.99) * 1000
+        return f"p50 {p50:6.1f}  p99 {p99:6.1f} ms"
+
+    print(f"\n{name:10} {'quiet':^50} | {'one address floods (8 sessions)':^50}")
+    print(f"{'cheap':10} {cheap(quiet['cheap']):50} | {cheap(loud['cheap']):50}")
+    print(f"{'/health':10} {health(quiet['health']):50} | {health(loud['health']):50}")
+    print(f"{'flood':10} {'':50} | {cheap(loud['flood']):50}")
+
+
 def phase(
     server: Server, seconds: float, deals: list[str] | None, analyses: bool = False
 ) -> dict[str, list[float]]:
@@ -268,7 +386,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--analyses", action="store_true", help="analyses of ended games instead of proofs"
     )
+    parser.add_argument(
+        "--flood", action="store_true", help="one address floods the analysis queue (issue 44)"
+    )
     args = parser.parse_args(argv)
+    if args.flood:
+        flood_main(args)
+        return
     if args.analyses:
         args.scan = 0
 
@@ -297,6 +421,29 @@ def main(argv: list[str] | None = None) -> None:
     for name, start in runs:
         quiet, loud, errors = run(name, start, args.seconds, deals, args.analyses)
         report(name, quiet, loud, args.analyses)
+        print(f"server tracebacks: {errors}")
+
+
+def flood_main(args: argparse.Namespace) -> None:
+    roots: list[tuple[str, Path | None]] = [("this code", None)]
+    if args.baseline:
+        roots.append(("baseline", Path(args.baseline).resolve()))
+    for name, root in roots:
+        with tempfile.TemporaryDirectory() as folder:
+            server = start_server(
+                str(Path(folder) / "flood.db"),
+                Path(folder),
+                workers=args.workers,
+                name="flood",
+                root=root or ROOT,
+            )
+            try:
+                quiet = flood_phase(server, args.seconds, flood=False)
+                loud = flood_phase(server, args.seconds, flood=True)
+            finally:
+                server.stop()
+            errors = sum(log.read_text().count("Traceback") for log in Path(folder).glob("*.log"))
+        flood_report(name, quiet, loud)
         print(f"server tracebacks: {errors}")
 
 

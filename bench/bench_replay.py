@@ -19,7 +19,13 @@ round by round (``--rounds``):
   request asked before, so nothing is cached per step), and the 5,000-move game's
   ``GET /replay/ID.txt``;
 - a first view of the 5,000-move replay after the worker's line cache forgot it (a fresh
-  worker: one request, for the record).
+  worker: one request, for the record);
+- ``POST /replay`` of the 5,000-move game's text (issue 44): the same text each time (a step
+  of a pasted game: its line checked once per worker), and a new text each time (the line
+  checked whole by the rules, as a script pasting ever new texts sends: the shuffle one pair
+  shorter each time), with the answer's size.
+
+``--baseline PATH`` measures another checkout (``git archive b11f655``) the same way after.
 
 Prints each page's median and p90 in milliseconds, and the ratios replay ÷ game page.
 """
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import tempfile
 import time
@@ -48,7 +55,7 @@ from app.store.marks import Marks
 from app.store.sqlite import SQLiteStore
 from app.store.sync import SyncStore
 from app.web.sessions import COOKIE
-from tests.system.servers import start_server
+from tests.system.servers import ROOT, start_server
 
 SID = "B" * 32
 HM = DealCode.parse("HM1-N-AAAAAAB")
@@ -101,17 +108,41 @@ def summary(times: list[float]) -> str:
     return f"median {statistics.median(times):6.2f} ms  p90 {p90:6.2f} ms"
 
 
+def pasted_texts(count: int) -> list[str]:
+    """``count`` texts of won Seahaven games of about 5,000 moves, each other (one pair of
+    the cell shuffle fewer each)."""
+    line = [str(m) for m in solve_code(LONG).line]
+    pairs = (MAX_RECORD_MOVES - len(line)) // 2
+    texts = []
+    for n in range(count):
+        moves = [*(["km", "mk"] * (pairs - n % pairs)), *line]
+        texts.append("\n".join([str(LONG), *moves]) + "\n")
+    return texts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--baseline", help="another checkout to measure after this one")
     args = parser.parse_args()
+    roots: list[tuple[str, Path | None]] = [("this code", None)]
+    if args.baseline:
+        roots.append(("baseline", Path(args.baseline).resolve()))
+    for name, root in roots:
+        print(f"\n== {name}")
+        measure(args.rounds, root)
+
+
+def measure(rounds: int, root: Path | None) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-replay-"))
     db = str(work / "solitaire.db")
     steps = fill(db)
     print(f"replays: Half Moon {steps['hm']} moves, Seahaven {steps['sh']}, long {steps['long']:,}")
     options = ("--http", "app.server:TimedHttpToolsProtocol", "--limit-concurrency", "1000")
     raised = {"SOLITAIRE_RATE_WRITES": "1000000/minute", "SOLITAIRE_RATE_NEW": "1000000/minute"}
-    server = start_server(db, work, name="replay", env=raised, args=options)
+    server = start_server(db, work, name="replay", env=raised, args=options, root=root or ROOT)
+    texts = pasted_texts(rounds + 10)
+    sizes: list[int] = []
     draw = random.Random(26)
     try:
         with httpx.Client(base_url=server.url, cookies={COOKIE: SID}) as client:
@@ -129,13 +160,35 @@ def main() -> None:
                 long: lambda: step_of("long"),
                 "text of the long game": lambda: f"/replay/{IDS['long']}.txt",
             }
-            times: dict[str, list[float]] = {name: [] for name in pages}
+            token_found = re.search(r'name="token" value="([^"]+)"', client.get("/replay").text)
+            assert token_found
+            token = token_found.group(1)
+
+            def paste(text: str) -> float:
+                data = {"text": text, "step": str(draw.randrange(4000)), "token": token}
+                start = time.perf_counter()
+                response = client.post("/replay", data=data)
+                took = (time.perf_counter() - start) * 1000
+                assert response.status_code == 200, response.text[:300]
+                sizes.append(len(response.content))
+                return took
+
+            fresh = iter(texts)
+            posts = {
+                "paste, 5,000 moves, the same text": lambda: paste(texts[0]),
+                "paste, 5,000 moves, a new text": lambda: paste(next(fresh)),
+            }
+            times: dict[str, list[float]] = {name: [] for name in [*pages, *posts]}
             for _ in range(10):  # warm up every page
                 for url in pages.values():
                     timed(client, url())
-            for _ in range(args.rounds):
+                for post in posts.values():
+                    post()
+            for _ in range(rounds):
                 for name, url in pages.items():
                     times[name].append(timed(client, url()))
+                for name, post in posts.items():
+                    times[name].append(post())
     finally:
         server.stop()
     width = max(map(len, times))
@@ -144,13 +197,24 @@ def main() -> None:
     print(f"{'first view, the long game':<{width}}  {first:6.2f} ms (one request, cold cache)")
     median = {name: statistics.median(found) for name, found in times.items()}
     hm_page, sh_page = median["game page, Half Moon"], median["game page, Seahaven"]
-    ratios = (
+    ratios: tuple[tuple[str, float], ...] = (
         ("replay ÷ game page, Half Moon", median["replay step, Half Moon"] / hm_page),
         ("replay ÷ game page, Seahaven", median["replay step, Seahaven"] / sh_page),
         ("long game's replay ÷ Seahaven game page", median[long] / sh_page),
     )
+    ratios += (
+        (
+            "paste (same text) ÷ Seahaven game page",
+            median["paste, 5,000 moves, the same text"] / sh_page,
+        ),
+        (
+            "paste (new text) ÷ Seahaven game page",
+            median["paste, 5,000 moves, a new text"] / sh_page,
+        ),
+    )
     for name, ratio in ratios:
         print(f"{name:<{width + 14}}  {ratio:.2f}")
+    print(f"a paste's answer: median {statistics.median(sizes) / 1024:.0f} KiB")
 
 
 if __name__ == "__main__":

@@ -5,11 +5,36 @@ bounded, and kept with its replay.
 proof pool, :func:`app.services.proofs.make_pool`: ``spawn``, below the web workers' CPU
 priority; a pool of its own so an analysis never delays a Seahaven "no useful move" proof a
 game in play waits for). Each analysis is bounded in time (``seconds``, the solver's deadline
-inside the process); at most :data:`MAX_PENDING` run or wait at once, and past that a request
-is answered "busy" at once. The finding is stored with the replay
-(:meth:`app.store.base.Store.save_analysis`), tagged with a digest of the line it analysed, so a
-second viewer, another instance or a restart reads it at once, and a replay written again with
-another line (the game ended again after an Undo) is analysed again.
+inside the process).
+
+**A fair queue** (issue 44). The analyst keeps its own short queue and hands the pool one
+analysis per free process: per player and per client address at most one runs at once, and
+the next to run is taken round robin over the addresses waiting (the first waiting game of
+each address before the second of any), so eight sessions of one address queue behind each
+other, not before another player's game. A player is told the true position ("3 games before
+yours"): the queue's own order. An address waits with at most :data:`PER_ADDRESS` games; the
+queue holds at most :data:`QUEUE_SIZE`; past either, the answer is "busy" (nothing queued; the
+fragment asks again). A second line of the same game (an Undo, the game ended again another
+way) takes the waiting one's place rather than adding one. Each address has a budget of
+analysis time an hour (the store's rate limiter, kind ``analysis``: one token a second the
+analysis ran, shared by every worker and instance on the store): an analysis takes its first
+second on entering the queue, the rest when it ends; past the budget a new one is refused with
+the wait (:attr:`Progress.SPENT`). The queue and the one-at-a-time rules are per instance; the
+budget is shared, so instances on one store share one address's hour.
+
+**Undecided is asked again.** A finding that ran out of time is kept, and asked for again at
+most once an hour it is analysed again with twice the budget (up to :data:`RETRY_FACTOR` times
+the configured one).
+
+The finding is stored with the replay (:meth:`app.store.base.Store.save_analysis`), tagged with
+a digest of the line it analysed (and the time it had, and when), so a second viewer, another
+instance or a restart reads it at once, and a replay written again with another line (the
+game ended again after an Undo) is analysed again.
+
+A pool whose process died (an OOM kill, a crash in the SAT solver's C code) is replaced by the
+first analysis that meets it broken, with one line in the log; the analyses it held are asked
+again by their next viewer. An operator's figures, on the analyst: ``running``, ``queued``,
+``refused_total``, ``restarts_total``, ``seconds_total`` (and ``started``).
 
 Never during play: the analyst only takes a stored replay, which exists only once its game has
 ended, and only one that was not won.
@@ -19,22 +44,36 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import hashlib
 import logging
-from dataclasses import dataclass
+import math
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
 
 from app import metrics
+from app.clock import now_ms
 from app.services.proofs import _stop, make_pool
 from app.services.proofworker import analyse_line
 from app.store.base import Store
+from app.store.ratelimit import RateLimiter
 from app.store.replays import StoredReplay
 
 log = logging.getLogger(__name__)
 
-MAX_PENDING: Final = 8
-"""Analyses running or waiting for the pool at once; beyond, a new one is not started."""
+QUEUE_SIZE: Final = 32
+"""Analyses waiting (not running) at once in one instance; beyond, a new one is not queued."""
+
+PER_ADDRESS: Final = 2
+"""Analyses one client address may have waiting at once."""
+
+RETRY_FACTOR: Final = 4
+"""An undecided finding is analysed again with at most this many times the configured time."""
+
+RETRY_AFTER_MS: Final = 3600 * 1000
+"""An undecided finding is analysed again at most this often."""
 
 ANALYSED_STATES: Final = frozenset({"stuck", "lost"})
 """The ends an analysis is for: a game that ended without a win."""
@@ -43,8 +82,12 @@ ANALYSED_STATES: Final = frozenset({"stuck", "lost"})
 class Progress(Enum):
     DONE = "done"
     RUNNING = "running"
+    QUEUED = "queued"
+    """Waiting for its turn: ``ahead`` games before it."""
     BUSY = "busy"
-    """Too many analyses under way: none was started (ask again later)."""
+    """The queue is full (or the address has its share waiting): none was queued."""
+    SPENT = "spent"
+    """The address used its analysis time for the hour: ``retry_after`` seconds to wait."""
     NONE = "none"
     """Nothing to analyse: the game was won."""
 
@@ -54,6 +97,10 @@ class Answer:
     progress: Progress
     finding: dict[str, Any] | None = None
     """:meth:`app.engine.analysis.Analysis.to_data` plus ``for``, when ``DONE``."""
+    ahead: int = 0
+    """``QUEUED``: the games that will be looked at before this one."""
+    retry_after: int = 0
+    """``SPENT``: seconds until the address may start another analysis."""
 
 
 def line_digest(replay: StoredReplay) -> str:
@@ -61,8 +108,20 @@ def line_digest(replay: StoredReplay) -> str:
     return hashlib.blake2b(f"{replay.code}|{replay.line}".encode(), digest_size=8).hexdigest()
 
 
+@dataclass(eq=False, slots=True)
+class _Job:
+    store: Store
+    replay: StoredReplay
+    digest: str
+    seconds: float
+    player: str
+    client: str
+    seq: int
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
 class Analyst:
-    """Analyses of ended games: stored ones, or made now in a pool of processes."""
+    """Analyses of ended games: stored ones, or made now in a pool of processes, in turn."""
 
     def __init__(
         self,
@@ -70,60 +129,203 @@ class Analyst:
         workers: int = 1,
         seconds: float = 20.0,
         pool: concurrent.futures.Executor | None = None,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self._workers = max(1, workers)
         self._seconds = seconds
         self._pool = pool
         self._owns_pool = pool is None
-        self._running: dict[str, asyncio.Task[None]] = {}
+        self.limiter = limiter
+        """The store's rate limiter (the addresses' analysis time); ``None``: no budget."""
+        self._waiting: list[_Job] = []
+        self._running: dict[str, _Job] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._last_start: dict[str, int] = {}
+        """Each address's last start (a count), for the round robin."""
+        self._seq = 0
         self.started = 0
         """Analyses sent to the pool (tests read it)."""
+        self.refused_total = 0
+        """Analyses not queued: the queue full, or the address's share or time spent."""
+        self.restarts_total = 0
+        """Pools replaced because a process of theirs died (an operator's figure)."""
+        self.seconds_total = 0.0
+        """Seconds of analysis the pool ran (as the analyses measured them)."""
+
+    @property
+    def running(self) -> int:
+        """Analyses in the pool now (an operator's figure)."""
+        return len(self._running)
+
+    @property
+    def queued(self) -> int:
+        """Analyses waiting for their turn now (an operator's figure)."""
+        return len(self._waiting)
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
             self._pool = make_pool(self._workers)
+            self._owns_pool = True
         return self._pool
 
     async def close(self) -> None:
-        for task in list(self._running.values()):
+        for task in list(self._tasks):
             task.cancel()
+        self._tasks.clear()
         self._running.clear()
+        self._waiting.clear()
         pool, self._pool = self._pool, None
         if pool is not None and self._owns_pool:
             _stop(pool)
 
-    async def answer(self, store: Store, replay: StoredReplay) -> Answer:
-        """The stored finding on this replay, or an analysis started (or already under way)."""
+    async def answer(
+        self, store: Store, replay: StoredReplay, *, player: str = "", client: str = ""
+    ) -> Answer:
+        """The stored finding on this replay, or its analysis queued (or already under way)
+        for ``player`` at the address ``client``."""
         if replay.state not in ANALYSED_STATES:
             return Answer(Progress.NONE)
         digest = line_digest(replay)
         stored = await store.analysis(replay.id)
+        seconds = self._seconds
         if stored is not None and stored.get("for") == digest:
-            return Answer(Progress.DONE, stored)
-        if replay.id in self._running:
+            again = self._retry_budget(stored)
+            if again is None:
+                return Answer(Progress.DONE, stored)
+            seconds = again
+        running = self._running.get(replay.id)
+        if running is not None and running.digest == digest:
             return Answer(Progress.RUNNING)
-        if len(self._running) >= MAX_PENDING:
+        for job in self._waiting:  # the same game: its newest line takes the waiting place
+            if job.replay.id == replay.id:
+                job.replay, job.digest, job.seconds = replay, digest, seconds
+                return self._where(job)
+        if (
+            len(self._waiting) >= QUEUE_SIZE
+            or sum(job.client == client for job in self._waiting) >= PER_ADDRESS
+        ):
+            self.refused_total += 1
             metrics.POOL_REFUSED.labels("analysis").inc()
             return Answer(Progress.BUSY)
-        self._running[replay.id] = asyncio.create_task(self._analyse(store, replay, digest))
-        return Answer(Progress.RUNNING)
+        if self.limiter is not None:  # the first second of the address's time, on entry
+            verdict = await self.limiter.hit("analysis", client)
+            if not verdict.allowed:
+                self.refused_total += 1
+                metrics.POOL_REFUSED.labels("analysis").inc()
+                return Answer(Progress.SPENT, retry_after=verdict.retry_after)
+        self._seq += 1
+        job = _Job(store, replay, digest, seconds, player, client, self._seq)
+        self._waiting.append(job)
+        self._pump()
+        return self._where(job)
+
+    def _retry_budget(self, stored: dict[str, Any]) -> float | None:
+        """The time for analysing an undecided finding again, ``None`` when it is not due."""
+        if stored.get("kind") != "undecided":
+            return None
+        budget, at = stored.get("budget"), stored.get("at_ms")
+        budget = float(budget) if isinstance(budget, (int, float)) else self._seconds
+        if isinstance(at, int) and now_ms() - at < RETRY_AFTER_MS:
+            return None
+        again = min(budget * 2, self._seconds * RETRY_FACTOR)
+        return again if again > budget else None
+
+    def _order(self) -> list[_Job]:
+        """The waiting analyses in the order they will run: round robin over the addresses
+        (the i-th waiting game of an address after every address's (i-1)-th), the address
+        served longest ago first, then the order they came."""
+        nth: dict[str, int] = {}
+        keyed = []
+        for job in sorted(self._waiting, key=lambda j: j.seq):
+            i = nth[job.client] = nth.get(job.client, -1) + 1
+            keyed.append(((i, self._last_start.get(job.client, 0), job.seq), job))
+        return [job for _, job in sorted(keyed, key=lambda pair: pair[0])]
+
+    def _where(self, job: _Job) -> Answer:
+        if job.replay.id in self._running and self._running[job.replay.id] is job:
+            return Answer(Progress.RUNNING)
+        order = self._order()
+        ahead = order.index(job) if job in order else 0
+        return Answer(Progress.QUEUED, ahead=ahead + len(self._running))
+
+    def _pump(self) -> None:
+        """Start waiting analyses while a process is free: the first in :meth:`_order`
+        whose player and address have none running."""
+        while len(self._running) < self._workers:
+            busy_players = {job.player for job in self._running.values()}
+            busy_clients = {job.client for job in self._running.values()}
+            job = next(
+                (
+                    j
+                    for j in self._order()
+                    if j.player not in busy_players
+                    and j.client not in busy_clients
+                    and j.replay.id not in self._running
+                ),
+                None,
+            )
+            if job is None:
+                break
+            self._waiting.remove(job)
+            self._running[job.replay.id] = job
+            self._last_start[job.client] = self._seq = self._seq + 1
+            task = asyncio.create_task(self._analyse(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        metrics.set_queued("analysis", len(self._waiting))
 
     async def wait(self, replay_id: str) -> None:
-        """Until the analysis of this replay under way (if any) is over (tests, tools)."""
-        task = self._running.get(replay_id)
-        if task is not None:
-            await asyncio.shield(task)
+        """Until the analysis of this replay queued or under way (if any) is over (tests,
+        tools)."""
+        job = self._running.get(replay_id) or next(
+            (j for j in self._waiting if j.replay.id == replay_id), None
+        )
+        if job is not None:
+            await job.done.wait()
 
-    async def _analyse(self, store: Store, replay: StoredReplay, digest: str) -> None:
+    async def _analyse(self, job: _Job) -> None:
+        replay = job.replay
+        pool = self._executor()
         try:
             self.started += 1
-            future = self._executor().submit(analyse_line, replay.code, replay.line, self._seconds)
-            metrics.track_pool("analysis", self._workers, future)
+            future = pool.submit(analyse_line, replay.code, replay.line, job.seconds)
+            metrics.track_pool("analysis", self._workers, future, queued=False)
             data = await asyncio.wrap_future(future)
-            await store.save_analysis(replay.id, {**data, "for": digest})
+            record = {**data, "for": job.digest, "budget": job.seconds, "at_ms": now_ms()}
+            await job.store.save_analysis(replay.id, record)
+            await self._charge(job.client, data.get("seconds"))
         except asyncio.CancelledError:
             raise
+        except (BrokenProcessPool, RuntimeError):  # a process died (an OOM kill, a crash)
+            self._replace(pool)
         except Exception:  # a failed analysis says nothing: the next viewer asks again
             log.exception("the analysis of replay %s failed", replay.id)
         finally:
-            self._running.pop(replay.id, None)
+            if self._running.get(replay.id) is job:
+                del self._running[replay.id]
+            job.done.set()
+            self._pump()
+
+    async def _charge(self, client: str, seconds: object) -> None:
+        """The address's time for the rest of the seconds the analysis ran (its first was
+        taken when it was queued)."""
+        used = float(seconds) if isinstance(seconds, (int, float)) else 0.0
+        self.seconds_total += used
+        if self.limiter is None:
+            return
+        for _ in range(math.ceil(used) - 1):
+            if not (await self.limiter.hit("analysis", client)).allowed:
+                break  # spent to the last second: the next analysis waits for the hour
+
+    def _replace(self, broken: concurrent.futures.Executor) -> None:
+        """A pool whose process died answers nothing again: the next analysis starts a new
+        one. Said once per broken pool (every analysis it held fails with it)."""
+        if self._pool is not broken:
+            return  # replaced already, by the first analysis that met it broken
+        self.restarts_total += 1
+        metrics.POOL_RESTARTS.labels("analysis").inc()
+        log.error("the analysis pool broke (a process of it died); starting a new one")
+        self._pool = None  # the next analysis starts our own (one handed in is left to its owner)
+        if self._owns_pool:
+            with contextlib.suppress(Exception):
+                _stop(broken)

@@ -107,10 +107,13 @@ class Prover:
         """Proofs cancelled before they started because nobody wanted them any more."""
         self.refused = 0
         """Proofs not asked for because :data:`MAX_PENDING` were waiting already."""
+        self.restarts_total = 0
+        """Pools replaced because a process of theirs died (an operator's figure)."""
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
             self._pool = make_pool(self._workers)
+            self._owns_pool = True
         return self._pool
 
     def start(self) -> None:
@@ -234,10 +237,14 @@ class Prover:
         return verdict is True
 
     def _restart(self, broken: concurrent.futures.Executor) -> None:
-        log.error("the proof pool broke; starting a new one")
+        """Replace a pool whose process died, once (said once: every proof it held fails)."""
+        if self._pool is not broken:
+            return  # replaced already, by the first proof that met it broken
+        self.restarts_total += 1
         metrics.POOL_RESTARTS.labels("proof").inc()
-        if self._owns_pool and self._pool is broken:
-            self._pool = None
+        log.error("the proof pool broke (a process of it died); starting a new one")
+        self._pool = None  # the next proof starts our own (one handed in is left to its owner)
+        if self._owns_pool:
             with contextlib.suppress(Exception):
                 _stop(broken)
 

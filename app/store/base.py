@@ -238,6 +238,12 @@ class Store(ABC):
         """The replay with this id, whoever's it is (``None``: none, deleted or expired)."""
 
     @abstractmethod
+    async def replay_owner(self, replay_id: str) -> str | None:
+        """The player whose replay this is (where they went, when a revoke moved them);
+        ``None`` when there is no such replay, or a store written before replays named their
+        player (Redis, before issue 44) does not say."""
+
+    @abstractmethod
     async def player_replays(self, sid: str) -> list[ReplaySummary]:
         """The player's replays, the one that ended last first."""
 
@@ -283,6 +289,11 @@ class Store(ABC):
         same one sent twice, or ten at once) moves nothing and answers where ``old`` went,
         following later revocations of that id. Returns the id that holds ``old``'s data
         now; ``None`` when ``old`` has no device link and never moved (nothing revoked)."""
+
+    @abstractmethod
+    async def moved_to(self, sid: str) -> str | None:
+        """Where ``sid``'s data went when its device link was revoked (following later
+        revocations), ``None`` when it never moved. Reads only."""
 
     # --- who the store knows, and the server's secret ---------------------------------------
 

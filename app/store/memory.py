@@ -139,6 +139,16 @@ class MemoryStore(Store):
             held = self._replays.get(replay_id)
         return None if held is None else held[1]
 
+    async def replay_owner(self, replay_id: str) -> str | None:
+        with self._lock:
+            held = self._replays.get(replay_id)
+        return None if held is None else held[0]
+
+    async def moved_to(self, sid: str) -> str | None:
+        with self._lock:
+            went = self._moved_to(sid)
+        return None if went == sid else went
+
     async def player_replays(self, sid: str) -> list[ReplaySummary]:
         with self._lock:
             mine = [r for s, r in self._replays.values() if s == sid]

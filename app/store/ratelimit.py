@@ -42,8 +42,8 @@ import limits
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["write", "new", "guess", "rank"]
-KINDS: Final[tuple[Kind, ...]] = ("write", "new", "guess", "rank")
+Kind = Literal["write", "new", "guess", "rank", "analysis"]
+KINDS: Final[tuple[Kind, ...]] = ("write", "new", "guess", "rank", "analysis")
 
 DEFAULT_GUESSES: Final = "20/hour"
 """Device links that name no player (issue 16), per client address: a secret of 128 bits
@@ -68,6 +68,13 @@ counts for its player but is not ranked, so one address's script cannot fill a d
 standing (``docs/decisions.md``, *Standings that are earned*)."""
 
 
+DEFAULT_ANALYSIS: Final = "300/hour"
+"""Seconds of analysis (issue 44) one client address may use an hour: one token a second the
+analysis ran (:class:`app.services.analyses.Analyst`). Fifteen analyses at their full 20 s, or
+hundreds of the usual ones (well under a second): a player's losses are all analysed; one
+address's script keeps no core busy."""
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The configured limits; ``None`` for a kind that is not limited (``off``)."""
@@ -76,16 +83,28 @@ class Limits:
     new: limits.RateLimitItem | None
     guess: limits.RateLimitItem | None = GUESSES
     rank: limits.RateLimitItem | None = None
+    analysis: limits.RateLimitItem | None = None
 
     @classmethod
     def parse(
-        cls, write: str, new: str, guess: str = DEFAULT_GUESSES, rank: str = DEFAULT_RANKED
+        cls,
+        write: str,
+        new: str,
+        guess: str = DEFAULT_GUESSES,
+        rank: str = DEFAULT_RANKED,
+        analysis: str = DEFAULT_ANALYSIS,
     ) -> Limits:
         """:raises ValueError: for text that is neither ``off`` nor a ``limits`` rate."""
-        return cls(_item(write), _item(new), _item(guess), _item(rank))
+        return cls(_item(write), _item(new), _item(guess), _item(rank), _item(analysis))
 
     def item(self, kind: Kind) -> limits.RateLimitItem | None:
-        return {"write": self.write, "new": self.new, "guess": self.guess, "rank": self.rank}[kind]
+        return {
+            "write": self.write,
+            "new": self.new,
+            "guess": self.guess,
+            "rank": self.rank,
+            "analysis": self.analysis,
+        }[kind]
 
 
 def _item(text: str) -> limits.RateLimitItem | None:

@@ -11,13 +11,14 @@ carries as a replay of its own.
   move of it).
 
 Never during play: a replay exists only once its game has ended, only a game that ended
-without a win is analysed, and when the player who asks is playing that game on (an Undo
-after the end) the finding is withheld until it ends again. A request without a cookie only
+without a win is analysed, and while the replay's player plays that game on (an Undo after
+the end) the finding is withheld from everyone until it ends again. A request without a cookie only
 reads a stored finding: it never starts an analysis (a GET without a cookie writes nothing).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -32,18 +33,19 @@ from app.engine.codes import DealCode
 from app.engine.game import Clock
 from app.engine.replay import Line, LineError
 from app.i18n import N_
-from app.services.analyses import ANALYSED_STATES, Analyst, Progress, line_digest
+from app.services.analyses import ANALYSED_STATES, Analyst, Answer, Progress, line_digest
 from app.status import Status
 from app.store import SessionData, Store
 from app.store.base import StoredGame, carry
 from app.store.marks import Marks
-from app.store.replays import StoredReplay, replay_id
+from app.store.replays import StoredReplay
 from app.web.context import PageBase
 from app.web.dependencies import (
     PlayerDep,
     RendererDep,
     StoreDep,
     checked_form,
+    client_of,
     get_page,
 )
 from app.web.errors import PlayerError
@@ -62,6 +64,7 @@ from app.web.replays import (
 )
 from app.web.screen import screen_for
 from app.web.sessions import Player
+from app.web.withheld import DAILY_PRIVATE, daily_line_private, daily_private, playing_on
 
 router = APIRouter()
 
@@ -71,7 +74,10 @@ POLL: Final = "every 2s"
 
 TEXTS: Final = {
     "running": N_("Looking for where it slipped away…"),
-    "busy": N_("Many games are being looked at just now: this one is next."),
+    "busy": N_(
+        "Many games are waiting to be looked at just now: this one joins the queue as soon as"
+        " there is room."
+    ),
     Finding.CANNOT_WIN: N_("This deal cannot be won: no sequence of moves wins it."),
     Finding.UNDECIDED: N_("The solver could not decide this in its budget."),
 }
@@ -100,42 +106,40 @@ class Shown:
     """The asker's form token, for *Try from move k*."""
 
 
-async def _playing_on(store: Store, player: Player, replay: StoredReplay) -> bool:
-    """The asking player plays this game on (an Undo after its end): the finding waits."""
-    if player.fresh:
-        return False
-    _, row = await store.load_async(player.sid, replay.code)
-    return row is not None and replay_id(row) == replay.id and not row.state.is_over
-
-
 def analyst_of(request: Request) -> Analyst:
     found: Analyst = request.app.state.analyst
     return found
 
 
-async def finding_of(
-    request: Request, store: Store, player: Player, replay: StoredReplay
-) -> tuple[Progress, Analysis[Any] | None]:
+async def answer_of(request: Request, store: Store, player: Player, replay: StoredReplay) -> Answer:
     """Where the analysis of ``replay`` stands for this asker (one that starts nothing when the
-    request came without a cookie, or while the asker plays the game on: ``NONE``)."""
-    if replay.state not in ANALYSED_STATES or await _playing_on(store, player, replay):
-        return Progress.NONE, None
-    data: dict[str, Any] | None
+    request came without a cookie, or while the replay's player plays the game on:
+    ``NONE``)."""
+    if replay.state not in ANALYSED_STATES or await playing_on(store, player, replay):
+        return Answer(Progress.NONE)
     if player.fresh:
         data = await store.analysis(replay.id)
         if data is None or data.get("for") != line_digest(replay):
-            return Progress.NONE, None
-        answer_progress = Progress.DONE
-    else:
-        answer = await analyst_of(request).answer(store, replay)
-        answer_progress, data = answer.progress, answer.finding
-    if answer_progress is not Progress.DONE:
-        return answer_progress, None
+            return Answer(Progress.NONE)
+        return Answer(Progress.DONE, data)
+    return await analyst_of(request).answer(
+        store, replay, player=player.sid, client=client_of(request)
+    )
+
+
+async def finding_of(
+    request: Request, store: Store, player: Player, replay: StoredReplay
+) -> tuple[Progress, Analysis[Any] | None]:
+    """:func:`answer_of`, and the finding it read when ``DONE``."""
+    answer = await answer_of(request, store, player, replay)
+    return answer.progress, _finding(replay, answer)
+
+
+def _finding(replay: StoredReplay, answer: Answer) -> Analysis[Any] | None:
+    if answer.progress is not Progress.DONE:
+        return None
     game = screen_for(DealCode.parse(replay.code)).game
-    finding = Analysis.from_data(data, game.parse_move)
-    if finding is None:  # written by another version: read as not there
-        return Progress.NONE, None
-    return Progress.DONE, finding
+    return Analysis.from_data(answer.finding, game.parse_move)  # another version's: none
 
 
 async def shown(
@@ -147,10 +151,28 @@ async def shown(
     t: Any,
     token: str,
 ) -> Shown:
-    progress, finding = await finding_of(request, store, player, replay)
-    if progress in (Progress.RUNNING, Progress.BUSY):
-        key = "running" if progress is Progress.RUNNING else "busy"
+    answer = await answer_of(request, store, player, replay)
+    finding = _finding(replay, answer)
+    if answer.progress is Progress.QUEUED and answer.ahead > 0:
+        said = t.ngettext(
+            "Waiting for its turn: %(n)s game before this one.",
+            "Waiting for its turn: %(n)s games before this one.",
+            answer.ahead,
+        )
+        return Shown(replay.id, said % {"n": answer.ahead}, "queued", poll=True)
+    if answer.progress in (Progress.RUNNING, Progress.QUEUED, Progress.BUSY):
+        key = "busy" if answer.progress is Progress.BUSY else "running"
         return Shown(replay.id, t.gettext(TEXTS[key]), key, poll=True)
+    if answer.progress is Progress.SPENT:
+        minutes = max(1, math.ceil(answer.retry_after / 60))
+        said = t.ngettext(
+            "Games from your connection have used their analysis time for this hour: this"
+            " one can be looked at in about %(n)s minute.",
+            "Games from your connection have used their analysis time for this hour: this"
+            " one can be looked at in about %(n)s minutes.",
+            minutes,
+        )
+        return Shown(replay.id, said % {"n": minutes}, "spent")
     if finding is None:
         return Shown(replay.id)
     if finding.kind is not Finding.SLIPPED:
@@ -161,6 +183,9 @@ async def shown(
     line, k = winning.played, winning.k
     screen = screen_for(line.code)
     move = screen.describe_move(line.position(k), line.move(k + 1), lang)
+    if await daily_private(replay):  # where it slipped, not how to win: the day is open
+        said = f"{_slipped_text(k, move, t)} {t.gettext(DAILY_PRIVATE)}"
+        return Shown(replay.id, said, finding.kind.value)
     return Shown(
         replay.id,
         _slipped_text(k, move, t),
@@ -258,6 +283,8 @@ async def _win_line(
     winning = None if finding is None else await _winning(request, replay, finding)
     if winning is None:
         raise no_win_line()
+    if await daily_private(replay):
+        raise daily_line_private()
     return replay, winning
 
 

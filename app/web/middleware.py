@@ -20,7 +20,14 @@ from app import metrics
 from app.store.observed import store_label
 from app.web.dependencies import release_held
 from app.web.logs import REQUEST_ID, REQUESTS_LOGGER, loggable_path
-from app.web.sessions import Player, cookie_headers, is_https, signer_of, vouch_for_legacy
+from app.web.sessions import (
+    Player,
+    cookie_headers,
+    is_https,
+    signer_of,
+    to_send,
+    vouch_for_legacy,
+)
 
 log = logging.getLogger(__name__)
 
@@ -194,26 +201,44 @@ class SecurityHeaders(_ResponseHeaders):
         return [*headers, *((n, v) for n, v in ours if n not in names)]
 
 
-class SessionCookie(_ResponseHeaders):
-    """Send the session cookie, with a fresh ``Max-Age``, on every response to a request that
-    used the player (pages, actions, error pages; not static files or ``/health``), counting
-    the new ones (``solitaire_sessions_created_total``); first,
-    vouch for an unsigned id of an earlier version the store knows
+class SessionCookie(_HttpMiddleware):
+    """Send the session cookie on a response to a request that used the player (pages,
+    actions, error pages; not static files or ``/health``) only when it changes, or once a
+    day for the sliding expiry (:func:`app.web.sessions.to_send`; issue 44); first, vouch
+    for an unsigned id of an earlier version the store knows
     (:func:`app.web.sessions.vouch_for_legacy`)."""
 
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         await vouch_for_legacy(scope)
-        await super().http(scope, receive, send)
 
-    def edit(self, scope: Scope, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-        player = scope.get("state", {}).get("player")
-        if not isinstance(player, Player):
-            return headers
-        if player.fresh:  # a browser without a session gets one
-            metrics.SESSIONS_CREATED.inc()
-        connection = HTTPConnection(scope)
-        cookies = cookie_headers(player, is_https(connection), signer_of(connection.app))
-        return [*headers, *((b"set-cookie", value) for value in cookies)]
+        async def send_edited(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*message.get("headers", []), *await _session_cookies(scope)]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_edited)
+
+
+async def _session_cookies(scope: Scope) -> list[tuple[bytes, bytes]]:
+    player = scope.get("state", {}).get("player")
+    if not isinstance(player, Player):
+        return []
+    if player.fresh:  # a browser without a session gets one
+        metrics.SESSIONS_CREATED.inc()
+    why = to_send(player)
+    connection = HTTPConnection(scope)
+    if why == "refresh":  # an id a revocation emptied is never sent again
+        store = getattr(connection.app.state, "store", None)
+        try:
+            if store is None or await store.moved_to(player.sid) is not None:
+                return []
+        except Exception:  # the store cannot say: the refresh waits for another answer
+            return []
+    elif not why:
+        return []
+    cookies = cookie_headers(player, is_https(connection), signer_of(connection.app))
+    return [(b"set-cookie", value) for value in cookies]
 
 
 class LimitHolds(_HttpMiddleware):

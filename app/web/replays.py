@@ -53,6 +53,7 @@ from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, vary_on_htmx
 from app.web.linecache import line_cache
 from app.web.markup import board_html
+from app.web.movelist import move_list, told_window, window_of
 from app.web.notices import notice_query
 from app.web.pages import Pager, StepQuery, parse_step
 from app.web.render import Renderer
@@ -119,29 +120,6 @@ async def stored_line(request: Request, replay: StoredReplay) -> Line[Any, Any]:
             raise unreadable() from None
         cache.keep(key, line)
     return line
-
-
-def told(screen: AnyScreen, line: Line[Any, Any], lang: str) -> tuple[str, ...]:
-    """Every move of ``line`` in words (the move list, issue 35), walking the line once."""
-    position = line.position(0)
-    words = []
-    for move in line.moves:
-        words.append(screen.describe_move(position, move, lang))
-        position = line.game.result(position, move)
-    return tuple(words)
-
-
-async def move_list(
-    request: Request, key: tuple[str, str], screen: AnyScreen, line: Line[Any, Any], lang: str
-) -> tuple[str, ...]:
-    """:func:`told`, kept by this worker beside the line (a long game's first telling runs in
-    the thread pool: a few milliseconds per hundred moves)."""
-    cache = line_cache(request)
-    words = cache.words(key, lang)
-    if words is None:
-        words = await run_in_threadpool(told, screen, line, lang)
-        cache.keep_words(key, lang, words)
-    return words
 
 
 async def find_replay(store: Store, ident: str) -> StoredReplay:
@@ -269,7 +247,7 @@ async def stored_view(
         "text_url": f"{path}.txt",
         "url": f"{public_origin(request)}{path}",
         "text": None,
-        "move_words": await move_list(request, key, screen, line, page.lang),
+        **window_of(number, len(line), await move_list(request, key, screen, line, page.lang)),
     }
     return shown
 
@@ -361,12 +339,16 @@ async def replay_pasted(
     screen.prepare(final)  # no search on the request path: an unproved loss reads as not won
     result = Result(final.status(), None, len(line), line.game.points(final.position))
     shown = view(screen, line, result, number, page.lang, page.t, viewer_zen(page))
+    # a page of the game, not the whole of it (issue 44): the move list's hundred around the
+    # step, told now (a pasted text is anyone's: nothing of it is kept but the checked line)
+    _, words = told_window(screen, line, number, page.lang)
     shown |= {
         "pager": Pager(number, len(line), "/replay"),
         "text_url": None,
         "url": None,
         "text": line.text(),
-        "move_words": await move_list(request, key, screen, line, page.lang),
+        **window_of(number, len(line)),
+        "move_words": words,
     }
     return vary_on_htmx(await render_page(request, renderer, page, shown))
 

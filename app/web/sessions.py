@@ -5,9 +5,14 @@ token is derived from the id (:func:`form_token`), so the player's first action 
 setting) can be checked and is what writes — the game, or the session with the settings. A
 missing or malformed cookie gets a new random id (nothing is stored for it either).
 
-**Sliding expiry.** The cookie is sent again, with a fresh ``Max-Age``, on every page and
-every action (:class:`app.web.middleware.SessionCookie` does it for every request that used
-the player), so a player who comes back daily never loses their games.
+**Sent only when it changes** (issue 44). The cookie is sent when the id is issued (a
+request that brought none of ours), when it changes hands (a device link revoked, used or
+left: the handler puts a new :class:`Player`), and, for sliding expiry, at most once a day:
+the cookie says the day it was last sent (``ID.DAY.TAG``, the day signed with the id), and
+the first answer of a later day sends it again with a fresh ``Max-Age``, once the store says
+the id has not moved (:meth:`app.store.base.Store.moved_to`). So no answer to a request sent
+with an old cookie can put back an id that a revocation emptied: it sends no cookie. A
+cookie of the form before (``ID.TAG``) is read as last sent long ago.
 
 **HTTPS.** Under HTTPS (the request's scheme, or a configured ``https://`` origin) the cookie
 is named ``__Host-sid``: browsers then accept it only when Secure, for path ``/`` and without a
@@ -39,6 +44,7 @@ from typing import Any, Final
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
+from app.clock import now_ms
 from app.services.signing import TAG_LENGTH, Signer, server_secret
 from app.store import SessionData, Store
 from app.store.sync import portal
@@ -49,10 +55,11 @@ SECURE_COOKIE: Final = "__Host-sid"
 MAX_AGE: Final = 90 * 24 * 3600
 """Renewed on every visit; a year would outlive the store's expiry of abandoned games (90 days)."""
 _SIGNED: Final = re.compile(
-    rf"([A-Za-z0-9_-]{{43}}|[A-Za-z0-9_-]{{32}})\.([A-Za-z0-9_-]{{{TAG_LENGTH}}})"
+    rf"([A-Za-z0-9_-]{{43}}|[A-Za-z0-9_-]{{32}})(?:\.([0-9]{{1,7}}))?\.([A-Za-z0-9_-]{{{TAG_LENGTH}}})"
 )
-"""A cookie's value: the id (256 random bits; 192 for an id from before signing) and its
-signature."""
+"""A cookie's value: the id (256 random bits; 192 for an id from before signing), the day it
+was sent (days since 1970, UTC; none before issue 44) and the signature of both."""
+DAY_MS: Final = 24 * 3600 * 1000
 _LEGACY: Final = re.compile(r"[A-Za-z0-9_-]{32}")
 """An id from before ids were signed (192 random bits, no signature)."""
 _TOKEN_CONTEXT: Final = b"solitaire form token v1\x00"
@@ -84,24 +91,52 @@ def _context(name: str, joined: bool) -> str:
     return f"{name} through a link" if joined else name
 
 
-def cookie_value(signer: Signer, name: str, sid: str, joined: bool = False) -> str:
-    """What the cookie ``name`` holds for ``sid``: the id and its signature (``ID.TAG``),
-    which also says whether the browser holds the id through a device link (``joined``)."""
-    return f"{sid}.{signer.sign(_context(name, joined), sid)}"
+def today() -> int:
+    """Days since 1970-01-01, UTC: the day a cookie was sent."""
+    return now_ms() // DAY_MS
+
+
+def cookie_value(
+    signer: Signer, name: str, sid: str, joined: bool = False, day: int | None = None
+) -> str:
+    """What the cookie ``name`` holds for ``sid``: the id, the day it is sent and their
+    signature (``ID.DAY.TAG``), which also says whether the browser holds the id through a
+    device link (``joined``). ``day`` ``None``: the form before issue 44 (``ID.TAG``)."""
+    if day is None:
+        return f"{sid}.{signer.sign(_context(name, joined), sid)}"
+    return f"{sid}.{day}.{signer.sign(_context(name, joined), f'{sid}.{day}')}"
+
+
+@dataclass(frozen=True, slots=True)
+class Came:
+    """What a request's cookie held: the id, whether through a device link, the day it was
+    sent (``None``: a cookie of the form before issue 44)."""
+
+    sid: str
+    joined: bool
+    day: int | None
+
+
+def signed_cookie(signer: Signer, name: str, value: str) -> Came | None:
+    """What a cookie ``name`` holds, when its signature is this site's for that name."""
+    match = _SIGNED.fullmatch(value)
+    if match is None:
+        return None
+    sid, day, tag = match.group(1), match.group(2), match.group(3)
+    signed = sid if day is None else f"{sid}.{day}"
+    when = None if day is None else int(day)
+    if signer.verify(tag, name, signed):
+        return Came(sid, False, when)
+    if signer.verify(tag, _context(name, True), signed):
+        return Came(sid, True, when)
+    return None
 
 
 def signed_sid(signer: Signer, name: str, value: str) -> tuple[str, bool] | None:
     """The id a cookie ``name`` holds, when its signature is this site's for that name, and
     whether the browser holds it through a device link."""
-    match = _SIGNED.fullmatch(value)
-    if match is None:
-        return None
-    sid, tag = match.group(1), match.group(2)
-    if signer.verify(tag, name, sid):
-        return sid, False
-    if signer.verify(tag, _context(name, True), sid):
-        return sid, True
-    return None
+    came = signed_cookie(signer, name, value)
+    return None if came is None else (came.sid, came.joined)
 
 
 async def vouch_for_legacy(scope: Scope) -> None:
@@ -165,6 +200,9 @@ class Player:
     joined: bool = False
     """The browser holds the id through a device link (another browser's id: it may play,
     and leave; only a browser that holds the id as its own may make or revoke the link)."""
+    came: Came | None = None
+    """What the request's cookie held (``None``: no cookie of ours); the answer sends the
+    cookie only when the player differs from it, or it is a day old (:func:`to_send`)."""
 
     @classmethod
     def from_request(cls, connection: HTTPConnection) -> Player:
@@ -174,19 +212,37 @@ class Player:
         if isinstance(known, Player):
             return known
         name = cookie_name(connection)
-        signed = signed_sid(signer_of(connection.app), name, connection.cookies.get(name, ""))
-        sid, joined = signed or (getattr(connection.state, _VOUCHED, None), False)
+        came = signed_cookie(signer_of(connection.app), name, connection.cookies.get(name, ""))
+        vouched = getattr(connection.state, _VOUCHED, None)
         # random bits only for a request that brought no id of ours
-        player = cls(new_sid(), fresh=True) if sid is None else cls(sid, False, joined)
+        if came is not None:
+            player = cls(came.sid, False, came.joined, came)
+        elif vouched is not None:
+            player = cls(vouched, False)
+        else:
+            player = cls(new_sid(), fresh=True)
         connection.state.player = player
         return player
 
 
+def to_send(player: Player) -> str:
+    """Whether an answer sends the player's cookie: ``"changed"`` (issued, or another id or
+    link state than the request's cookie held), ``"refresh"`` (the same, sent a day ago or
+    more: sliding expiry, once the id is known not to have moved) or ``""`` (nothing)."""
+    came = player.came
+    if came is None or (came.sid, came.joined) != (player.sid, player.joined):
+        return "changed"
+    if came.day is None or today() - came.day >= 1:
+        return "refresh"
+    return ""
+
+
 def cookie_headers(player: Player, https: bool, signer: Signer) -> list[bytes]:
-    """``Set-Cookie`` values: the signed id with a fresh ``Max-Age`` (sliding expiry),
-    HttpOnly, SameSite=Lax, Path=/; Secure and ``__Host-`` under HTTPS."""
+    """``Set-Cookie`` values: the signed id and today with a fresh ``Max-Age`` (sliding
+    expiry), HttpOnly, SameSite=Lax, Path=/; Secure and ``__Host-`` under HTTPS."""
     name = SECURE_COOKIE if https else COOKIE
-    return [_cookie(name, cookie_value(signer, name, player.sid, player.joined), MAX_AGE, https)]
+    value = cookie_value(signer, name, player.sid, player.joined, today())
+    return [_cookie(name, value, MAX_AGE, https)]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -61,6 +61,7 @@ NOTICES: Final = {
         " games stay with the browser that made it."
     ),
     "replay-deleted": N_("The replay was deleted: its link opens nothing any more."),
+    "returned": N_("This browser has its games and statistics back."),
 }
 """The page's notices after its POSTs: events (:data:`app.web.notices.EVENTS`), shown only
 with the tag the redirect carried and only while still true (:func:`_notice`)."""
@@ -115,7 +116,12 @@ async def _page(
         g.code: g.moves for g in await store.recent_games_async(player.sid, MAX_GAMES_PER_SESSION)
     }
     notice = _notice(request, player, doc, has_link)
+    emptied = None  # an id with no games, figures or replays may be one a revocation emptied
+    nothing = not going and not replays and not any(doc["k"].values())
+    if not player.fresh and nothing and await store.moved_to(player.sid) is not None:
+        emptied = "joined" if player.joined else "own"
     context = page.context(
+        emptied=emptied,
         kinds=kind_rows(doc, t),
         games=game_rows(doc, t, frozenset(r.id for r in replays), going),
         replays=replay_rows(replays, t),
@@ -207,6 +213,22 @@ async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> R
         return RedirectResponse("/stats", 303, headers=NO_STORE)
     request.state.player = Player(holder, fresh=False)
     return _told(request, holder, "revoked")
+
+
+@router.post("/stats/link/return")
+async def return_to_moved(request: Request, store: StoreDep, player: PlayerDep) -> Response:
+    """The way back for a browser that still holds, as its own, an id its device link's
+    revocation emptied (issue 44: an answer that crossed the revocation put it back; since
+    the cookie is sent only when it changes, none does): it takes the id the data moved to.
+    A browser that held the id through the link is never given it (it may leave)."""
+    await checked_form(request, store, player, ActionForm, "/stats")
+    if player.joined:
+        raise PlayerError.not_the_links_owner()
+    went = await store.moved_to(player.sid)
+    if went is None:
+        return RedirectResponse("/stats", 303, headers=NO_STORE)
+    request.state.player = Player(went, fresh=False)
+    return _told(request, went, "returned")
 
 
 @router.post("/stats/link/leave")

@@ -8,7 +8,7 @@ from app.engine.analysis import Analysis, Finding, analyse, analyse_linearly, li
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Removal
 from app.engine.seahaven import Seahaven
-from app.engine.solving import Verdict
+from app.engine.solving import SolveResult, Verdict
 
 from .ended_games import ended_games
 from .test_halfmoon_rules import table
@@ -109,3 +109,35 @@ def _check(game, code, moves):
 def test_binary_search_agrees_with_a_linear_scan_on_random_ended_games(game, variant, count):
     kinds = [_check(game, code, moves) for code, moves in ended_games(game, variant, count, 33)]
     assert kinds.count(Finding.UNDECIDED) <= 1
+
+
+def test_a_position_undecided_in_the_middle_of_the_line_is_skipped_not_taken_as_lost(
+    monkeypatch,
+):
+    """Issue 43 item 7 (a mutation spot-check): taking an undecided probe for a lost one
+    passed every test. Here the solver cannot decide the first position the search probes,
+    the middle of the line, which lies before the slip: the search goes on around it and
+    finds the slip; taken as lost, the search would have ended "undecided" below it."""
+    found = None
+    for code, moves in ended_games(HalfMoon, "N", 40, 7):
+        whole = analyse(HalfMoon, HalfMoon.deal(code), moves, BUDGET)
+        middle = len(moves) // 2  # the first probe: the nearest the middle, the lower on a tie
+        if whole.kind is Finding.SLIPPED and whole.last_winnable > middle + 1:
+            found = code, moves, whole, middle
+            break
+    assert found is not None
+    code, moves, whole, middle = found
+    positions = line_positions(HalfMoon, HalfMoon.deal(code), moves)
+    real = HalfMoon.solve_position.__func__
+    probed = []
+
+    def solve(cls, position, budget=None, deadline=None):
+        probed.append(positions.index(position) if position in positions else None)
+        if position == positions[middle]:
+            return SolveResult(Verdict.UNDECIDED)
+        return real(cls, position, budget, deadline)
+
+    monkeypatch.setattr(HalfMoon, "solve_position", classmethod(solve))
+    finding = analyse(HalfMoon, HalfMoon.deal(code), moves, BUDGET)
+    assert probed[0] == middle  # the undecided probe was the first, in the middle
+    assert (finding.kind, finding.last_winnable) == (Finding.SLIPPED, whole.last_winnable)

@@ -42,6 +42,8 @@ REQUIRED = {
     "link_owner",
     "has_link",
     "revoke_link",
+    "moved_to",
+    "replay_owner",
     "kept_secret",
 }
 """Every operation a store must write itself (the others have one definition for all)."""

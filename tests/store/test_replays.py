@@ -224,7 +224,16 @@ def test_a_player_moved_to_a_new_id_takes_their_replays(store: Store) -> None:
     assert [r.id for r in store.player_replays("q")] == [RID]
     assert store.player_replays("p") == [] and not store.delete_replay("p", RID)
     assert store.replay(RID) is not None
+    assert store.replay_owner(RID) == "q"  # where its player went (issue 44)
     assert store.delete_replay("q", RID) and store.replay(RID) is None
+    assert store.replay_owner(RID) is None
+
+
+def test_a_replay_names_its_player(store: Store) -> None:
+    """Issue 43 item 6: the owner's row decides what a stranger sees of a finding."""
+    assert store.replay_owner(RID) is None
+    write(store, "p", game("won", moves=2, replay=RID, line="ae.bq"))
+    assert store.replay_owner(RID) == "p"
 
 
 def test_an_analysis_is_kept_with_its_replay_and_goes_with_it(store: Store) -> None:

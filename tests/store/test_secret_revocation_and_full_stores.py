@@ -125,6 +125,21 @@ def test_a_revocation_sent_again_answers_where_the_player_went(store: Store) -> 
     assert store.revoke_link("old", "fourth") == "third"  # followed to where the data is
 
 
+def test_where_a_revoked_id_went_is_read_without_moving_anything(store: Store) -> None:
+    """Issue 44: a browser that still holds an emptied id of its own is offered the way back;
+    asking where it went never revokes a link that is still there."""
+    store.change_game("old", "HM1-N-AAAAAAB", lambda s, g: (_game("HM1-N-AAAAAAB"), None))
+    store.save_link("old", "digest")
+    assert store.moved_to("old") is None
+    assert store.link_owner("digest") == "old"  # asking moved nothing
+    assert store.revoke_link("old", "first") == "first"
+    assert store.moved_to("old") == "first" and store.moved_to("first") is None
+    store.save_link("first", "digest-2")
+    assert store.revoke_link("first", "second") == "second"
+    assert store.moved_to("old") == "second"  # followed to where the data is
+    assert store.moved_to("nobody") is None
+
+
 def test_ten_revocations_at_once_all_answer_the_id_that_holds_the_data(store: Store) -> None:
     store.change_game("old", "HM1-N-AAAAAAB", lambda s, g: (_game("HM1-N-AAAAAAB"), None))
     store.save_link("old", "digest")

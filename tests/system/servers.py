@@ -71,6 +71,7 @@ def start_server(
         "SOLITAIRE_RATE_WRITES": "off",
         "SOLITAIRE_RATE_NEW": "off",
         "SOLITAIRE_RATE_RANKED": "off",
+        "SOLITAIRE_RATE_ANALYSIS": "off",
         **(env or {}),
     }
     python = root / ".venv" / "bin" / "python"

@@ -74,10 +74,10 @@ def plant(client: TestClient, value: str, name: str = "sid") -> None:
 
 def cookie_for(app, sid: str, name: str = "sid", joined: bool = False) -> str:
     """The cookie value this app would give the session id ``sid`` (signed; ``joined``: to a
-    browser that holds it through a device link)."""
-    from app.web.sessions import cookie_value, signer_of
+    browser that holds it through a device link), sent today."""
+    from app.web.sessions import cookie_value, signer_of, today
 
-    return cookie_value(signer_of(app), name, sid, joined)
+    return cookie_value(signer_of(app), name, sid, joined, today())
 
 
 def varies(response) -> list[str]:

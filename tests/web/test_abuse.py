@@ -19,10 +19,11 @@ from app.store import MemoryStore, StoredGame
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
 from app.store.sync import SyncStore
+from app.web import sessions
 from app.web.middleware import CSP
 from app.web.sessions import form_token
 from tests.store.helpers import footprint
-from tests.web.conftest import HTMX, sid_of, token_of
+from tests.web.conftest import HTMX, plant, sid_of, token_of
 from tests.web.html import parse
 
 CODE = "HM1-N-AAAAAAB"
@@ -268,15 +269,35 @@ def test_a_game_at_the_move_limit_refuses_the_next_move_and_stays_readable(clien
 # --- 3. sliding cookie expiry ---------------------------------------------------------------------
 
 
-def test_every_visit_renews_the_same_cookie(client):
+def test_the_cookie_is_sent_when_issued_then_once_a_day_for_the_sliding_expiry(client, monkeypatch):
+    """Issue 44: before, every answer sent the cookie again (a late answer could put back an
+    id a revocation had emptied). Now the same day's answers send none; the first answer of a
+    later day renews it (90 days from that visit), once."""
     first = client.get(URL)
-    sid = client.cookies["sid"]  # the id and its signature
+    (issued,) = cookies_of(first)
+    sid = client.cookies["sid"]  # the id, the day and their signature
+    assert issued.startswith(f"sid={sid};") and "Max-Age=7776000" in issued
+    assert "HttpOnly" in issued and "Path=/" in issued
     for response in (client.get(URL), client.get("/"), tap_first(client)):
-        (cookie,) = cookies_of(response)
-        assert cookie.startswith(f"sid={sid};")
-        assert "Max-Age=7776000" in cookie  # 90 days from this visit
-        assert "HttpOnly" in cookie and "Path=/" in cookie
-    assert first.status_code == 200
+        assert cookies_of(response) == []
+    tomorrow = sessions.now_ms() + sessions.DAY_MS
+    monkeypatch.setattr(sessions, "now_ms", lambda: tomorrow)
+    (renewed,) = cookies_of(client.get(URL))
+    assert renewed.startswith(f"sid={sid.partition('.')[0]}.") and "Max-Age=7776000" in renewed
+    assert client.cookies["sid"] != sid  # another day in it
+    assert cookies_of(client.get(URL)) == [] and cookies_of(tap_first(client)) == []
+
+
+def test_a_cookie_of_the_form_before_is_renewed_once_in_the_new_form(client, app):
+    """A cookie from before issue 44 (``ID.TAG``) is read, and its first answer sends the
+    dated form, once."""
+    client.get(URL)
+    sid = sid_of(client)
+    signer = sessions.signer_of(app)
+    plant(client, sessions.cookie_value(signer, "sid", sid))
+    (renewed,) = cookies_of(client.get(URL))
+    assert renewed.startswith(f"sid={sid}.{sessions.today()}.")
+    assert cookies_of(client.get(URL)) == []
 
 
 # --- 4. notices from the URL; the 500 page ----------------------------------------------------------

@@ -309,3 +309,91 @@ def test_a_damaged_stored_finding_reads_as_none_never_a_500(player, slips, store
     for path in ("win", "win.txt"):
         assert p.client.get(f"/replay/{ident}/{path}").status_code == 404
     assert try_from(p, ident).status_code in (303, 404)
+
+
+def test_a_stranger_sees_nothing_of_the_finding_while_its_owner_plays_on(player, slips, app):
+    """Issue 43 item 6: the owner's row decides, not the asker's. Before, a cookie-less
+    ``GET /replay/ID/win.txt`` answered 200 with the line while the owner played on after an
+    Undo; another player's browser saw the finding too."""
+    p, ident = stuck(player)
+    fragment(p.client, ident)
+    with (
+        TestClient(app, follow_redirects=False) as stranger,
+        TestClient(app, follow_redirects=False) as other,
+    ):
+        assert stranger.get(f"/replay/{ident}/win.txt").status_code == 200  # ended: shown
+        other.get("/half-moon/HM1-N-AAAAAAC")
+        assert other.cookies.get("sid")  # a player with an id of their own
+        p.post("undo")
+        for asker in (stranger, other):
+            for path in ("win", "win.txt"):
+                assert asker.get(f"/replay/{ident}/{path}").status_code == 404, path
+            page = parse(asker.get(f"/replay/{ident}").text)
+            assert page.by_id("analysis").text.strip() == ""
+        play(p, (PLAY_SLIPS[1],))  # the owner's game ends again, as it did: shown again
+        assert stranger.get(f"/replay/{ident}/win.txt").status_code == 200
+        assert other.get(f"/replay/{ident}/win.txt").status_code == 200
+
+
+def test_a_game_waiting_its_turn_says_how_many_come_before_it(player, slips, app, monkeypatch):
+    """Issue 44 item 1: a true position in the queue, not "busy: this one is next"."""
+    import threading
+
+    from app.services import analyses
+
+    go, calls = threading.Event(), []
+    real = analyses.analyse_line
+
+    def held(code, line, seconds):
+        calls.append(line)
+        if len(calls) == 1:  # the first game's analysis runs until the test lets it end
+            go.wait(10)
+        return real(code, line, seconds)
+
+    monkeypatch.setattr(analyses, "analyse_line", held)
+    with TestClient(app, follow_redirects=False) as first_client:
+        first = Player(first_client, f"/half-moon/{CODE}", True)
+        first.open()
+        play(first, PLAY_SLIPS)
+        first_ident = REPLAY_LINK.fullmatch(replay_url(first)).group(1)
+        try:
+            assert fragment(first_client, first_ident, until_done=False).attrs["hx-trigger"]
+            p, ident = stuck(player)
+            waiting = fragment(p.client, ident, until_done=False)
+            text = "Waiting for its turn: 1 game before this one."
+            assert waiting.by_id("analysis-text").text == text
+            assert waiting.attrs["hx-trigger"] == "every 2s"
+            page = parse(p.client.get(f"/replay/{ident}").text)  # without JavaScript: the same
+            assert page.by_id("analysis-text").text == text
+            assert page.by_id("analysis-again").attrs["href"] == f"/replay/{ident}#analysis"
+        finally:
+            go.set()
+        assert fragment(p.client, ident).attrs["class"] == "analysis slipped"
+
+
+def test_a_daily_deals_winning_line_stays_private_while_its_standings_are_open(
+    player, slips, client, monkeypatch
+):
+    """Issue 44 item 4: a script followed a lost daily game's public win.txt at a human pace
+    (0.35 s a move) into the day's standings. While a win of the deal may still be ranked
+    (its day and the next) the finding says where the win slipped, not the line."""
+    from app.services import daily
+
+    monkeypatch.setitem(daily._TEXTS, daily.today(), frozenset({CODE}))
+    monkeypatch.setitem(daily._TEXTS, daily.yesterday_of(daily.today()), frozenset())
+    p, ident = stuck(player)
+    done = fragment(p.client, ident)
+    assert done.by_id("analysis-text").text == (
+        "You could still have won until move 1. Move 2 lost it:"
+        " Six of clubs and five of hearts removed. A daily deal's winning line is shown once"
+        " its standings close, at the end of the next UTC day."
+    )
+    assert done.find_all(id="analysis-win") == [] and done.find_all(id="analysis-try") == []
+    for path in ("win", "win.txt", "win?step=2"):
+        answer = client.get(f"/replay/{ident}/{path}")
+        assert answer.status_code == 404
+        assert "Not yet: this is a daily deal" in answer.text
+    assert try_from(p, ident).status_code == 404
+    monkeypatch.setitem(daily._TEXTS, daily.today(), frozenset())  # the day has closed
+    assert client.get(f"/replay/{ident}/win.txt").status_code == 200
+    assert fragment(p.client, ident).by_id("analysis-win").text == "See a win from move 1"

@@ -56,7 +56,8 @@ def test_the_cookie_is_secure_over_https(store):
 
 def test_a_returning_player_is_sent_the_same_id_again(client):
     first = sid_from(client.get(URL))
-    assert sid_from(client.get(URL)) == first  # renewed (sliding expiry), never replaced
+    assert "set-cookie" not in client.get(URL).headers  # kept: sent again only once a day
+    assert sid_of(client) == first  # never replaced
 
 
 @pytest.mark.parametrize("garbage", ["", "x", "a" * 31, "a" * 33, "%C3%A9" * 6, "a.b" * 11])
@@ -73,7 +74,8 @@ def test_an_id_we_signed_is_kept_and_nothing_is_stored_for_it(app, client, store
     client.cookies.set("sid", cookie_for(app, chosen))
     response = client.get(URL)
     assert response.status_code == 200
-    assert sid_from(response) == chosen
+    assert "set-cookie" not in response.headers  # kept as it came (sent today)
+    assert sid_of(client) == chosen
     assert store.load(chosen, CODE) == (None, None)
 
 

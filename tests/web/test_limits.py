@@ -96,3 +96,31 @@ def test_wrong_link_guesses_sent_at_once_are_allowed_exactly_up_to_the_limit(pat
     app = create_app(Config(rate_writes="off"), store=patient)
     statuses, _ = run(_at_once(app, _guess))
     assert Counter(statuses) == {404: 20, 429: AT_ONCE - 20}
+
+
+def test_ipv6_addresses_are_counted_per_64_network(patient):
+    """Issue 43 item 7: only a doctest held it. An IPv6 client may pick any address of its
+    /64: every address of one /64 spends one limit; another /64 has its own."""
+    app = create_app(Config(rate_new="3/hour", rate_writes="off"), store=patient)
+
+    async def main() -> list[int]:
+        statuses = []
+        async with app.router.lifespan_context(app):
+            plan = [
+                ("2001:db8:1:2::1", 0),
+                ("2001:db8:1:2::1", 1),
+                ("2001:db8:1:2:ffff:ffff:ffff:fffe", 2),  # the same /64: the third game
+                ("2001:db8:1:2:abcd::7", 3),  # the same /64: past the limit
+                ("2001:db8:1:3::1", 4),  # the next /64: a limit of its own
+                ("::ffff:192.0.2.1", 5),  # an IPv4 address in IPv6 clothes: itself
+            ]
+            for address, n in plan:
+                transport = httpx.ASGITransport(app=app, client=(address, 50000))
+                async with httpx.AsyncClient(
+                    transport=transport, base_url="http://testserver"
+                ) as client:
+                    prepared = await _new_game(client, n, None)
+                    statuses.append((await _new_game(client, n, prepared)).status_code)
+        return statuses
+
+    assert run(main()) == [200, 200, 200, 429, 200, 200]

@@ -566,6 +566,42 @@ def test_the_text_of_a_game_at_the_move_limit_pastes_back(client, store):
     assert last.by_id("replay-outcome").text == "Won"
 
 
+def test_a_pasted_game_at_the_move_limit_answers_a_page_of_its_move_list(client, store):
+    """Issue 44: a pasted 5,000-move game answered the whole game, every move in words
+    (676 KB). Now the step asked for and the hundred moves around it, with buttons to the
+    hundred before and after; the stored replay's page the same, with links."""
+    token = token_of(parse(client.get("/replay").text))
+    url = _longest_game(store, sid_of(client))
+    text = client.get(f"{url}.txt").text
+    shown = client.post("/replay", data={"text": text, "step": "2550", "token": token})
+    assert shown.status_code == 200
+    assert len(shown.content) < 80_000  # the text twice (it is the steps' state), a page of words
+    page = parse(shown.text)
+    items = page.by_id("move-list").find_all("li")
+    assert [li.attrs["data-step"] for li in (items[0], items[-1])] == ["2500", "2599"]
+    assert page.by_id("move-list").attrs["start"] == "2500"
+    stored_page = parse(client.get(f"{url}?step=2550").text)
+    stored = stored_page.by_id("move-list").find_all("li")
+    assert [li.text for li in items] == [li.text for li in stored]  # the same hundred
+    assert stored_page.by_id("moves-earlier").attrs["href"] == f"{url}?step=2499#move-list"
+    assert stored_page.by_id("moves-later").attrs["href"] == f"{url}?step=2600#move-list"
+    (current,) = [li for li in items if li.attrs.get("aria-current") == "step"]
+    assert current.attrs["data-step"] == "2550"
+    earlier, later = page.by_id("moves-earlier"), page.by_id("moves-later")
+    assert (earlier.attrs["value"], later.attrs["value"]) == ("2499", "2600")
+    assert earlier.attrs["form"] == later.attrs["form"] == "moves-form"
+    form = page.by_id("moves-form")
+    assert (form.attrs["method"], form.attrs["action"]) == ("post", "/replay")
+    assert "hx-post" not in form.attrs  # without htmx: the whole page, its list with it
+    first = parse(client.post("/replay", data={"text": text, "step": "0", "token": token}).text)
+    listed = first.by_id("move-list").find_all("li")
+    assert (listed[0].text.strip(), len(listed)) == ("The deal", 100)
+    assert first.find_all(id="moves-earlier") == [] and first.by_id("moves-later")
+    end = parse(client.post("/replay", data={"text": text, "step": "5000", "token": token}).text)
+    assert end.by_id("move-list").find_all("li")[-1].attrs["data-step"] == "5000"
+    assert end.find_all(id="moves-later") == [] and end.by_id("moves-earlier")
+
+
 def test_only_the_text_form_takes_bodies_past_the_general_limit(client):
     token = token_of(parse(client.get("/replay").text))
     headers = {"content-type": "application/x-www-form-urlencoded"}

@@ -147,3 +147,37 @@ def test_a_revoke_without_a_link_says_nothing_and_moves_nothing(client, player, 
     assert answer.headers["location"] == "/stats"
     assert _notice(client, answer) is None
     assert sid_of(client) == sid and stats_row(client)["won"] == "1"
+
+
+def test_a_browser_that_still_holds_its_emptied_id_is_told_and_offered_the_way_back(
+    app, client, player, store
+):
+    """Issue 44: a late answer put the emptied id back (before, every answer sent the cookie):
+    the page offered no way back. Its owner's browser is told and brings the data back; a
+    browser that held the id through the link is told the link was revoked, never given the
+    owner's new id."""
+    win(player)
+    secret = make_link(client)
+    old = client.cookies["sid"]
+    with browser(app) as joined:
+        use_link(joined, secret)
+        token = token_of(parse(client.get("/stats").text))
+        _revoke(client, token)
+        holder = sid_of(client)
+        plant(client, old)  # the answer that crossed the revocation
+        page = parse(client.get("/stats").text)
+        assert (
+            page.by_id("emptied")
+            .find("p")
+            .text.startswith("This browser's games and statistics moved to a new id")
+        )
+        back = client.post("/stats/link/return", data={"token": token_of(page)})
+        assert back.status_code == 303
+        assert sid_of(client) == holder
+        assert _notice(client, back) == "This browser has its games and statistics back."
+        assert stats_row(client)["won"] == "1"
+        told = parse(joined.get("/stats").text)
+        assert told.by_id("emptied").text.startswith("The device link this browser played")
+        refused = joined.post("/stats/link/return", data={"token": token_of(told)})
+        assert refused.status_code == 403
+        assert sid_of(joined) != holder and "set-cookie" not in refused.headers

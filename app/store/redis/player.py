@@ -12,6 +12,7 @@ from typing import Any
 from app.clock import now_ms
 from app.store import counting
 from app.store.base import StoreError
+from app.store.bounds import MOVED_HOPS
 from app.store.jsondata import dict_from_json, dumps, json_or_none
 from app.store.redis import records, revoke
 from app.store.redis.connection import MAX_ATTEMPTS, Connection
@@ -31,10 +32,11 @@ class PlayerKeys(Connection):
 
     # --- replays (issue 26): each in its own slot, listed under the player's ----------------
 
-    async def _publish(self, replay: StoredReplay) -> None:
+    async def _publish(self, replay: StoredReplay, sid: str) -> None:
+        """The replay in its own slot, naming its player (:meth:`replay_owner`)."""
         with self._errors(writing=True):
             await self._client().execute_command(
-                "SET", self.layout.replay(replay.id), dumps(replay.to_data()),
+                "SET", self.layout.replay(replay.id), dumps({**replay.to_data(), "sid": sid}),
                 "EX", self.ttl_seconds,
             )  # fmt: skip
 
@@ -59,6 +61,23 @@ class PlayerKeys(Connection):
     async def replay(self, replay_id: str) -> StoredReplay | None:
         (raw,) = await self._read(self.layout.replay(replay_id))
         return self._fresh(StoredReplay.from_data(json_or_none(raw)))
+
+    async def replay_owner(self, replay_id: str) -> str | None:
+        (raw,) = await self._read(self.layout.replay(replay_id))
+        data = json_or_none(raw)
+        sid = data.get("sid") if isinstance(data, dict) else None
+        if not isinstance(sid, str) or self._fresh(StoredReplay.from_data(data)) is None:
+            return None
+        return await self.moved_to(sid) or sid
+
+    async def moved_to(self, sid: str) -> str | None:
+        went = sid
+        for _ in range(MOVED_HOPS):
+            (raw,) = await self._fetch(self.layout.player(went).moved)
+            if raw is None:
+                break
+            went = revoke.moved_target(raw)
+        return None if went == sid else went
 
     async def player_replays(self, sid: str) -> list[ReplaySummary]:
         key = self.layout.player(sid).replays

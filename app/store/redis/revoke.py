@@ -125,6 +125,11 @@ async def revoke_link(store: PlayerKeys, old: str, new: str) -> str | None:
     return went
 
 
+def moved_target(raw: object) -> str:
+    """Where a moved key says the player went (moved or still moving)."""
+    return _move(raw)[0]
+
+
 def _move(raw: object) -> tuple[str, bool]:
     """A moved key's value: the new id, and whether the move is done."""
     target, _, state = (records.text(raw) or "").partition(" ")

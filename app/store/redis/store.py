@@ -222,7 +222,7 @@ class RedisStore(PlayerKeys):
             game_bytes = records.game_json(new, writes).encode("utf-8")
             doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
             if written.replay is not None:  # in its own slot, before the game names it
-                await self._publish(written.replay)
+                await self._publish(written.replay, sid)
             listed = ["", ""]
             if written.replay is not None:
                 listed = [written.replay.id, dumps(written.replay.summary.to_data())]

@@ -98,6 +98,8 @@ PLAYER_REPLAYS = """
 SELECT id, code, state, ms, moves, score, ended_ms FROM replays WHERE sid = ?
 ORDER BY ended_ms DESC, id
 """
+REPLAY_OWNER = "SELECT sid FROM replays WHERE id = ?"
+MOVED = "SELECT to_sid FROM moved WHERE sid = ?"
 DELETE_REPLAY = "DELETE FROM replays WHERE id = ? AND sid = ?"
 ANALYSIS = "SELECT analysis FROM replays WHERE id = ?"
 SAVE_ANALYSIS = "UPDATE replays SET analysis = ? WHERE id = ?"

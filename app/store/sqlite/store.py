@@ -185,6 +185,19 @@ class SQLiteStore(Store):
         row = self._one(sql.REPLAY, replay_id)
         return None if row is None else sql.stored_replay(row)
 
+    async def replay_owner(self, replay_id: str) -> str | None:
+        row = self._one(sql.REPLAY_OWNER, replay_id)
+        return None if row is None else str(row[0])
+
+    async def moved_to(self, sid: str) -> str | None:
+        went = sid
+        for _ in range(MOVED_HOPS):
+            row = self._one(sql.MOVED, went)
+            if row is None:
+                break
+            went = str(row[0])
+        return None if went == sid else went
+
     async def player_replays(self, sid: str) -> list[ReplaySummary]:
         return [sql.replay_summary(row) for row in self._all(sql.PLAYER_REPLAYS, sid)]
 
