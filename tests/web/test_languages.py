@@ -211,8 +211,8 @@ def test_every_interface_text_is_translated_in_the_catalog(lang):
     assert stale == [], "texts no longer used: run make messages"
 
 
-LETTERS = json.loads((ROOT / "seeds" / "documents" / "card-letters.json").read_text("utf-8"))
-"""How the rule documents print cards (``seeds/documents/card-letters.json``: the legend, and each
+LETTERS = json.loads((ROOT / "seeds" / "card-letters.json").read_text("utf-8"))
+"""How the rule documents print cards (``seeds/card-letters.json``: the legend, and each
 Half Moon document's printed cards with the sentences that print them, cited by document name)."""
 DOCUMENT = {"tr": "000_eab0d8a27d8cd792.txt", "bg": "001_e9307dc58d526daa.txt"}
 RANKS = {"ace": 1, "jack": 11, "queen": 12, "king": 13}
