@@ -286,7 +286,7 @@ def test_a_stuck_game_says_so_and_offers_undo_and_new_game(player, dealt):
     p.tap("pile-2", "6D")
     assert p.board.attrs["data-state"] == "stuck"
     ending = p.board.find(class_="ending stuck")
-    assert ending.text.startswith("No moves left: no pair sums to 11")
+    assert ending.by_id("ending-text").text.startswith("No moves left: no pair sums to 11")
     assert ending.find("button", id="ending-undo").text == "Undo"
     assert ending.find("a", id="ending-new").attrs["href"] == "/half-moon?new=1"
     assert "No moves left" in p.status

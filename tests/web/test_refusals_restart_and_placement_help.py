@@ -235,7 +235,7 @@ def test_the_end_of_a_game_is_printed_once_and_still_announced(client, hm_table)
     hidden = status.find(class_="visually-hidden")
     assert hidden.text.startswith("No moves left")
     assert status.text.startswith("Removed five of spades and six of diamonds: 10 points.")
-    assert p.board.find(class_="ending stuck").text.startswith("No moves left")
+    assert p.board.find(class_="ending stuck").by_id("ending-text").text.startswith("No moves left")
 
 
 @pytest.mark.parametrize("lang", ["en", "tr", "bg"])

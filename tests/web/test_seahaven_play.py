@@ -290,7 +290,7 @@ def test_a_deal_lost_at_the_deal_offers_only_a_new_game(sh):
     p = sh("SH1-C1-AAAAAAC")
     assert p.board.attrs["data-state"] == "lost"
     ending = p.board.find(class_="ending lost")
-    assert ending.text.startswith(
+    assert ending.by_id("ending-text").text.startswith(
         "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
     assert ending.find_all("button") == []
@@ -305,7 +305,7 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
     p.move("column-2", "QS", "column-9")
     assert p.board.attrs["data-state"] == "lost"
     ending = p.board.find(class_="ending lost")
-    assert ending.text.startswith(
+    assert ending.by_id("ending-text").text.startswith(
         "No useful move left: no card can reach a foundation any more. Undo, or restart the deal."
     )
     assert [b.text for b in ending.find_all("button")] == ["Undo", "Restart"]
