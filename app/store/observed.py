@@ -10,6 +10,7 @@ its metric children, looked up once.
 from __future__ import annotations
 
 import functools
+import inspect
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
@@ -17,29 +18,13 @@ from typing import Any, Final
 from app import metrics
 from app.store.base import Store, StoreError
 
-OPERATIONS: Final = (
-    "load",
-    "save_session",
-    "change_game",
-    "recent_games",
-    "finished_games",
-    "sweep",
-    "player_stats",
-    "deal_stats",
-    "reset_stats",
-    "replay",
-    "player_replays",
-    "delete_replay",
-    "analysis",
-    "save_analysis",
-    "save_link",
-    "link_owner",
-    "has_link",
-    "revoke_link",
-    "knows",
-    "ping",
+OPERATIONS: Final = tuple(
+    name
+    for name, value in vars(Store).items()
+    if not name.startswith("_") and inspect.iscoroutinefunction(value) and name != "close"
 )
-"""The store's interface (:class:`app.store.base.Store`) as the application calls it."""
+"""The store's interface (:class:`app.store.base.Store`), read from it: an operation added there
+is timed too."""
 
 _OBSERVED: Final = "_observed_by_metrics"
 

@@ -353,5 +353,5 @@ async def try_from(ident: str, request: Request, store: StoreDep, player: Player
         row = screen.stored(game, game.to_record(), now)
         return carry(stored, row.with_marks(Marks(practice=True))), None
 
-    await store.change_game_async(player.sid, str(line.code), change)
+    await store.change_game(player.sid, str(line.code), change)
     return RedirectResponse(screen.url(line.code), 303, headers=NO_STORE)

@@ -73,7 +73,7 @@ async def commit(request: Request, turn: Turn, token: str) -> Acted:
         wrote.saw(decided)
         return decided
 
-    acted = await store.change_game_async(player.sid, str(turn.code), change)
+    acted = await store.change_game(player.sid, str(turn.code), change)
     request.state.wrote = wrote  # committed: the action's metrics read it (app.web.actions)
     return acted
 

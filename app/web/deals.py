@@ -43,7 +43,7 @@ def asked(request: Request) -> bool | None:
 
 async def preference(store: Store, player: Player) -> str:
     """The player's remembered choice (``auto`` for a player the store holds nothing for)."""
-    session, _ = await store.load_async(player.sid)
+    session, _ = await store.load(player.sid)
     return session.winnable if session is not None else "auto"
 
 
@@ -95,13 +95,13 @@ async def choose_deal(
             query[name] = str(values[0])
     token = token_or_refuse(form, problems)
     here = f"/{slug}"
-    stored, _ = await store.load_async(player.sid)
+    stored, _ = await store.load(player.sid)
     session = check_token(player, stored, token, here)
     if choice is not None and choice != session.winnable:
         if stored is None:  # the first thing this player keeps: a new session row
             verdict = await limit(request, "new")
             if not verdict.allowed:
                 raise PlayerError.rate_limited(verdict.retry_after)
-        await store.save_session_async(player.sid, dataclasses.replace(session, winnable=choice))
+        await store.save_session(player.sid, dataclasses.replace(session, winnable=choice))
     target = f"{here}?{urlencode(query)}" if query else here
     return RedirectResponse(target, 303, headers=dict(NO_STORE))

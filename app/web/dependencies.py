@@ -46,7 +46,7 @@ PlayerDep = Annotated[Player, Depends(get_player)]
 async def get_page(request: Request, store: StoreDep, player: PlayerDep) -> PageBase:
     """A page's base context: the stored session (or, since a GET never writes, the default
     one whose token the first action accepts), the language, the path."""
-    session, _ = await store.load_async(player.sid)
+    session, _ = await store.load(player.sid)
     return PageBase.of(request, page_session(player, session))
 
 
@@ -137,7 +137,7 @@ async def checked_form(
     to reload. For the POSTs of pages that are not a game's (``/stats``, ``/replay``)."""
     await guard_write(request)
     form = await read_form(request, model)
-    session, _ = await store.load_async(player.sid)
+    session, _ = await store.load(player.sid)
     check_token(player, session, form.token, back)
     return form
 

@@ -110,13 +110,13 @@ async def game_result(
     kind = kind_of_code(code)
     if kind is None:
         return None
-    doc = await store.player_stats_async(sid)
-    figures = await store.deal_stats_async(code)
-    _, row = await store.load_async(sid, code)
+    doc = await store.player_stats(sid)
+    figures = await store.deal_stats(code)
+    _, row = await store.load(sid, code)
     ident = replay_id(row)
     ending = ended_as(row)
     if ending is None and ident is not None:  # undone since: the game as it ended
-        replay = await store.replay_async(ident)
+        replay = await store.replay(ident)
         ending = None if replay is None else (Status(replay.state), replay.ms, replay.moves)
     aside = row is not None and row.marks.counted == "aside"  # not in the figures (issue 34)
     standing = standing_values(figures, ending, code, doc, by_moves, aside)

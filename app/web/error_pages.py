@@ -63,7 +63,7 @@ async def _session(request: Request, player: Player) -> SessionData | None:
     """
     try:
         store: Store = request.app.state.store
-        session, _ = await store.load_async(player.sid)
+        session, _ = await store.load(player.sid)
         return page_session(player, session)
     except Exception:  # an error page never raises
         log.exception("could not read the session for an error page")

@@ -59,7 +59,7 @@ async def show_page(
     code = parse_code(screen, code_text)
     if str(code) != code_text:
         return RedirectResponse(screen.url(code), 308)
-    session, stored = await store.load_async(player.sid, str(code))
+    session, stored = await store.load(player.sid, str(code))
     session = page_session(player, session)
     game, unreadable = await page_game(request, screen, code, player.sid, session, stored)
     await settle_verdict(request, store, player.sid, screen, game, saved=stored is not None)

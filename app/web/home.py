@@ -37,9 +37,9 @@ async def home(
     page: PageDep, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     t = page.t
-    replays = {r.id for r in await store.player_replays_async(player.sid)}
-    games = _lines(await store.recent_games_async(player.sid, 10), t, replays)
-    finished = _lines(await store.finished_games_async(player.sid, FINISHED_SHOWN), t, replays)
+    replays = {r.id for r in await store.player_replays(player.sid)}
+    games = _lines(await store.recent_games(player.sid, 10), t, replays)
+    finished = _lines(await store.finished_games(player.sid, FINISHED_SHOWN), t, replays)
     context = page.context(
         games=games,
         finished=finished,
@@ -181,7 +181,7 @@ async def daily_block(store: Store, sid: str, lang: str, zen: bool = False) -> d
     deals = []
     for code, picture in zip(codes.values(), pictures, strict=True):
         text = str(code)
-        _, game = await store.load_async(sid, text)
+        _, game = await store.load(sid, text)
         state = "none" if game is None or game.moves == 0 else game.state
         result = t.gettext(RESULT_NAMES["won"] if zen and state == "won" else DAILY_RESULTS[state])
         if state == "won" and not zen:
@@ -200,7 +200,7 @@ async def daily_block(store: Store, sid: str, lang: str, zen: bool = False) -> d
                 "result": result,
             }
         )
-    current, best = daily_streak(normal(await store.player_stats_async(sid)), day)
+    current, best = daily_streak(normal(await store.player_stats(sid)), day)
     when = datetime.date.fromisoformat(day)
     return {
         "daily": {

@@ -118,7 +118,7 @@ def diagram(code: DealCode, lang: str) -> Diagram:
 async def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bool]:
     """Where the rules lead back: the player's latest game of this kind, else a new deal."""
     screen = SCREENS[slug]
-    for game in await store.recent_games_async(player.sid, 10):
+    for game in await store.recent_games(player.sid, 10):
         if DealCode.parse(game.code).game == screen.game.game_id:
             return screen.url(game.code), True
     return screen.new_game_url, False

@@ -123,7 +123,7 @@ async def stored_line(request: Request, replay: StoredReplay) -> Line[Any, Any]:
 
 
 async def find_replay(store: Store, ident: str) -> StoredReplay:
-    replay = await store.replay_async(ident) if ID_PATTERN.fullmatch(ident) else None
+    replay = await store.replay(ident) if ID_PATTERN.fullmatch(ident) else None
     if replay is None:
         raise not_found()
     return replay
@@ -359,7 +359,7 @@ async def delete_replay(
 ) -> Response:
     """The player deletes one of their replays; another player's is never touched."""
     await checked_form(request, store, player, ActionForm, "/stats")
-    deleted = ID_PATTERN.fullmatch(ident) and await store.delete_replay_async(player.sid, ident)
+    deleted = ID_PATTERN.fullmatch(ident) and await store.delete_replay(player.sid, ident)
     if not deleted:
         raise not_found()
     query = notice_query(signer_of(request.app), player.sid, "/stats", "replay-deleted")

@@ -149,7 +149,7 @@ async def vouch_for_legacy(scope: Scope) -> None:
         return
     store: Store | None = getattr(connection.app.state, "store", None)
     try:
-        known = store is not None and await store.knows_async(value)
+        known = store is not None and await store.knows(value)
     except Exception:  # a failing store: the page answers as for a fresh id, nothing kept
         known = False
     if known:

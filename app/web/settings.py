@@ -71,7 +71,7 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
         changes["learned"] = learned
     token = token_or_refuse(form, problems)
     back = _local_path(form.get("next"))
-    stored, _ = await store.load_async(player.sid)
+    stored, _ = await store.load(player.sid)
     session = check_token(player, stored, token, back)
     if stored is None:  # the first thing this player keeps: a new session row
         verdict = await limit(request, "new")
@@ -79,7 +79,7 @@ async def save_settings(request: Request, store: StoreDep, player: PlayerDep) ->
             raise PlayerError.rate_limited(verdict.retry_after)
     if learned:
         changes["learned"] = tuple(sorted({*session.learned, *learned}))
-    await store.save_session_async(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
+    await store.save_session(player.sid, dataclasses.replace(session, **changes))  # type: ignore[arg-type]
     if is_htmx(request):  # static/js/settings.js: the page applies the look itself (issue 35)
         return vary_on_htmx(Response(status_code=204, headers=dict(NO_STORE)))
     return vary_on_htmx(RedirectResponse(back, 303, headers=dict(NO_STORE)))

@@ -108,13 +108,11 @@ async def _page(
 ) -> Response:
     page = dataclasses.replace(await get_page(request, store, player), here="/stats")
     t = page.t
-    doc = normal(await store.player_stats_async(player.sid))
+    doc = normal(await store.player_stats(player.sid))
     current, best = daily_streak(doc, daily.today())
-    has_link = link is not None or await store.has_link_async(player.sid)
-    replays = await store.player_replays_async(player.sid)
-    going = {
-        g.code: g.moves for g in await store.recent_games_async(player.sid, MAX_GAMES_PER_SESSION)
-    }
+    has_link = link is not None or await store.has_link(player.sid)
+    replays = await store.player_replays(player.sid)
+    going = {g.code: g.moves for g in await store.recent_games(player.sid, MAX_GAMES_PER_SESSION)}
     notice = _notice(request, player, doc, has_link)
     emptied = None  # an id with no games, figures or replays may be one a revocation emptied
     nothing = not going and not replays and not any(doc["k"].values())
@@ -174,7 +172,7 @@ async def reset(request: Request, store: StoreDep, player: PlayerDep) -> Respons
     form = await checked_form(request, store, player, ResetForm, "/stats")
     if form.confirm != "yes":
         return RedirectResponse("/stats?ask=reset", 303, headers=NO_STORE)
-    await store.reset_stats_async(player.sid)
+    await store.reset_stats(player.sid)
     return _told(request, player.sid, "reset")
 
 
@@ -190,7 +188,7 @@ async def make_link(
     if player.joined:
         raise PlayerError.not_the_links_owner()
     secret = secrets.token_urlsafe(24)
-    await store.save_link_async(player.sid, digest_of(secret))
+    await store.save_link(player.sid, digest_of(secret))
     link = f"{public_origin(request)}/link/{secret}"
     return await _page(request, renderer, store, player, link=link)
 
@@ -277,8 +275,8 @@ async def open_link(
         raise PlayerError.unknown_link()
     page = dataclasses.replace(await get_page(request, store, player), here="/link")
     t = page.t
-    mine = not player.fresh and await store.has_link_async(player.sid)
-    same = mine and await store.link_owner_async(digest_of(secret)) == player.sid
+    mine = not player.fresh and await store.has_link(player.sid)
+    same = mine and await store.link_owner(digest_of(secret)) == player.sid
     context = page.context(secret=secret, same=same)
     response = HTMLResponse(renderer.page("pages/link.html", context, t), headers=NO_STORE)
     response.headers["Referrer-Policy"] = "same-origin"  # the secret never leaves the site

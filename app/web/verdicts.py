@@ -113,6 +113,6 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
         written = with_key(written, stored.marks.retry)
         return carry(stored, written, new_replay_id), stored.updated_ms
 
-    ended = await store.change_game_async(sid, str(code), change)
+    ended = await store.change_game(sid, str(code), change)
     if ended is not None:
         game.clock.stop(ended)

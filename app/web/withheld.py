@@ -17,7 +17,7 @@ from app.web.sessions import Player
 async def _goes_on(store: Store, sid: str, replay: StoredReplay) -> bool | None:
     """Whether ``sid``'s game of the replay's deal goes on; ``None``: that row is not this
     replay's game."""
-    _, row = await store.load_async(sid, replay.code)
+    _, row = await store.load(sid, replay.code)
     if row is None or replay_id(row) != replay.id:
         return None
     return not row.state.is_over

@@ -37,10 +37,13 @@ class FailingStore:
         self._store = store
         self._failing: dict[str, int] = {}
         self.failed: list[str] = []
+        # app.store.observed times a store's calls by wrapping them on the object: this
+        # stand-in's calls must stay its own, to fail when armed
+        self._observed_by_metrics = True
 
     def fail(self, *names: str, skip: int = 0) -> None:
-        """Fail the next call of each of ``names`` (any spelling the store interface has:
-        ``player_stats_async``, ``player_stats``), after ``skip`` calls that go through."""
+        """Fail the next call of each of ``names`` (``player_stats``), after ``skip`` calls
+        that go through."""
         self._failing = dict.fromkeys(names, skip)
 
     def __getattr__(self, name: str) -> Any:
@@ -92,9 +95,9 @@ def moves_stored(store: Store, client, code: str) -> tuple[str, int]:
 @pytest.mark.all_stores
 def test_the_winning_tap_whose_statistics_read_fails_answers_the_win(client, failing, store):
     p, last = win_but_the_last_tap(client)
-    failing.fail("player_stats_async", "player_stats")
+    failing.fail("player_stats")
     response = p.tap(last)
-    assert failing.failed == ["player_stats_async"]
+    assert failing.failed == ["player_stats"]
     assert response.status_code == 200 and NOT_MADE not in response.text
     assert (p.board.attrs["data-state"], p.board.attrs["data-moves"]) == ("won", "48")
     assert p.board.by_id("summary-title").text == "You won!"
@@ -112,9 +115,9 @@ def test_undo_of_a_won_game_whose_statistics_read_fails_answers_the_undo(client,
     p, last = win_but_the_last_tap(client)
     p.tap(last)
     assert moves_stored(store, client, HM) == ("won", 48)
-    failing.fail("player_stats_async", "player_stats")
+    failing.fail("player_stats")
     response = p.post("undo")
-    assert failing.failed == ["player_stats_async"]
+    assert failing.failed == ["player_stats"]
     assert response.status_code == 200 and NOT_MADE not in response.text
     assert (p.board.attrs["data-state"], p.board.attrs["data-moves"]) == ("playing", "47")
     assert p.status == "Move taken back."
@@ -130,9 +133,9 @@ def test_a_seahaven_move_whose_lost_verdict_write_fails_answers_the_move(client,
     url = f"/seahaven/{SH_LOST}"
     p = Player(client, url)
     p.open()
-    failing.fail("change_game_async", "change_game", skip=1)
+    failing.fail("change_game", skip=1)
     response = p.post("move", **{"from": "column-2", "card": "QS", "to": "column-9"})
-    assert failing.failed == ["change_game_async"]
+    assert failing.failed == ["change_game"]
     assert response.status_code == 200 and NOT_MADE not in response.text
     assert p.status.startswith("Queen of spades to column 9.")
     assert (p.board.attrs["data-state"], p.board.attrs["data-moves"]) == ("lost", "1")
@@ -149,7 +152,7 @@ def test_a_seahaven_move_whose_lost_verdict_write_fails_answers_the_move(client,
 def test_a_failed_commit_still_answers_not_made_and_changes_nothing(client, failing, store):
     """The other side: when the change itself fails, the store proves it was not made."""
     p, last = win_but_the_last_tap(client)
-    failing.fail("change_game_async", "change_game")
+    failing.fail("change_game")
     response = client.post(
         f"{p.url}/tap",
         data={"place": last, "card": p.top(last), "token": p.token},
@@ -168,9 +171,9 @@ def test_without_javascript_the_winning_tap_leads_to_the_won_page_when_statistic
     the end box shows the win without them when the read fails."""
     p, last = win_but_the_last_tap(client)
     p.htmx = False
-    failing.fail("player_stats_async", "player_stats")
+    failing.fail("player_stats")
     p.tap(last)  # follows the 303
-    assert failing.failed == ["player_stats_async"]
+    assert failing.failed == ["player_stats"]
     assert (p.board.attrs["data-state"], p.board.attrs["data-moves"]) == ("won", "48")
     assert p.board.find_all(id="bests") == []
     assert moves_stored(store, client, HM) == ("won", 48)
@@ -178,7 +181,7 @@ def test_without_javascript_the_winning_tap_leads_to_the_won_page_when_statistic
 
 def test_a_page_the_store_cannot_read_says_so_and_not_that_a_move_was_not_made(client, failing):
     """A GET makes no move: its store failure never says one was not made."""
-    failing.fail("load_async", "load")
+    failing.fail("load")
     response = client.get(f"/half-moon/{HM}")
     assert response.status_code == 503 and response.headers["Retry-After"] == "1"
     text = parse(response.text).find("main").text
