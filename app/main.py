@@ -53,6 +53,7 @@ from app.web.middleware import (
     SessionCookie,
 )
 from app.web.render import Renderer
+from app.web.warmup import warm_up
 
 _SETTLED = False
 
@@ -106,13 +107,13 @@ def create_app(
             seconds=config.proof_seconds,
             pool=proof_pool,
         )
-        app.state.prover.start()
         app.state.analyst = Analyst(
             seconds=config.analysis_seconds, pool=analysis_pool, limiter=app.state.limiter
         )
         sweeper = asyncio.create_task(
             sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
         )
+        await warm_up(app)  # templates, catalogs, tables, proof processes (issue 48)
         settle_heap()
         try:
             yield

@@ -116,12 +116,19 @@ class Prover:
             self._owns_pool = True
         return self._pool
 
-    def start(self) -> None:
+    def start(self) -> list[concurrent.futures.Future[bool]]:
         """Start the processes now (each takes a fraction of a second to import the engine),
-        so the first proof does not pay for it."""
+        so the first proof does not pay for it; the futures say when each is ready."""
         pool = self._executor()
-        for _ in range(self._workers):
-            pool.submit(ready)
+        return [pool.submit(ready) for _ in range(self._workers)]
+
+    async def started(self, seconds: float = 30.0) -> None:
+        """Start the processes and wait until they are ready (a worker's warm-up, before it
+        accepts players: issue 48), at most ``seconds``; a pool that does not start in time
+        is not waited for longer (its first proof waits instead)."""
+        waiting = [asyncio.wrap_future(future) for future in self.start()]
+        with contextlib.suppress(TimeoutError, Exception):
+            await asyncio.wait_for(asyncio.gather(*waiting), seconds)
 
     async def close(self) -> None:
         """Cancel the proofs under way and stop an own pool, ending its processes (a proof

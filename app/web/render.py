@@ -41,6 +41,29 @@ def _pgettext(context: str, message: str) -> str:
     return str(_current.get().pgettext(context, message))
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept in memory for the process, keyed by template and source (one
+    per kind of environment: another environment's settings compile other code)."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+    def clear(self) -> None:
+        self._code.clear()
+
+
+COMPILED: Final = CompiledTemplates()
+"""The pages' environments' compiled templates (:class:`app.web.render.Renderer`)."""
+
+
 class Renderer:
     """One Jinja environment for the application (autoescaped, strict about undefined names)."""
 
@@ -53,6 +76,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             auto_reload=False,  # templates ship with the code: no stat() per render
+            bytecode_cache=COMPILED,  # compiled once a process (app/web/warmup.py)
         )
         self.env.install_gettext_callables(  # type: ignore[attr-defined]
             _gettext, _ngettext, newstyle=True, pgettext=_pgettext
