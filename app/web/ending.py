@@ -19,6 +19,7 @@ from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
 from app.status import Status
 from app.store import Store, StoreError
+from app.store.life import Nature, deal_of, in_deal_figures, life_of, ranked
 from app.store.replays import replay_id
 from app.web.board import BoardFacts, Ending, GameResult
 from app.web.markup import macro
@@ -106,18 +107,26 @@ async def game_result(
     streaks it set, how the deal went for everyone who finished it, where the game stands
     among the deal's wins (``by_moves``: the game ranks wins by fewer moves first, issue 26)
     and its replay's id."""
-    kind = kind_of_code(code)
-    if kind is None:
+    deal, practice = deal_of(code)
+    kind = kind_of_code(deal)
+    if kind is None or practice:  # a practice adds nothing: it counts nowhere (issue 43)
+        return None
+    _, row = await store.load_async(sid, code)
+    life = life_of(row)
+    if life.nature is Nature.PRACTICE:
         return None
     doc = await store.player_stats_async(sid)
     figures = await store.deal_stats_async(code)
-    _, row = await store.load_async(sid, code)
     ident = replay_id(row)
     ending = ended_as(row)
     if ending is None and ident is not None:  # undone since: the game as it ended
         replay = await store.replay_async(ident)
         ending = None if replay is None else (Status(replay.state), replay.ms, replay.moves)
-    aside = row is not None and row.marks.counted == "aside"  # not in the figures (issue 34)
+    aside = not in_deal_figures(life)  # not in the figures (issue 34)
+    if not ranked(life) or (
+        life.counted is not None and life.stands.ended and (life.stands is not life.counted)
+    ):
+        ending = None  # only the ending counted stands among the deal's wins (issue 43)
     standing = standing_values(figures, ending, code, doc, by_moves, aside)
     return GameResult(
         records=ended_values(doc, code, kind),
