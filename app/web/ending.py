@@ -47,6 +47,7 @@ CASCADE: Final = tuple(
 
 
 ENDING: Final = "board/ending.html"
+PRACTICE_LINE: Final = N_("Practice: not counted in your statistics or the deal's standings.")
 ANALYSIS: Final = "partials/analysis.html"
 
 
@@ -62,6 +63,8 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)
     lines = result_lines(ending.result, t, zen)
     extra = macro(ENDING, "result")(lines.bests, lines.standing, lines.deal)
+    if ending.practice is not None:  # issue 43: counted nowhere, said so
+        extra = macro(ENDING, "practice")(t.gettext(PRACTICE_LINE))
     parts = []
     if state == Status.WON and asking != "restart":
         moved = ("moves", t.gettext(N_("Moves")), str(ending.moves))
@@ -76,6 +79,8 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
         )
         cascade = [(card, rank_letter(card, t)) for card in CASCADE]
         again = t.gettext(N_("Play this deal again"))
+        if ending.practice:
+            again = t.gettext(N_("Start again from move %(k)s")) % {"k": ending.practice}
         title = t.gettext(N_("You won!"))
         summary = macro(ENDING, "summary")
         parts.append(summary(screen.slug, title, figures, extra, cascade, again, new_game, replay))
@@ -153,6 +158,14 @@ def ending_slot(inner: str) -> str:
     """The slot of the end box and Restart's question, inside the board: always there (empty
     while the game goes on), so an answer can swap it by id."""
     return str(macro("board/common.html", "ending_slot")(Markup(inner)))
+
+
+def as_practice(facts: BoardFacts, start: int) -> BoardFacts:
+    """The board's facts of a practice game from move ``start`` (issue 43): its end box says
+    it counts nowhere."""
+    if facts.ending is None:
+        return facts
+    return dataclasses.replace(facts, ending=dataclasses.replace(facts.ending, practice=start))
 
 
 def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Collection
@@ -284,7 +285,11 @@ class Screen(ABC, Generic[G]):
         return [self.place_html(lang, place) for place in facts.places]
 
     def board_version(self, facts: BoardFacts, parts: list[str], lang: str, token: str) -> str:
-        ending = _ending_text(facts.ending)
+        """The one definition of the board's version (issue 43): the page sends it with every
+        action, the kept-action check and the answer compare it. What the statistics add to
+        the end box (:attr:`Ending.result`, read after the game) and a practice's words are
+        not part of it: an action's check, made on the game alone, sees the page's board."""
+        ending = _ending_text(_game_ending(facts.ending))
         head = (
             f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{ending}|{facts.zen}"
         )
@@ -322,6 +327,12 @@ class Screen(ABC, Generic[G]):
 
 
 @functools.lru_cache(maxsize=1024)
+def _game_ending(ending: Ending | None) -> Ending | None:
+    if ending is None or (ending.result is None and ending.practice is None):
+        return ending
+    return dataclasses.replace(ending, result=None, practice=None)
+
+
 def _ending_text(ending: Ending | None) -> str:
     return value_text(ending)
 

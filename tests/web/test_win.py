@@ -84,7 +84,7 @@ def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_scor
     assert [c.attrs["class"].split()[0] for c in cascade.children] == ["falling"] * 12
     # the statistics' lines: the first win at Half Moon (one list, in the summary)
     assert [li.text for li in p.board.by_id("bests").find_all("li")] == [
-        "Your first win at this game!"
+        "Your first win at Half Moon!"
     ]
     assert p.board.find_all(class_="bests") == [p.board.by_id("bests")]
     if htmx:
