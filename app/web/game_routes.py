@@ -41,6 +41,7 @@ from app.web.notices import (
 from app.web.render import Renderer
 from app.web.screen import SCREENS, AnyScreen
 from app.web.sessions import Player, page_session, signer_of
+from app.web.unfinished import first_move_notice
 from app.web.verdicts import settle_verdict
 from app.web.views import (
     info_html,
@@ -94,6 +95,9 @@ async def show_page(
     token, code_text = session.token, context["info"].code
     if practice and stored is not None:  # issue 33, 43: said on the page, its way back linked
         context["practice"] = {"start": stored.marks.start, "back": screen.url(code)}
+    elif not unreadable and (stored is None or stored.moves == 0) and not game.is_over():
+        # issue 43: the first move here would count an unfinished game of the kind as lost
+        context["unfinished"] = await first_move_notice(store, player, code, False)
     facts = screen.facts(game, session, asking=asking)
     if facts.state.is_over:
         result = await result_or_none(store, player.sid, code_text, screen.ranks_wins_by_moves)

@@ -239,8 +239,12 @@ class Screen(ABC, Generic[G]):
         """``GET /{game}``: 303 to a fresh random deal (one proved winnable when the player's
         *Winnable deals only* choice or ``?winnable=on`` says so: :mod:`app.web.deals`)."""
         from app.web.deals import new_code  # app.web.deals needs the pages' context: a cycle
+        from app.web.unfinished import ask_first
 
         game_id, variant = self.game.game_id, self.game.variants[0].code
+        question = await ask_first(request, renderer, store, player, game_id, variant)
+        if question is not None:  # an unfinished game of the kind: asked first (issue 43)
+            return question
         code = await new_code(request, store, player, game_id, variant)
         code = code or DealCode.random(game_id)
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
