@@ -87,9 +87,7 @@ def test_no_question_without_an_unfinished_game_of_that_kind(player, client, sto
     assert refused.status_code == 422 and "Accepted: new." in refused.text
 
 
-def test_another_deals_page_says_its_first_move_counts_the_unfinished_game_as_lost(
-    player, store
-):
+def test_another_deals_page_says_its_first_move_counts_the_unfinished_game_as_lost(player, store):
     p = one_move(player, store)
     other = parse(p.client.get(f"/half-moon/{OTHER}").text)
     note = other.by_id("unfinished-note")
