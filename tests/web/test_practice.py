@@ -113,6 +113,10 @@ def test_a_whole_practice_then_a_whole_counted_game_of_the_same_deal(player, sli
     assert q.doc.by_id("control-undo").attrs.get("disabled") is not None
     assert q.top("pile-4") == "" and q.top("pile-1") == "5S"
     assert totals(p.client) == lost_totals
+    # the rules page leads back to the latest game going on of the kind: the practice
+    rules = p.client.get("/rules/half-moon")
+    assert rules.status_code == 200
+    assert any(a.attrs.get("href") == PRACTICE for a in parse(rules.text).find_all("a"))
 
     # the counted game of the deal, played again from its start (Restart in its end box)
     p.open()
