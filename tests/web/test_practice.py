@@ -190,3 +190,20 @@ def test_a_try_is_a_new_game_to_the_limits(store, proof_pool, monkeypatch):
             assert q.board.attrs["data-moves"] == "1"  # not begun again
             pressed = q.board.find(data_place="pile-1").find_all(data_card=True)[0]
             assert pressed.attrs["aria-pressed"] == "true"
+
+
+def test_a_win_after_an_undo_from_a_counted_loss_is_not_ranked(player, slips):
+    """Issue 43 item 1: the end box ranks only the ending that was counted — the loss here —
+    never a win made after an Undo from it (it said "Won in 0:00 — faster than …")."""
+    p, _ = stuck(player)
+    assert p.board.by_id("ending").find_all(id="standing") != []  # the loss's line
+    lost_totals = totals(p.client)
+    p.post("undo")
+    play(p, WIN_FROM_1)
+    assert p.board.attrs["data-state"] == "won"
+    box = p.board.by_id("summary")
+    assert box.find_all(id="standing") == []
+    assert box.find_all(id="bests") == []  # nothing set: the game counted as lost
+    p.open()
+    assert p.board.by_id("summary").find_all(id="standing") == []
+    assert totals(p.client) == lost_totals
