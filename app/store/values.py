@@ -180,7 +180,11 @@ assisted=False, start=0, result='')
     """
     fresh = new.marks
     kept, counted = (NO_MARKS, fresh.counted) if old is None else (old.marks, old.marks.counted)
-    practice = fresh.practice or kept.practice  # counted nowhere, never replayed (issue 33)
+    restarted = not new.record.get("moves") and not new.record.get("redo")
+    # a practice is counted nowhere, never replayed (issue 33); its rows write the mark each
+    # time (issue 43: its own key), so a practice kept in the deal's own row by the version
+    # before is the player's game again once restarted
+    practice = fresh.practice or (kept.practice and not restarted)
     life = Life(Nature.PRACTICE) if practice else None
     won = fresh.won or kept.won
     if (

@@ -95,6 +95,10 @@ async def show_page(
     token, code_text = session.token, context["info"].code
     if practice and stored is not None:  # issue 33, 43: said on the page, its way back linked
         context["practice"] = {"start": stored.marks.start, "back": screen.url(code)}
+    elif stored is not None and stored.marks.practice:  # stored in the deal's row before 43
+        floor = stored.record.get("floor")  # its move k: where its Undo stopped
+        start = floor if isinstance(floor, int) and not isinstance(floor, bool) else 0
+        context["practice"] = {"start": max(0, start), "back": None}
     elif not unreadable and (stored is None or stored.moves == 0) and not game.is_over():
         # issue 43: the first move here would count an unfinished game of the kind as lost
         context["unfinished"] = await first_move_notice(store, player, code, False)

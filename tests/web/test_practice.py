@@ -207,3 +207,43 @@ def test_a_win_after_an_undo_from_a_counted_loss_is_not_ranked(player, slips):
     p.open()
     assert p.board.by_id("summary").find_all(id="standing") == []
     assert totals(p.client) == lost_totals
+
+
+def test_a_practice_stored_in_the_deals_row_before_issue_43_reads_and_restarts_counted(
+    player, store
+):
+    """A practice written over the player's game by the version before (its marks in the
+    deal's own row) still loads as a practice; Restart makes the row the player's game again,
+    and its first move counts (it stayed uncounted for ever)."""
+    import dataclasses
+
+    from app.store.marks import Marks
+
+    p = player()
+    p.tap("pile-1")
+    sid = sid_of(p.client)
+    row = store.load(sid, CODE)[1]
+    assert row is not None
+    old = dataclasses.replace(row, marks=Marks(practice=True))
+    store.change_game(sid, CODE, lambda _s, _g: (old, None))
+    p.open()
+    assert p.doc.find_all(id="practice-note") != []
+    assert p.doc.find_all(id="practice-back") == []
+    p.post("restart", confirm="yes")
+    p.open()
+    assert p.doc.find_all(id="practice-note") == []
+    tops = {place: p.top(place) for place in [f"pile-{i}" for i in range(1, 13)]}
+    worth = {"A": 1}
+    pair = next(
+        (a, b)
+        for a, ca in tops.items()
+        for b, cb in tops.items()
+        if a < b
+        and ca[:-1] not in "JQK"
+        and cb[:-1] not in "JQK"
+        and (worth.get(ca[:-1]) or int(ca[:-1])) + (worth.get(cb[:-1]) or int(cb[:-1])) == 11
+    )
+    play(p, (pair,))
+    written = store.load(sid, CODE)[1]
+    assert written is not None and not written.marks.practice
+    assert totals(p.client)[0] == "1"
