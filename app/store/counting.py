@@ -49,6 +49,7 @@ from app.store.fingerprints import (
     was_counted,
 )
 from app.store.jsondata import int_or_zero, json_dict
+from app.store.life import in_deal_figures, in_records, life_of
 from app.store.marks import RESULT_COUNTED, Counted
 from app.store.replays import StoredReplay, replay_id, replay_of
 
@@ -212,26 +213,32 @@ def count(
             *(e for e in data["recent"] if e.get("code") != code),
         ][:RECENT]
         mark = "again" if again else "open"
+    result = new.marks.result
     if new.state in ENDED:
         first, mark = mark == "open", "done"
         if code in data["gone"]:  # abandoned before: already counted as lost
             data["gone"] = [c for c in data["gone"] if c != code]
+            result = "abandoned"
         else:
             if data["open"].get(kind) != code:  # open before the statistics were reset
                 counts["played"] += 1
             else:
                 del data["open"][kind]
             won = new.state == "won"
+            result = "won" if won else "lost"
             ms = clock_ms(new)
+            bests = in_records(life_of(new))  # an assisted game sets no personal best
             if won:
                 counts["won"] += 1
                 counts["streak"] += 1
                 counts["best_streak"] = max(counts["best_streak"], counts["streak"])
-                counts["best_ms"] = min(counts["best_ms"] or ms, ms)
-                counts["fewest"] = min(counts["fewest"] or new.moves, new.moves)
+                if bests:
+                    counts["best_ms"] = min(counts["best_ms"] or ms, ms)
+                    counts["fewest"] = min(counts["fewest"] or new.moves, new.moves)
             else:
                 _lose(data, kind)
-            counts["best_score"] = max(counts["best_score"], new.score)
+            if bests:
+                counts["best_score"] = max(counts["best_score"], new.score)
             entry = {
                 "code": code,
                 "r": "won" if won else "lost",
@@ -248,16 +255,16 @@ def count(
             day = new.marks.daily
             if won and day:
                 _daily_win(data["daily"], day)
-            data["set"] = {"code": code, "keys": records(before, data, kind, won)}
+            data["set"] = {"code": code, "keys": records(before, data, kind, won and bests)}
             # the deal's figures take each player's first result, a win only when humanly
             # possible and while the client may rank (issue 34)
-            if first and (not won or new.ranks):
+            if first and (not won or new.ranks) and in_deal_figures(life_of(new)):
                 deal = DealResult(won, ms, new.moves)
                 if won:
                     rank(data, code, new.moves, ms)
             else:
                 mark = "aside"
-    written = new.with_marks(new.marks._replace(counted=mark))
+    written = new.with_marks(new.marks._replace(counted=mark, result=result))
     return written, data, deal
 
 

@@ -11,7 +11,8 @@ keys and shapes as before the marks were typed, so every row saved before reads 
 
     {"counted": "open", "daily": "2026-12-01",
      "won": {"ms": 309000, "moves": 48, "score": 520, "replay": "<22 characters>"},
-     "unproved": true, "retry": "<18 hex digits>", "replay": {"id": "<22 characters>"}}
+     "unproved": true, "retry": "<18 hex digits>", "replay": {"id": "<22 characters>"},
+     "practice": true, "start": 21, "assisted": true, "result": "lost"}
 
 A value of the wrong type or shape reads as unset, and unknown keys are dropped.
 """
@@ -32,6 +33,7 @@ result counted (``done``: and in the deal's figures; ``aside``: for the player a
 later game, or a win the standings do not rank). Issue 34."""
 
 _COUNTED: Final[dict[str, Counted]] = {c: c for c in get_args(Counted)}
+_RESULTS: Final = frozenset({"won", "lost", "abandoned"})
 RESULT_COUNTED: Final[frozenset[str]] = frozenset({"done", "aside"})
 """The marks of a game whose result is counted: it counts nothing more."""
 
@@ -72,7 +74,17 @@ class Marks(NamedTuple):
     ends, kept while it goes on from the same deal, dropped when it restarts."""
     practice: bool = False
     """A practice game (issue 33: *Try from move k*): counted in no statistics, streak or
-    standing, never replayed; kept for the row's life (:func:`app.store.values.carry`)."""
+    standing, never replayed; kept for the row's life (:func:`app.store.values.carry`). Since
+    issue 43 a practice has a row of its own (:func:`app.store.life.practice_key`)."""
+    assisted: bool = False
+    """A game played with hints (issue 43, reserved: nothing sets it yet): counted as played,
+    in no personal best, deal figure or standing (:mod:`app.store.life`)."""
+    start: int = 0
+    """A practice's first move: the board after the game's first *k* moves, where Restart
+    returns (``0``: the deal's start)."""
+    result: str = ""
+    """The ending the statistics counted (``won``, ``lost`` or ``abandoned``; ``""``: none, or
+    counted before issue 43 — :func:`app.store.life.life_of` reads it). Carried."""
 
     def to_data(self) -> dict[str, Any]:
         """The JSON object stored: the marks that are set.
@@ -98,6 +110,12 @@ class Marks(NamedTuple):
             data["replay"] = {"id": self.replay}
         if self.practice:
             data["practice"] = True
+        if self.assisted:
+            data["assisted"] = True
+        if self.start > 0:
+            data["start"] = self.start
+        if self.result:
+            data["result"] = self.result
         return data
 
     @classmethod
@@ -106,7 +124,7 @@ class Marks(NamedTuple):
 
         >>> Marks.from_data({"counted": "done", "won": {"ms": 5, "moves": 2, "score": 1}, "x": 1})
         Marks(counted='done', daily='', won=Win(ms=5, moves=2, score=1, replay=None), \
-unproved=False, retry=None, replay=None, practice=False)
+unproved=False, retry=None, replay=None, practice=False, assisted=False, start=0, result='')
         >>> Marks.from_data("[") == Marks.from_data({"counted": 1, "replay": "x"}) == Marks()
         True
         """
@@ -122,6 +140,9 @@ unproved=False, retry=None, replay=None, practice=False)
             retry if isinstance(retry, str) else None,
             _replay_id(replay.get("id")) if isinstance(replay, dict) else None,
             data.get("practice") is True,
+            data.get("assisted") is True,
+            max(0, int_or_zero(data.get("start"))),
+            result if isinstance(result := data.get("result"), str) and result in _RESULTS else "",
         )
 
 

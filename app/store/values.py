@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from app.status import ENDED, Status
+from app.store.life import Life, Nature, in_statistics, replayed
 from app.store.marks import NO_MARKS, RESULT_COUNTED, Marks, Win
 
 T = TypeVar("T")
@@ -174,11 +175,17 @@ def carry(
     ...                  marks=Marks("done", replay="R" * 22))
     >>> carry(won, StoredGame("C", {})).marks
     Marks(counted='new', daily='', won=Win(ms=9000, moves=48, score=520, \
-replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None, practice=False)
+replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None, practice=False, \
+assisted=False, start=0, result='')
     """
     fresh = new.marks
     kept, counted = (NO_MARKS, fresh.counted) if old is None else (old.marks, old.marks.counted)
-    practice = fresh.practice or kept.practice  # counted nowhere, never replayed (issue 33)
+    restarted = not new.record.get("moves") and not new.record.get("redo")
+    # a practice is counted nowhere, never replayed (issue 33); its rows write the mark each
+    # time (issue 43: its own key), so a practice kept in the deal's own row by the version
+    # before is the player's game again once restarted
+    practice = fresh.practice or (kept.practice and not restarted)
+    life = Life(Nature.PRACTICE) if practice else None
     won = fresh.won or kept.won
     if (
         fresh.won is None
@@ -210,22 +217,31 @@ replay='RRRRRRRRRRRRRRRRRRRRRR'), unproved=False, retry=None, replay=None, pract
     ):
         counted = "new"  # an ended game restarted is a new game (issue 34)
     daily = fresh.daily or kept.daily
-    if practice:
+    start = fresh.start or kept.start
+    result, assisted = fresh.result or kept.result, fresh.assisted or kept.assisted
+    if counted == "new" and old is not None and counted != old.marks.counted:
+        result, assisted = "", fresh.assisted  # a new game: its own ending, its own help
+    if life is not None and not replayed(life):
         replay = None  # a practice game is never replayed, nor writes over the game's replay
-    if practice and new.kind is not None:
+    if life is not None and not in_statistics(life) and new.kind is not None:
         new = StoredGame(
             new.code, new.record, new.state, new.score, new.moves, new.updated_ms, new.marks,
             None, False,
         )  # fmt: skip
-    if (counted, daily, won, replay, practice) == (
+    if (counted, daily, won, replay, practice, assisted, start, result) == (
         fresh.counted,
         fresh.daily,
         fresh.won,
         fresh.replay,
         fresh.practice,
+        fresh.assisted,
+        fresh.start,
+        fresh.result,
     ):
         return new
-    marks = Marks(counted, daily, won, fresh.unproved, fresh.retry, replay, practice)
+    marks = Marks(
+        counted, daily, won, fresh.unproved, fresh.retry, replay, practice, assisted, start, result
+    )
     return new.with_marks(marks)
 
 

@@ -13,6 +13,7 @@ the game kept between actions by :mod:`app.web.gamecache`, the end box's additio
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -47,7 +48,14 @@ __all__ = ["Action", "act", "action_route"]
 
 
 async def act(
-    request: Request, screen: AnyScreen, code: DealCode, token: str, action: Action
+    request: Request,
+    screen: AnyScreen,
+    code: DealCode,
+    token: str,
+    action: Action,
+    *,
+    practice: bool = False,
+    start: int | None = None,
 ) -> Response:
     """Apply one action to the player's game in three steps — :func:`~app.web.decide.decide`
     (the engine, no I/O), :func:`~app.web.commit.commit` (the store's transaction, which
@@ -63,8 +71,15 @@ async def act(
     its ending makes a new replay): when the limit is spent the action is refused (429) and
     nothing is written. A move past :data:`~app.engine.game.MAX_RECORD_MOVES` is refused too,
     so every record written can be read back.
+
+    ``practice``: the action is on the player's practice game of the deal, its own row
+    (issue 43); ``start`` (*Try from move k*): the action begins that practice at move *k*, a
+    new game.
     """
     turn = await _turn(request, screen, code, action)
+    turn = dataclasses.replace(turn, practice=practice, start=start)
+    if practice:
+        turn = dataclasses.replace(turn, daily_day=None)  # a practice is no daily deal's game
     acted = await commit(request, turn, token)
     try:
         acted = await settle(request, turn, acted)
@@ -72,7 +87,7 @@ async def act(
     except StoreError as error:  # made: never "not made"
         log.error("the store failed after an action was made: %s", error)
         raise PlayerError.store_unconfirmed(turn.page_url) from None
-    keep(game_cache(request), Player.from_request(request).sid, str(code), acted)
+    keep(game_cache(request), Player.from_request(request).sid, turn.key, acted)
     return response
 
 
@@ -131,8 +146,17 @@ def action_route(
                 _count(request, screen, verb, error, guarded)
             return response
 
+        async def practice(code: str, request: Request) -> Response:
+            await guard_write(request)
+            deal = parse_code(screen, code, action=True)
+            form = await read_form(request, model, deal)
+            return await act(request, screen, deal, form.token, make(form), practice=True)
+
         name = f"{screen.slug}-{verb}"
         router.add_api_route(f"/{{code}}/{verb}", endpoint, methods=["POST"], name=name)
+        router.add_api_route(
+            f"/{{code}}/practice/{verb}", practice, methods=["POST"], name=f"{name}-practice"
+        )
         return make
 
     return register

@@ -27,19 +27,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
-from app.clock import now_ms
 from app.engine.analysis import Analysis, Finding
 from app.engine.codes import DealCode
-from app.engine.game import Clock
 from app.engine.replay import Line, LineError
 from app.i18n import N_
 from app.services.analyses import ANALYSED_STATES, Analyst, Answer, Progress, line_digest
 from app.status import Status
 from app.store import SessionData, Store
-from app.store.base import StoredGame, carry
-from app.store.marks import Marks
 from app.store.replays import StoredReplay
+from app.web.actions import act
 from app.web.context import PageBase
+from app.web.decide import begin_at
 from app.web.dependencies import (
     PlayerDep,
     RendererDep,
@@ -53,6 +51,7 @@ from app.web.forms import ActionForm
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.linecache import line_cache
 from app.web.markup import draw, words
+from app.web.notices import Said
 from app.web.pages import StepQuery
 from app.web.replays import (
     Result,
@@ -315,43 +314,24 @@ async def win_page(
     return await render_page(request, renderer, page, s)
 
 
-def in_play() -> PlayerError:
-    return PlayerError.fixed(
-        409,
-        N_("A game of this deal is in play"),
-        N_("You have a game of this deal going on: finish it or restart it before trying from"
-           " a move of another game."),
-    )  # fmt: skip
+PRACTICE_BEGUN: Final = N_("Practice from move %(k)s: it counts nowhere.")
 
 
 @router.post("/replay/{ident}/try", name="replay-try")
 async def try_from(ident: str, request: Request, store: StoreDep, player: PlayerDep) -> Response:
-    """*Try from move k*: a practice game of the deal at the board after the game's first *k*
-    moves (Undo stops there), counted in no statistics, streak or standing; it takes the place
-    of the player's game of that deal unless that one is going on."""
-    await checked_form(request, store, player, ActionForm, f"/replay/{ident}")
+    """*Try from move k*: the player's practice game of the deal — its own row and URL beside
+    the player's game, which stays as it is (issue 43) — at the board after the game's first
+    *k* moves (Undo and Restart stop there), counted in no statistics, streak or standing.
+    An action like any other (:func:`app.web.actions.act`): the form token, a new game against
+    the client's limit, the proof of the board's verdict after the commit, the same answers."""
+    form = await checked_form(request, store, player, ActionForm, f"/replay/{ident}")
     _, winning = await _win_line(request, store, player, ident)
     line, k = winning.line, winning.k
+    moves = list(line.moves[:k])
+
+    def begin(game: Any, session: SessionData, now: int) -> Said:
+        begin_at(game, moves, now)
+        return Said(lambda t: t.gettext(PRACTICE_BEGUN) % {"k": k})
+
     screen = screen_for(line.code)
-    now = now_ms()
-
-    def change(
-        session: SessionData | None, stored: StoredGame | None
-    ) -> tuple[StoredGame | None, None]:
-        if (
-            stored is not None
-            and not stored.state.is_over
-            and stored.moves > 0
-            and not stored.marks.practice
-        ):
-            raise in_play()  # a game of the deal going on is never replaced
-        game = screen.game(line.code)
-        for move in line.moves[:k]:
-            game.play(move, now)
-        game.undo_floor = k  # the practice starts at that board
-        game.clock = Clock()  # and its time at 0:00, from the first move
-        row = screen.stored(game, game.to_record(), now)
-        return carry(stored, row.with_marks(Marks(practice=True))), None
-
-    await store.change_game(player.sid, str(line.code), change)
-    return RedirectResponse(screen.url(line.code), 303, headers=NO_STORE)
+    return await act(request, screen, line.code, form.token, begin, practice=True, start=k)

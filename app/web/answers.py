@@ -19,7 +19,7 @@ from app.store import Store
 from app.web.board import BOARD_VERSION_HEADER, CODE, KEPT_HEADER, BoardFacts, fill
 from app.web.context import asked, info_view, language
 from app.web.decide import Acted, Turn
-from app.web.ending import result_or_none, with_result
+from app.web.ending import as_practice, result_or_none, with_result
 from app.web.htmx import NO_STORE, html_answer, is_htmx, vary_on_htmx
 from app.web.markup import board_html
 from app.web.notices import QUESTIONS, Said, notice_query, sentence
@@ -59,8 +59,12 @@ async def _fragment(request: Request, turn: Turn, acted: Acted) -> Response:
         spoken = t.gettext(QUESTIONS[asking])
     after = screen.facts(game, session, acted.state, asking)
     before, after = await _with_statistics(request, turn, acted.before, after)
+    if turn.practice:  # its end box says it counts nowhere (issue 43)
+        start = acted.row.marks.start if acted.row is not None else turn.start or 0
+        before = None if before is None else as_practice(before, start)
+        after = as_practice(after, start)
     board, version = board_answer(request, screen, before, after, lang, session.token, said)
-    code = str(turn.code)
+    code = turn.key
     info = info_view(request, screen, game, code, after.score, session.zen)
     board += info_changes(lang, screen.view(lang, game), info)
     won = acted.ended and acted.state == Status.WON
@@ -82,7 +86,7 @@ async def _with_statistics(
     if not after.state.is_over and (before is None or not before.state.is_over):
         return before, after
     store: Store = request.app.state.store
-    sid, code = Player.from_request(request).sid, str(turn.code)
+    sid, code = Player.from_request(request).sid, turn.key
     result = await result_or_none(store, sid, code, turn.screen.ranks_wins_by_moves)
     return (None if before is None else with_result(before, result)), with_result(after, result)
 

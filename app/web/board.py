@@ -25,6 +25,7 @@ from typing import Final
 
 from app.engine.cards import SUITS, Card
 from app.status import Status
+from app.store.life import deal_of
 
 TOKEN: Final = "\x00token\x00"
 """Stands for the player's form token in cached markup."""
@@ -49,13 +50,20 @@ a form replaced by an earlier answer has no parents when its queued request leav
 
 
 def fill(html: str, token: str, code: str) -> str:
-    """Put the token and the deal code into cached markup (once per answer)."""
+    """Put the token and the game's key — its deal code, or a practice's ``CODE/practice``
+    (issue 43: its actions' URLs) — into cached markup (once per answer). The board's
+    ``data-code`` stays the deal's code (the page's rules deal it); a practice's board says
+    ``data-practice`` (the page's kept actions go to its URLs)."""
+    deal, practice = deal_of(code)
+    if practice:
+        html = html.replace(f'data-code="{CODE}"', f'data-code="{deal}" data-practice="1"')
     return html.replace(TOKEN, escape(token)).replace(CODE, code)
 
 
-Records = tuple[tuple[str, int], ...]
+Records = tuple[tuple[str, int | str], ...]
 """The personal bests and streaks a game set, each key with the figure its sentence names
-(``("best_time", 309000)``)."""
+(``("best_time", 309000)``; a first win names its statistics kind, ``("first_win", "SH-C1")``:
+the first win at that game and level, issue 43)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +130,9 @@ class Ending:
     """A won game's moves (0 otherwise)."""
     result: GameResult | None = None
     """What the statistics add once the game is over."""
+    practice: int | None = None
+    """A practice game's first move *k* (issue 43: the box says it counts nowhere, and its
+    Play again starts again from move *k*); ``None``: the player's own game."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ async def commit(request: Request, turn: Turn, token: str) -> Acted:
     """
     store: Store = request.app.state.store
     player = Player.from_request(request)
-    kept = game_cache(request).take(player.sid, str(turn.code))
+    kept = game_cache(request).take(player.sid, turn.key)
     early = None if kept is None else _decided_early(turn, kept)
     if kept is None or _ranks(early):  # a win, or a game this worker has not seen
         turn = dataclasses.replace(turn, ranking=await may_rank(request))
@@ -73,7 +73,7 @@ async def commit(request: Request, turn: Turn, token: str) -> Acted:
         wrote.saw(decided)
         return decided
 
-    acted = await store.change_game(player.sid, str(turn.code), change)
+    acted = await store.change_game(player.sid, turn.key, change)
     request.state.wrote = wrote  # committed: the action's metrics read it (app.web.actions)
     return acted
 
@@ -150,7 +150,7 @@ async def settle(request: Request, turn: Turn, acted: Acted) -> Acted:
             log.warning("a ranked win's limit was not spent: %s", error)
     store: Store = request.app.state.store
     sid = Player.from_request(request).sid
-    settled = await settle_verdict(request, store, sid, turn.screen, acted.game)
+    settled = await settle_verdict(request, store, sid, turn.screen, acted.game, key=turn.key)
     if settled.lost:
         was_over = acted.before is not None and acted.before.state.is_over
         state, ended = acted.game.status(), acted.ended or not was_over

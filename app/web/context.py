@@ -17,6 +17,7 @@ from app.engine.game import AWAY_MS
 from app.engine.games import AnyGame
 from app.i18n import LANGUAGES, choose_language, translations
 from app.store import SessionData
+from app.store.life import deal_of
 from app.web.notices import QUESTIONS, sentence
 from app.web.screen import AnyScreen
 from app.web.views import InfoView
@@ -100,10 +101,12 @@ def page_context(
     message: str | None = None,
     spoken: str | None = None,
     asking: str | None = None,
+    key: str | None = None,
 ) -> dict[str, Any]:
     """``message`` is shown and announced; ``spoken`` only announced (the board shows it already:
-    the end of the game, a question); ``asking`` names a question of :data:`QUESTIONS`."""
-    code = str(game.code)
+    the end of the game, a question); ``asking`` names a question of :data:`QUESTIONS`;
+    ``key``: the game's store key when it is not its deal code (a practice's, issue 43)."""
+    code = key or str(game.code)
     return PageBase(session, lang, request.url.path).context(
         screen=screen.view(lang, game),
         info=info_view(request, screen, game, code, game.score, session.zen),
@@ -149,7 +152,7 @@ def info_view(
         score=score,
         moves=game.move_count,
         code=code,
-        url=origin(request) + screen.url(code),
+        url=origin(request) + screen.url(deal_of(code)[0]),  # a practice's: its deal's
         can_undo=game.can_undo(),
         can_redo=game.can_redo(),
         can_restart=game.move_count > 0 or game.can_redo(),

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.codes import DealCode
-from app.engine.game import MAX_RECORD_MOVES
+from app.engine.game import MAX_RECORD_MOVES, Clock
 from app.engine.games import AnyGame
 from app.status import Status
 from app.store import SessionData, StoredGame
 from app.store.base import carry, clock_elapsed
 from app.store.counting import is_plausible
+from app.store.life import practice_key
+from app.store.marks import Marks
 from app.store.ratelimit import ALLOWED, Verdict
 from app.store.replays import new_replay_id, replay_id
 from app.web.board import BoardFacts
@@ -60,10 +62,23 @@ class Turn:
     kept: Callable[[BoardFacts, SessionData], bool] | None = None
     """For an action the page kept while offline (``X-Kept``): whether a board is the one it
     was made on (its version is the one sent). ``None``: any other action."""
+    practice: bool = False
+    """The action is on the player's practice game of the deal (issue 43): its own row
+    (:func:`app.store.life.practice_key`), counted nowhere."""
+    start: int | None = None
+    """*Try from move k* (``k``, possibly 0): the action begins the practice at move *k* (its
+    Restart returns there), a new game (it counts against the new-games limit); ``None``: any
+    other action."""
+
+    @property
+    def key(self) -> str:
+        """The store's key of the game the action is on."""
+        code = str(self.code)
+        return practice_key(code) if self.practice else code
 
     @property
     def page_url(self) -> str:
-        return self.screen.url(self.code)
+        return self.screen.url(self.key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +124,11 @@ def decide(
     if turn.kept is not None and (before is None or not turn.kept(before, session)):
         return None, _moved_on(session, stored, game)
     game.clock.leave_out(turn.hidden_ms, turn.now)  # before the action counts the gap
+    start = stored.marks.start if turn.practice and stored is not None else 0
+    head = game.moves[:start] if turn.practice and turn.start is None else []
     said = turn.action(game, session, turn.now)
+    if head and game.move_count < len(head):  # a practice's Restart: back to its move k
+        begin_at(game, head, turn.now)
     after = mark_of(game)
     changed = unreadable or after != mark
     state = game.status() if changed or before is None else before.state
@@ -122,6 +141,16 @@ def decide(
     saved, created = _row(turn, stored, game, state)
     ended = state.is_over and not (before is not None and before.state.is_over)
     return saved, Acted(session, game, said, before, state, ended, created, saved, after)
+
+
+def begin_at(game: AnyGame, moves: list[Any], now: int) -> None:
+    """``game`` from the deal's start to the board after ``moves``, where Undo stops and the
+    clock starts at 0:00 with the next move: a practice's first board (issue 43)."""
+    game.restart()
+    for move in moves:
+        game.play(move, now)
+    game.undo_floor = len(moves)
+    game.clock = Clock()
 
 
 def _made_already(session: SessionData, stored: StoredGame, game: AnyGame) -> Acted:
@@ -148,12 +177,17 @@ def _row(
     if game.move_count > MAX_RECORD_MOVES:  # every record written can be read back
         raise PlayerError.game_too_long(MAX_RECORD_MOVES, turn.page_url)
     row = turn.screen.stored(game, game.to_record(), turn.now, state)
+    if turn.practice:  # its own row, counted nowhere (issue 43)
+        marks = Marks(practice=True, start=turn.start or 0)
+        row = dataclasses.replace(row, code=turn.key, marks=marks, kind=None, ranks=False)
     if state == Status.WON and not (
         turn.ranking.allowed and is_plausible(clock_elapsed(row.record), row.moves)
     ):
         row = dataclasses.replace(row, ranks=False)  # counted, not ranked (issue 34)
     saved = carry(stored, row, new_replay_id)
     created = stored is None or (replay_id(stored) is not None and saved.marks.replay is None)
+    if turn.practice:  # only a Try makes a new practice: its moves and Restart make none
+        created = turn.start is not None
     if created and not turn.creating.allowed:
         raise PlayerError.rate_limited(turn.creating.retry_after, turn.page_url)
     if stored is None and turn.daily_day is not None:  # the day its daily streak counts

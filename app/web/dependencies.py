@@ -162,9 +162,10 @@ async def guard_write(request: Request) -> None:
 
 
 _ACTION: Final = re.compile(
-    rf"(/(?:{'|'.join(map(re.escape, GAMES))})/[A-Za-z0-9-]{{1,64}})/[a-z]{{1,16}}"
+    rf"(/(?:{'|'.join(map(re.escape, GAMES))})/[A-Za-z0-9-]{{1,64}}(?:/practice)?)/[a-z]{{1,16}}"
 )
-"""A game action's path: ``/{game}/{code}/{verb}``, for every game's slug."""
+"""A game action's path: ``/{game}/{code}/{verb}`` (a practice's ``/{game}/{code}/practice/
+{verb}``), for every game's slug."""
 
 
 def _page_of(path: str) -> str | None:

@@ -19,6 +19,7 @@ from app.engine.cards import Card
 from app.i18n import N_, rank_letter, translations
 from app.status import Status
 from app.store import Store, StoreError
+from app.store.life import Nature, deal_of, in_deal_figures, life_of, ranked
 from app.store.replays import replay_id
 from app.web.board import BoardFacts, Ending, GameResult
 from app.web.markup import macro
@@ -46,6 +47,7 @@ CASCADE: Final = tuple(
 
 
 ENDING: Final = "board/ending.html"
+PRACTICE_LINE: Final = N_("Practice: not counted in your statistics or the deal's standings.")
 ANALYSIS: Final = "partials/analysis.html"
 
 
@@ -61,6 +63,8 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)
     lines = result_lines(ending.result, t, zen)
     extra = macro(ENDING, "result")(lines.bests, lines.standing, lines.deal)
+    if ending.practice is not None:  # issue 43: counted nowhere, said so
+        extra = macro(ENDING, "practice")(t.gettext(PRACTICE_LINE))
     parts = []
     if state == Status.WON and asking != "restart":
         moved = ("moves", t.gettext(N_("Moves")), str(ending.moves))
@@ -75,6 +79,8 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
         )
         cascade = [(card, rank_letter(card, t)) for card in CASCADE]
         again = t.gettext(N_("Play this deal again"))
+        if ending.practice:
+            again = t.gettext(N_("Start again from move %(k)s")) % {"k": ending.practice}
         title = t.gettext(N_("You won!"))
         summary = macro(ENDING, "summary")
         parts.append(summary(screen.slug, title, figures, extra, cascade, again, new_game, replay))
@@ -107,18 +113,26 @@ async def game_result(
     streaks it set, how the deal went for everyone who finished it, where the game stands
     among the deal's wins (``by_moves``: the game ranks wins by fewer moves first, issue 26)
     and its replay's id."""
-    kind = kind_of_code(code)
-    if kind is None:
+    deal, practice = deal_of(code)
+    kind = kind_of_code(deal)
+    if kind is None or practice:  # a practice adds nothing: it counts nowhere (issue 43)
+        return None
+    _, row = await store.load(sid, code)
+    life = life_of(row)
+    if life.nature is Nature.PRACTICE:
         return None
     doc = await store.player_stats(sid)
     figures = await store.deal_stats(code)
-    _, row = await store.load(sid, code)
     ident = replay_id(row)
     ending = ended_as(row)
     if ending is None and ident is not None:  # undone since: the game as it ended
         replay = await store.replay(ident)
         ending = None if replay is None else (Status(replay.state), replay.ms, replay.moves)
-    aside = row is not None and row.marks.counted == "aside"  # not in the figures (issue 34)
+    aside = not in_deal_figures(life)  # not in the figures (issue 34)
+    if not ranked(life) or (
+        life.counted is not None and life.stands.ended and (life.stands is not life.counted)
+    ):
+        ending = None  # only the ending counted stands among the deal's wins (issue 43)
     standing = standing_values(figures, ending, code, doc, by_moves, aside)
     return GameResult(
         records=ended_values(doc, code, kind),
@@ -145,6 +159,14 @@ def ending_slot(inner: str) -> str:
     """The slot of the end box and Restart's question, inside the board: always there (empty
     while the game goes on), so an answer can swap it by id."""
     return str(macro("board/common.html", "ending_slot")(Markup(inner)))
+
+
+def as_practice(facts: BoardFacts, start: int) -> BoardFacts:
+    """The board's facts of a practice game from move ``start`` (issue 43): its end box says
+    it counts nowhere."""
+    if facts.ending is None:
+        return facts
+    return dataclasses.replace(facts, ending=dataclasses.replace(facts.ending, practice=start))
 
 
 def with_result(facts: BoardFacts, result: GameResult | None) -> BoardFacts:

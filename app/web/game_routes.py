@@ -12,6 +12,7 @@ from markupsafe import Markup
 from app.engine.games import AnyGame
 from app.i18n import N_, translations
 from app.store import SessionData, Store
+from app.store.life import practice_key
 from app.web.actions import action_route
 from app.web.board import (
     fill,
@@ -24,10 +25,10 @@ from app.web.dependencies import (
     SameOrigin,
     StoreDep,
 )
-from app.web.ending import result_or_none, with_result
+from app.web.ending import as_practice, result_or_none, with_result
 from app.web.forms import ActionForm
 from app.web.gamecache import page_game
-from app.web.htmx import html_answer
+from app.web.htmx import NO_STORE, html_answer
 from app.web.notices import (
     NOTHING_TO_REDO,
     NOTHING_TO_UNDO,
@@ -40,6 +41,7 @@ from app.web.notices import (
 from app.web.render import Renderer
 from app.web.screen import SCREENS, AnyScreen
 from app.web.sessions import Player, page_session, signer_of
+from app.web.unfinished import first_move_notice
 from app.web.verdicts import settle_verdict
 from app.web.views import (
     info_html,
@@ -54,32 +56,58 @@ async def show_page(
     renderer: Renderer,
     store: Store,
     player: Player,
+    practice: bool = False,
 ) -> Response:
-    """``GET /{game}/{code}``: the player's own game for this deal, or the deal from the start."""
+    """``GET /{game}/{code}``: the player's own game for this deal, or the deal from the start;
+    ``practice`` (``GET /{game}/{code}/practice``): the player's practice game of the deal, its
+    own row beside the game (issue 43), or a 303 to the deal's page when there is none."""
     code = parse_code(screen, code_text)
+    row_key = practice_key(str(code)) if practice else str(code)
     if str(code) != code_text:
-        return RedirectResponse(screen.url(code), 308)
-    session, stored = await store.load(player.sid, str(code))
+        return RedirectResponse(screen.url(row_key), 308)
+    session, stored = await store.load(player.sid, row_key)
+    if practice and (stored is None or not stored.marks.practice):
+        return RedirectResponse(screen.url(code), 303, headers=NO_STORE)
     session = page_session(player, session)
-    game, unreadable = await page_game(request, screen, code, player.sid, session, stored)
-    await settle_verdict(request, store, player.sid, screen, game, saved=stored is not None)
+    game, unreadable = await page_game(request, screen, code, player.sid, session, stored, row_key)
+    saved = stored is not None
+    await settle_verdict(request, store, player.sid, screen, game, saved=saved, key=row_key)
     lang = language(request, session)
     t = translations(lang)
     key, tag = request.query_params.get("n", "")[:32], request.query_params.get(TAG, "")
-    told = is_told(signer_of(request.app), player.sid, screen.url(code), key, tag, game.move_count)
+    page_url = screen.url(row_key)
+    told = is_told(signer_of(request.app), player.sid, page_url, key, tag, game.move_count)
     said = UNREADABLE if unreadable else screen.notice(key, game) if told else None
     message = said(t) if said else None
     asking = asked(request.query_params.get("ask"), game)
     question = t.gettext(QUESTIONS[asking]) if asking else None
     context = page_context(
-        request, screen, game, session, lang, message=message, spoken=question, asking=asking
+        request,
+        screen,
+        game,
+        session,
+        lang,
+        message=message,
+        spoken=question,
+        asking=asking,
+        key=row_key,
     )
     token, code_text = session.token, context["info"].code
-    context["practice"] = stored is not None and stored.marks.practice  # issue 33
+    if practice and stored is not None:  # issue 33, 43: said on the page, its way back linked
+        context["practice"] = {"start": stored.marks.start, "back": screen.url(code)}
+    elif stored is not None and stored.marks.practice:  # stored in the deal's row before 43
+        floor = stored.record.get("floor")  # its move k: where its Undo stopped
+        start = floor if isinstance(floor, int) and not isinstance(floor, bool) else 0
+        context["practice"] = {"start": max(0, start), "back": None}
+    elif not unreadable and (stored is None or stored.moves == 0) and not game.is_over():
+        # issue 43: the first move here would count an unfinished game of the kind as lost
+        context["unfinished"] = await first_move_notice(store, player, code, False)
     facts = screen.facts(game, session, asking=asking)
     if facts.state.is_over:
         result = await result_or_none(store, player.sid, code_text, screen.ranks_wins_by_moves)
         facts = with_result(facts, result)
+    if practice and stored is not None:
+        facts = as_practice(facts, stored.marks.start)
     board = screen.board_html(facts, lang, token)
     shortcuts = renderer.partial("partials/game_help.html", lang)  # the help under "?"
     info = info_html(lang, context["screen"], context["info"], shortcuts)
@@ -145,6 +173,12 @@ def game_router(screen: AnyScreen) -> APIRouter:
         code: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
         return await show_page(screen, code, request, renderer, store, player)
+
+    @router.get("/{code}/practice", name=f"{screen.slug}-practice")
+    async def practice_page(
+        code: str, request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
+    ) -> Response:
+        return await show_page(screen, code, request, renderer, store, player, practice=True)
 
     action_route(router, screen, "undo", TokenForm)(lambda form: _undo)
     action_route(router, screen, "redo", TokenForm)(lambda form: _redo)

@@ -135,6 +135,7 @@ async def page_game(
     sid: str,
     session: SessionData,
     stored: StoredGame | None,
+    key: str | None = None,
 ) -> tuple[AnyGame, bool]:
     """The game a page shows, and whether a saved game was unreadable
     (:func:`app.web.verdicts.rebuild`): a copy of this worker's cached game when it is still
@@ -143,7 +144,8 @@ async def page_game(
     if stored is None:
         return rebuild(screen, code, None)
     cache = game_cache(request)
-    kept = cache.peek(sid, str(code))
+    key = key or str(code)  # the row's key: a practice's is its own (issue 43)
+    kept = cache.peek(sid, key)
     if kept is not None and same_row(stored, kept.row):
         return kept.game.copy(), False
     if _record_moves(stored.record) > LONG_RECORD:
@@ -151,7 +153,7 @@ async def page_game(
     else:
         game, unreadable = rebuild(screen, code, stored)
     if not unreadable:
-        cache.keep(sid, str(code), Kept(stored, game.copy(), session))
+        cache.keep(sid, key, Kept(stored, game.copy(), session))
     return game, unreadable
 
 

@@ -20,6 +20,7 @@ from app.services import daily
 from app.status import Status
 from app.store import GameSummary, Store
 from app.store.counting import clock_ms, normal
+from app.store.life import deal_of, label, life_of, replayed
 from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
 from app.web.errors import PlayerError
 from app.web.games import SCREENS
@@ -114,14 +115,18 @@ def _lines(
     the player's replays still kept (a deleted one is not linked)."""
     lines = []
     for game in games:
-        screen = _screen_for(game.code)
+        code, _ = deal_of(game.code)
+        screen = _screen_for(code)
         if screen is None:
             continue
-        earlier = game.marks.won
+        life = life_of(game)
+        earlier = game.marks.won if replayed(life) else None
         before_replay = None if earlier is None else _replay_url(earlier.replay, replays)
         own = game.marks.replay
         line = {
-            "code": game.code,
+            "code": code,
+            "kind": label(life),
+            "label": t.gettext(LABELS[label(life)]) if label(life) else "",
             "url": screen.url(game.code),
             "name": t.gettext(screen.name),
             "state": game.state,
@@ -147,6 +152,10 @@ def _lines(
                 }
             )
     return lines
+
+
+LABELS: Final = {"practice": N_("Practice"), "assisted": N_("Assisted")}
+"""What a list says of a game that is not the player's counted game (issue 43)."""
 
 
 def _replay_url(ident: str | None, replays: set[str]) -> str | None:

@@ -22,6 +22,7 @@ from app.engine.codes import DealCode
 from app.engine.games import game_for_code
 from app.i18n import N_
 from app.store import Store
+from app.store.life import deal_of
 from app.web import winnability
 from app.web.context import PageBase
 from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
@@ -119,7 +120,7 @@ async def back_to_game(store: Store, player: Player, slug: str) -> tuple[str, bo
     """Where the rules lead back: the player's latest game of this kind, else a new deal."""
     screen = SCREENS[slug]
     for game in await store.recent_games(player.sid, 10):
-        if DealCode.parse(game.code).game == screen.game.game_id:
+        if DealCode.parse(deal_of(game.code)[0]).game == screen.game.game_id:  # a practice too
             return screen.url(game.code), True
     return screen.new_game_url, False
 

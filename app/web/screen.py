@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Collection
@@ -238,8 +239,12 @@ class Screen(ABC, Generic[G]):
         """``GET /{game}``: 303 to a fresh random deal (one proved winnable when the player's
         *Winnable deals only* choice or ``?winnable=on`` says so: :mod:`app.web.deals`)."""
         from app.web.deals import new_code  # app.web.deals needs the pages' context: a cycle
+        from app.web.unfinished import ask_first
 
         game_id, variant = self.game.game_id, self.game.variants[0].code
+        question = await ask_first(request, renderer, store, player, game_id, variant)
+        if question is not None:  # an unfinished game of the kind: asked first (issue 43)
+            return question
         code = await new_code(request, store, player, game_id, variant)
         code = code or DealCode.random(game_id)
         return RedirectResponse(self.url(code), 303, headers=NO_STORE)
@@ -284,7 +289,11 @@ class Screen(ABC, Generic[G]):
         return [self.place_html(lang, place) for place in facts.places]
 
     def board_version(self, facts: BoardFacts, parts: list[str], lang: str, token: str) -> str:
-        ending = _ending_text(facts.ending)
+        """The one definition of the board's version (issue 43): the page sends it with every
+        action, the kept-action check and the answer compare it. What the statistics add to
+        the end box (:attr:`Ending.result`, read after the game) and a practice's words are
+        not part of it: an action's check, made on the game alone, sees the page's board."""
+        ending = _ending_text(_game_ending(facts.ending))
         head = (
             f"{lang}|{facts.state}|{facts.score}|{facts.moves}|{facts.classes}|{ending}|{facts.zen}"
         )
@@ -322,6 +331,12 @@ class Screen(ABC, Generic[G]):
 
 
 @functools.lru_cache(maxsize=1024)
+def _game_ending(ending: Ending | None) -> Ending | None:
+    if ending is None or (ending.result is None and ending.practice is None):
+        return ending
+    return dataclasses.replace(ending, result=None, practice=None)
+
+
 def _ending_text(ending: Ending | None) -> str:
     return value_text(ending)
 

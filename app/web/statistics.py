@@ -66,8 +66,8 @@ def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> Records:
     """Each record key with the figure its sentence names (language-independent, hashable:
     the board's cached ending box depends on it)."""
     counts = figures(doc, kind)
-    number = {
-        "first_win": 0,
+    number: dict[str, int | str] = {
+        "first_win": kind,  # the first win at this game and level (issue 43)
         "best_time": counts["best_ms"],
         "fewest": counts["fewest"],
         "best_score": counts["best_score"],
@@ -80,10 +80,17 @@ def record_values(keys: list[str], doc: dict[str, Any], kind: str) -> Records:
 
 def record_lines(values: Records, t: NullTranslations) -> list[str]:
     said: list[str] = []
-    for key, n in values:
+    for key, figure in values:
         if key == "first_win":
-            said.append(t.gettext(N_("Your first win at this game!")))
-        elif key == "best_time":
+            name = KIND_NAMES.get(str(figure))
+            if name is None:  # a kind no game names any more
+                said.append(t.gettext(N_("Your first win at this game!")))
+            else:
+                first = t.gettext(N_("Your first win at %(game)s!"))
+                said.append(first % {"game": t.gettext(name)})
+            continue
+        n = int(figure)
+        if key == "best_time":
             said.append(t.gettext(N_("New best time: %(time)s.")) % {"time": clock_text(n)})
         elif key == "fewest":
             said.append(t.gettext(N_("New fewest moves: %(moves)s.")) % {"moves": n})

@@ -4,6 +4,7 @@ the saved game when it is lost."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 
@@ -63,10 +64,12 @@ async def settle_verdict(
     game: AnyGame,
     *,
     saved: bool = True,
+    key: str | None = None,
 ) -> Settled:
     """Prove the game's position in the proof pool when nobody has (:mod:`app.services.proofs`);
     lost — then the saved game (when it is still this one) keeps the verdict, its clock stopped
-    at its last action; ``saved=False`` says there is no saved game (a page of a deal not played
+    at its last action (the row under ``key``, the game's deal code unless given: a practice's
+    is its own, issue 43); ``saved=False`` says there is no saved game (a page of a deal not played
     yet: the verdict stays in this worker's memory, issue 23). Waits at most ``proof_wait``
     seconds without holding up anyone else; without a verdict by then, the game goes on as
     playable and the next answer asks again.
@@ -86,7 +89,7 @@ async def settle_verdict(
     if not (lost and saved):
         return Settled(lost)
     try:
-        await _keep_lost(store, sid, screen, game)
+        await _keep_lost(store, sid, screen, game, key or str(game.code))
     except StoreError as error:
         log.warning(
             "the lost verdict on %s was not written (next read writes it): %s", game.code, error
@@ -95,7 +98,7 @@ async def settle_verdict(
     return Settled(lost)
 
 
-async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -> None:
+async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame, key: str) -> None:
     """Write the verdict into the saved game, if it is still the game that was proved."""
     code = game.code
     record = game.to_record()
@@ -109,10 +112,12 @@ async def _keep_lost(store: Store, sid: str, screen: AnyScreen, game: AnyGame) -
         screen.note_verdict(kept, True)
         kept.clock.stop(stored.updated_ms)  # the game ended with its last action
         written = screen.stored(kept, kept.to_record(), stored.updated_ms)
+        if stored.marks.practice:  # a practice's own row: counted nowhere (issue 43)
+            written = dataclasses.replace(written, code=stored.code, kind=None, ranks=False)
         # the action that made this row is still its last (app.web.retries)
         written = with_key(written, stored.marks.retry)
         return carry(stored, written, new_replay_id), stored.updated_ms
 
-    ended = await store.change_game(sid, str(code), change)
+    ended = await store.change_game(sid, key, change)
     if ended is not None:
         game.clock.stop(ended)

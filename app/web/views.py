@@ -16,6 +16,7 @@ from typing import Final
 from markupsafe import Markup
 
 from app.i18n import N_, translations
+from app.store.life import deal_of
 from app.web.markup import draw, words
 
 
@@ -45,6 +46,11 @@ class InfoView:
     """Whether Restart would change anything (moves made, or moves to redo)."""
     zen: bool = False
     """*Zen* (issue 27): the bar has no clock and no score at all, only the moves."""
+
+    @property
+    def deal(self) -> str:
+        """The deal's code (:attr:`code` is the game's key: a practice's ends ``/practice``)."""
+        return deal_of(self.code)[0]
 
     @property
     def clock(self) -> str:
@@ -99,7 +105,7 @@ def _control(lang: str, verb: str, enabled: bool, oob: bool = False) -> str:
 @functools.lru_cache(maxsize=1024)
 def _deal(lang: str, code: str, url: str) -> str:
     """The deal's part of the numbers: its code, its link, the button that copies it."""
-    return draw(INFO, "deal", _texts(lang), words(code=code, url=url))
+    return draw(INFO, "deal", _texts(lang), words(code=code, url=url, deal=deal_of(code)[0]))
 
 
 CONTROLS: Final = ("undo", "redo", "restart")

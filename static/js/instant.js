@@ -580,7 +580,9 @@ const WAITS_TEXT = script ? script.dataset.offlineWaits || "" : "";
 
 function gamePath() {
   const root = board();
-  return root ? `/${root.dataset.game}/${root.dataset.code}` : null;
+  if (!root) return null;
+  const practice = root.dataset.practice ? "/practice" : ""; // a practice's own URLs (issue 43)
+  return `/${root.dataset.game}/${root.dataset.code}${practice}`;
 }
 
 function say(text) {

@@ -68,7 +68,7 @@ def test_stats_page_and_daily_block_are_accessible_and_look_right(
         assert_accessible(page, f"home with the daily deals ({name})")
         hm_reach(page, HM, hm_line(HM)[:48])
         expect(board(page)).to_have_attribute("data-state", "won")
-        expect(page.locator("#bests li")).to_have_text(["Your first win at this game!"])
+        expect(page.locator("#bests li")).to_have_text(["Your first win at Half Moon!"])
         # the server is shared by the session's tests: others may have finished this deal
         expect(page.locator("#deal-figures")).to_contain_text(re.compile(r"\d+ players? finished"))
         page.goto("/stats")

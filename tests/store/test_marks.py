@@ -31,11 +31,17 @@ def test_every_key_the_old_extra_held_is_a_typed_mark_and_is_stored_as_it_was() 
     assert Marks.from_data(OLD_EXTRA) == OLD_MARKS
     assert OLD_MARKS.to_data() == OLD_EXTRA  # an older version reads the rows this one writes
     assert Marks.from_data(NO_MARKS.to_data()) == NO_MARKS and NO_MARKS.to_data() == {}
-    assert set(Marks._fields) == {*OLD_EXTRA, "practice"}  # nothing a row carries is untyped
+    # nothing a row carries is untyped; issue 43's keys: the game's life (app/store/life.py)
+    assert set(Marks._fields) == {*OLD_EXTRA, "practice", "assisted", "start", "result"}
     # issue 33's practice games: a key of its own (an older version drops it, as unknown)
     assert Marks(practice=True).to_data() == {"practice": True}
     assert Marks.from_data({"practice": True}) == Marks(practice=True)
     assert Marks.from_data({"practice": 1}) == NO_MARKS
+    life = Marks(practice=True, start=21, assisted=True, result="abandoned")
+    assert Marks.from_data(json.loads(json.dumps(life.to_data()))) == life
+    stored = {"practice": True, "start": 21, "assisted": True, "result": "abandoned"}
+    assert life.to_data() == stored
+    assert Marks.from_data({"result": "maybe", "start": -3, "assisted": "yes"}) == NO_MARKS
     assert hash(OLD_MARKS) == hash(Marks.from_data(json.loads(json.dumps(OLD_EXTRA))))
 
 

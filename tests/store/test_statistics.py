@@ -92,7 +92,7 @@ def test_the_first_move_counts_a_game_as_played_and_lists_it(store: Store) -> No
 def test_a_win_counts_once_with_its_time_moves_and_score(store: Store) -> None:
     write(store, "p", stored(HM, moves=1))
     won = stored(HM, "won", moves=48, ms=90_000, score=520, at=9000)
-    assert write(store, "p", won).marks == Marks(counted="done")
+    assert write(store, "p", won).marks == Marks(counted="done", result="won")
     write(store, "p", won)  # the same finishing tap again (a retry, another tab)
     assert figures(store, "p") == {
         "played": 1,
@@ -160,7 +160,7 @@ def test_a_new_game_of_the_same_kind_abandons_the_open_one(store: Store) -> None
     f = figures(store, "p")
     assert (f["played"], f["won"], f["lost"]) == (2, 0, 1)
     assert store.deal_stats(HM) is None  # an abandoned game is not in the deal's figures
-    assert store.load("p", HM)[1].marks == Marks(counted="done")  # type: ignore[union-attr]
+    assert store.load("p", HM)[1].marks == Marks(counted="done", result="abandoned")  # type: ignore[union-attr]
 
 
 def test_streaks_best_time_and_fewest_moves(store: Store) -> None:
@@ -262,7 +262,7 @@ def test_settling_a_change_reads_the_counts_only_when_it_counts() -> None:
         ["read"],
     )
     won = settle(played.game, stored(HM, "won", moves=48, ms=7000), counts)
-    assert won.game.marks == Marks(counted="done")
+    assert won.game.marks == Marks(counted="done", result="won")
     assert won.deal == {
         "players": 3,
         "wins": 2,

@@ -92,6 +92,13 @@ SAMPLES: dict[str, Callable[[int, Made], list[str]]] = {
         f"/seahaven/{_seahaven(i)}?ask=restart",
         f"/seahaven/{_seahaven(i)}?howto=1",
     ],
+    # a practice game (issue 43): none for a stranger (303 to the deal), a code's mistakes
+    "/half-moon/{code}/practice": lambda i, made: [
+        f"/half-moon/{_half_moon(i)}/practice",
+        f"/half-moon/{_half_moon(i).lower()}/practice",
+        "/half-moon/HM9-nonsense/practice",
+    ],
+    "/seahaven/{code}/practice": lambda i, made: [f"/seahaven/{_seahaven(i)}/practice"],
     "/rules/{slug}": lambda i, made: [*(f"/rules/{slug}" for slug in SLUGS), "/rules/poker"],
     "/examples": lambda i, made: ["/examples"],
     "/examples/{slug}": lambda i, made: [

@@ -228,11 +228,13 @@ def test_try_from_move_k_opens_a_practice_game_at_that_board_counted_nowhere(pla
     stats, replays = store.player_stats(sid), store.player_replays(sid)
     figures = store.deal_stats(CODE)
     answer = try_from(p, ident)
-    assert (answer.status_code, answer.headers["location"]) == (303, f"/half-moon/{CODE}")
+    assert (answer.status_code, answer.headers["location"]) == (303, f"/half-moon/{CODE}/practice")
+    p.url = f"/half-moon/{CODE}/practice"
     p.open()
-    assert p.doc.by_id("practice-note").text == (
-        "Practice: this game counts in no statistics, streak or standing."
-    )
+    note = p.doc.by_id("practice-note")
+    assert note.find("span").text == "Practice"
+    assert "From move 1 of your game: this practice counts in no statistics, streak or" in note.text
+    assert p.doc.by_id("practice-back").attrs["href"] == f"/half-moon/{CODE}"
     assert (p.board.attrs["data-moves"], p.board.attrs["data-state"]) == ("1", "playing")
     assert p.doc.by_id("control-undo").attrs.get("disabled") is not None  # it starts there
     assert p.top("pile-4") == "" and p.top("pile-5") == ""  # A+10 gone, as in the game
@@ -243,9 +245,16 @@ def test_try_from_move_k_opens_a_practice_game_at_that_board_counted_nowhere(pla
     assert store.player_replays(sid) == replays  # no replay, the game's own unchanged
     assert p.client.get(f"/replay/{ident}").status_code == 200
     assert p.board.find_all(id="ending-replay") == []
+    # issue 43: the deal's page keeps the player's own game, lost, its end box and its replay
+    own = parse(p.client.get(f"/half-moon/{CODE}").text)
+    board = own.by_id("board")
+    assert (board.attrs["data-state"], board.attrs["data-moves"]) == ("stuck", "2")
+    assert own.by_id("ending-replay").attrs["href"] == f"/replay/{ident}"
+    assert own.find_all(id="practice-note") == []
 
 
 def test_try_never_takes_the_place_of_a_game_going_on(player, slips, app):
+    """Another player's game of the deal going on stays as it is: the practice has its own row."""
     p, ident = stuck(player)
     fragment(p.client, ident)
     with TestClient(app, base_url="http://testserver", follow_redirects=False) as other:
@@ -253,9 +262,8 @@ def test_try_never_takes_the_place_of_a_game_going_on(player, slips, app):
         q.open()
         q.tap("pile-4")
         q.tap("pile-5")  # a game of the deal going on, one move in
-        refused = try_from(q, ident)
-        assert refused.status_code == 409
-        assert "You have a game of this deal going on" in refused.text
+        made = try_from(q, ident)
+        assert (made.status_code, made.headers["location"]) == (303, f"/half-moon/{CODE}/practice")
         q.open()
         assert q.board.attrs["data-moves"] == "1"
         assert q.doc.find_all(id="practice-note") == []

@@ -106,7 +106,7 @@ def test_the_winning_tap_whose_statistics_read_fails_answers_the_win(client, fai
     assert moves_stored(store, client, HM) == ("won", 48)
     # the statistics counted the win; the next read shows them in the end box
     page = parse(client.get(p.url).text)
-    assert page.by_id("bests").text == "Your first win at this game!"
+    assert page.by_id("bests").text == "Your first win at Half Moon!"
     assert "1 player finished it, 1 won" in page.by_id("deal-figures").text
 
 

@@ -21,7 +21,7 @@ def doc(**hm: int) -> dict[str, Any]:
 def test_a_first_win_says_so():
     before = doc(played=1)
     after = doc(played=1, won=1, streak=1, best_streak=1, best_ms=90_000, fewest=48)
-    assert bests_set(before, after, "HM", True, EN) == ["Your first win at this game!"]
+    assert bests_set(before, after, "HM", True, EN) == ["Your first win at Half Moon!"]
 
 
 def test_a_faster_win_in_a_streak_sets_a_best_time_and_a_best_streak():
@@ -55,3 +55,27 @@ def test_a_daily_win_extends_the_daily_streak_in_every_language():
     assert bests_set(before, after, "HM", True, EN) == ["Daily streak: 2 days."]
     assert bests_set(before, after, "HM", True, translations("tr")) == ["Günlük seri: 2 gün."]
     assert bests_set(before, after, "HM", True, translations("bg")) == ["Дневна серия: 2 дни."]
+
+
+def test_a_first_win_is_per_game_and_level():
+    """Issue 43: Seahaven Hard after a win on Easy is the first win at Hard, and says which."""
+    before = normal(None)
+    before["k"]["SH-C4"] = {**empty_kind(), "played": 1, "won": 1, "best_ms": 60_000, "fewest": 90}
+    after = normal(None)
+    after["k"] = {
+        "SH-C4": before["k"]["SH-C4"],
+        "SH-C1": {**empty_kind(), "played": 1, "won": 1, "best_ms": 80_000, "fewest": 85},
+    }
+    assert bests_set(before, after, "SH-C1", True, EN) == [
+        "Your first win at Seahaven Towers, Hard (1 cell)!"
+    ]
+    tr, bg = translations("tr"), translations("bg")
+    hard_tr = tr.gettext("Seahaven Towers, Hard (1 cell)")
+    hard_bg = bg.gettext("Seahaven Towers, Hard (1 cell)")
+    assert bests_set(before, after, "SH-C1", True, tr) == [
+        f"{hard_tr} oyunundaki ilk galibiyetiniz!"
+    ]
+    assert bests_set(before, after, "SH-C1", True, bg) == [f"Първата ви победа в {hard_bg}!"]
+    easy_again = normal(None)
+    easy_again["k"]["SH-C4"] = {**before["k"]["SH-C4"], "played": 2, "won": 2}
+    assert bests_set(before, easy_again, "SH-C4", True, EN) == []

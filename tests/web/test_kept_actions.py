@@ -78,3 +78,34 @@ def test_a_kept_tap_sent_again_after_its_answer_was_lost_is_answered_not_refused
         fresh.board.find(data_place="pile-1").find_all(data_card=True)[0].attrs["aria-pressed"]
         == "true"
     )  # selected once, not selected and deselected
+
+
+def test_an_undo_kept_offline_on_an_ended_board_is_made_and_the_next_kept_tap_too(
+    monkeypatch, app, player
+):
+    """Issue 43 item 5: the page's board version of an ended board (its end box holds the
+    statistics' lines) is the one the kept-action check computes: one definition. The page's
+    kept queue sends HX-Request, X-Kept and the version the board had (static/js/instant.js)."""
+    from app.engine.halfmoon import HalfMoon, position_from_data
+    from tests.web.conftest import deal_as
+
+    dead = {"piles": [["6D", "5S"], ["AH"], ["10C"]] + [[]] * 9, "reserve": [None] * 8}
+    deal_as(monkeypatch, HalfMoon, "HM1-N-AAAAAAB", position_from_data(dead), app)
+    p = player()
+    p.tap("pile-2")
+    p.tap("pile-3")
+    p.open()  # the ended board as a page shows it, the end box's statistics lines in it
+    assert p.board.attrs["data-state"] == "stuck"
+    assert p.board.find_all(id="deal-figures") != []
+    headers = {**HTMX, **board_version(p.board), **KEPT}
+    undone = p.client.post(f"{p.url}/undo", data={"token": p.token}, headers=headers)
+    assert undone.status_code == 200
+    assert "x-kept" not in undone.headers
+    headers = {**HTMX, "X-Board-Version": undone.headers["x-board-version"], **KEPT}
+    data = {"place": "pile-1", "card": "5S", "token": p.token}
+    tapped = p.client.post(f"{p.url}/tap", data=data, headers=headers)
+    assert "x-kept" not in tapped.headers
+    fresh = player()
+    assert (fresh.board.attrs["data-state"], fresh.board.attrs["data-moves"]) == ("playing", "0")
+    pressed = fresh.board.find(data_place="pile-1").find_all(data_card=True)[0]
+    assert pressed.attrs["aria-pressed"] == "true"

@@ -322,7 +322,7 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
     # game's replay (app.store.replays)
     assert (stored.marks.retry is not None) == htmx
     assert stored.marks.replay is not None
-    assert stored.marks._replace(retry=None, replay=None) == Marks(counted="done")
+    assert stored.marks._replace(retry=None, replay=None) == Marks(counted="done", result="lost")
     assert stored.record["clock"] == [0, None]  # stopped with the losing move
 
 

@@ -61,7 +61,7 @@ def test_a_won_game_counts_once_and_the_end_box_shows_bests_and_the_deal(
     p = win(player, htmx=htmx)
     ending = p.board.by_id("summary")  # the won end box is the summary (issue 16)
     assert [li.text for li in ending.by_id("bests").find_all("li")] == [
-        "Your first win at this game!"
+        "Your first win at Half Moon!"
     ]
     figures = ending.by_id("deal-figures").text
     assert "This deal for everyone: 1 player finished it, 1 won; best time" in figures

@@ -48,6 +48,7 @@ from app.web.seahaven.places import (
     place_text,
 )
 from app.web.sessions import Player
+from app.web.unfinished import START, ask_first
 
 REFUSED = notice("refused", N_("Not allowed: nothing moved."))
 """A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
@@ -149,10 +150,15 @@ class SeahavenScreen(Screen[Seahaven]):
         self, request: Request, renderer: Renderer, store: Store, player: Player
     ) -> Response:
         """``GET /seahaven``: the New game dialog; ``?cells=4|2|1`` deals (303 to the URL)."""
-        chosen = cells_query(request, ("cells", "last"), also=("winnable",))
+        chosen = cells_query(request, ("cells", "last"), also=("winnable", START))
         cells, last = chosen.get("cells"), chosen.get("last")
         if cells is not None:
             variant = f"C{cells}"
+            asked_first = await ask_first(
+                request, renderer, store, player, self.game.game_id, variant
+            )
+            if asked_first is not None:  # an unfinished game of the level (issue 43)
+                return asked_first
             code = await new_code(request, store, player, Seahaven.game_id, variant)
             code = code or await playable_deal(request, variant)
             return RedirectResponse(self.url(code), 303, headers=NO_STORE)
