@@ -21,14 +21,9 @@ from tests.browser.conftest import (
 from tests.browser.play import HM, board, hm_card, hm_line, hm_reach, hm_stuck_line
 from tests.browser.test_offline import controlled
 from tests.browser.test_overlap import latency, ready
+from tests.browser.test_phone import PHONE_TOUCH
 from tests.system.servers import Server
 
-PHONE_TOUCH = {
-    "viewport": {"width": 390, "height": 844},
-    "has_touch": True,
-    "is_mobile": True,
-    "device_scale_factor": 2,
-}
 SIZES: dict[str, dict[str, Any]] = {
     "phone": PHONE_TOUCH,
     "landscape": {**PHONE_TOUCH, "viewport": {"width": 844, "height": 390}},
