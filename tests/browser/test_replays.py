@@ -235,7 +235,7 @@ def test_a_seahaven_replay_step_slides_the_card_it_moves(watched):
     page.keyboard.press("ArrowRight")
     expect(page.locator("#step-count")).to_have_text(f"Step 20 of {len(line)}")
     expect(page.locator("#narration")).to_have_text(
-        "Move 20: King of diamonds and 1 card on it to column 5."
+        f"Move 20: King of diamonds and 1 card on it from column {run.source + 1} to column 5."
     )
     settled(page)
     assert sorted(motion(page)["seen"]) == sorted(f"slide card-{card}" for card in cards)
