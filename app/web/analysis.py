@@ -7,8 +7,8 @@ carries as a replay of its own.
   2 s. Without JavaScript the end box links the replay page, which draws the same finding (a
   link reloads it while the analysis runs).
 - ``GET /replay/ID/win?step=N``: the game's first *k* moves, then the winning line, stepped
-  like any replay; ``GET /replay/ID/win.txt`` the same as text (``POST /replay`` checks every
-  move of it).
+  like any replay (without a step, and from *See a win*, at move *k*);
+  ``GET /replay/ID/win.txt`` the same as text (``POST /replay`` checks every move of it).
 
 Never during play: a replay exists only once its game has ended, only a game that ended
 without a win is analysed, and while the replay's player plays that game on (an Undo after
@@ -189,7 +189,7 @@ async def shown(
         replay.id,
         _slipped_text(k, move, t),
         finding.kind.value,
-        win_url=f"/replay/{replay.id}/win",
+        win_url=f"/replay/{replay.id}/win?step={k}",  # where the line leaves the game
         win_label=t.gettext(N_("See a win from move %(k)s")) % {"k": k},
         try_label=t.gettext(N_("Try from move %(k)s")) % {"k": k},
         token=token,
@@ -301,15 +301,18 @@ async def win_page(
     renderer: RendererDep,
     store: StoreDep,
     player: PlayerDep,
-    step: StepQuery = "0",
+    step: StepQuery | None = None,
 ) -> Response:
-    """The game's first *k* moves, then a winning line, stepped like any replay."""
+    """The game's first *k* moves, then a winning line, stepped like any replay; without a
+    step it opens at move *k*, where the line leaves the game (issue 45: the player's own
+    moves are behind them, the win ahead; First still reaches the deal)."""
     replay, winning = await _win_line(request, store, player, ident)
     line = winning.line
     page = await get_page(request, store, player)
     result = Result(Status.WON, None, len(line), line.game.points(line.position(len(line))))
     path = f"/replay/{replay.id}/win"
-    s = await stored_view(request, page, line, result, step, path, winning.key)
+    shown_step = str(winning.k) if step is None else step
+    s = await stored_view(request, page, line, result, shown_step, path, winning.key)
     s |= {"win_from": winning.k, "played_url": f"/replay/{replay.id}"}
     return await render_page(request, renderer, page, s)
 

@@ -167,14 +167,22 @@ def view(
     if step:
         move = screen.describe_move(line.position(step - 1), line.move(step), lang)
         said = t.gettext(N_("Move %(step)s: %(move)s")) % {"step": step, "move": move}
+    # the next move's cards raised and ringed, and told (issue 45: as the examples pages do)
+    upcoming = ""
+    ringed: tuple[str, ...] = ()
+    if step < last:
+        coming = line.move(step + 1)
+        ringed = tuple(screen.move_ringed(position, coming))
+        upcoming = t.gettext(N_("Next move: %(move)s")) % {
+            "move": screen.describe_move(position, coming, lang)
+        }
     state = result.state if step == last else Status.PLAYING
     points = line.game.points(position)
     facts = BoardFacts(
         state=state, score=points, moves=step, places=(), ending=None, classes="still", zen=zen
     )
-    board = board_html(
-        screen.slug, str(code), facts, None, None, screen.replay_board(code, position, lang)
-    )
+    places = screen.replay_board(code, position, lang, ringed)
+    board = board_html(screen.slug, str(code), facts, None, None, places)
     name = t.gettext(screen.name)
     return {
         "name": name,
@@ -189,6 +197,7 @@ def view(
         "step": step,
         "last": last,
         "said": said,
+        "upcoming": upcoming,
         "ended": step == last,
         "board": Markup(board),
         "play_url": screen.url(code),

@@ -103,10 +103,18 @@ class Screen(ABC, Generic[G]):
         """A move in words, a sentence in ``lang`` ("Five of spades and six of diamonds
         removed."); ``position`` is the one it was made in."""
 
-    def replay_board(self, code: DealCode, position: Any, lang: str) -> str:
-        """A position's places as a replay shows them: the board of a diagram (no forms)."""
+    @abstractmethod
+    def move_ringed(self, position: Any, move: Any) -> Collection[str]:
+        """What a diagram rings to show ``move`` about to be made in ``position`` (its
+        :meth:`diagram`'s ``ringed``): Half Moon's places, Seahaven's cards of the run."""
+
+    def replay_board(
+        self, code: DealCode, position: Any, lang: str, ringed: Collection[str] = ()
+    ) -> str:
+        """A position's places as a replay shows them: the board of a diagram (no forms),
+        ``ringed`` (the next move's cards, issue 45) raised and ringed."""
         game: Any = self.game.starting_from(code, position)
-        return str(self.diagram(game, lang).html)
+        return str(self.diagram(game, lang, ringed).html)
 
     # --- the daily deal ----------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ def test_the_end_box_says_where_the_win_slipped_away_and_shows_the_win(new_conte
     assert_accessible(page, f"the end box with the analysis ({size})")
     screenshot(page, f"issue33-analysis-{size}")
     page.locator("#analysis-win").click()
-    expect(page).to_have_url(re.compile(r"/replay/[A-Za-z0-9_-]{22}/win$"))
+    expect(page).to_have_url(re.compile(rf"/replay/[A-Za-z0-9_-]{{22}}/win\?step={k}$"))
     expect(page.locator("#replay-outcome")).to_have_text("Won")
     page.locator("#step-last").click()
     expect(page.locator("#board")).to_have_attribute("data-state", "won")
@@ -97,7 +97,8 @@ def test_try_from_move_k_opens_the_practice_game_on_a_phone(new_context):
 
 def test_the_finding_is_reached_with_the_keyboard_alone(new_context):
     """From the end box's message (where the focus is), Tab reaches See a win and Try from move
-    k before the box's own actions; Enter on See a win opens the winning line."""
+    k before the box's own actions; Enter on See a win opens the winning line (at move k)."""
+    _, k = expected()
     page: Page = new_context().new_page()
     end_stuck_half_moon(page)
     expect(page.locator("#analysis-win")).to_be_visible(timeout=60_000)
@@ -111,7 +112,7 @@ def test_the_finding_is_reached_with_the_keyboard_alone(new_context):
         page.keyboard.press("Shift+Tab")
     expect(page.locator("#analysis-win")).to_be_focused()
     page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(r"/replay/[A-Za-z0-9_-]{22}/win$"))
+    expect(page).to_have_url(re.compile(rf"/replay/[A-Za-z0-9_-]{{22}}/win\?step={k}$"))
 
 
 @pytest.mark.parametrize("ms", [150, 600])

@@ -13,6 +13,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from app.engine.codes import DealCode
 from app.engine.halfmoon import Removal, apply_move, deal
 from app.engine.halfmoon import place_name as hm_place
+from app.web.seahaven.replay import moving
 from tests.browser import test_motion
 from tests.browser.conftest import PHONE, assert_accessible, screenshot
 from tests.browser.play import (
@@ -230,20 +231,27 @@ def test_a_seahaven_replay_step_slides_the_card_it_moves(watched):
     assert run.count == 2  # the king of diamonds with the queen on it (tests/web/test_replays.py)
     cards = game.position.columns[run.source][-run.count :]
     assert moving_card(game, run) == cards[0]
+    # the next move's cards are raised (issue 45): at step 20 the next one's lift too
+    after = type(game)(DealCode.parse(SH))
+    for move in line[:20]:
+        after.play(move, now=0)
+    coming = moving(after.position, line[20])
+    assert not set(coming) & set(cards)
     settled(page)
     reset(page)
     page.keyboard.press("ArrowRight")
     expect(page.locator("#step-count")).to_have_text(f"Step 20 of {len(line)}")
     expect(page.locator("#narration")).to_have_text(
-        "Move 20: King of diamonds and 1 card on it to column 5."
+        f"Move 20: King of diamonds and 1 card on it from column {run.source + 1} to column 5."
     )
     settled(page)
-    assert sorted(motion(page)["seen"]) == sorted(f"slide card-{card}" for card in cards)
+    lifted = [*cards, *coming]
+    assert sorted(motion(page)["seen"]) == sorted(f"slide card-{card}" for card in lifted)
     reset(page)
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#step-count")).to_have_text(f"Step 19 of {len(line)}")
     settled(page)
-    assert sorted(motion(page)["seen"]) == sorted(f"slide card-{card}" for card in cards)
+    assert sorted(motion(page)["seen"]) == sorted(f"slide card-{card}" for card in lifted)
 
 
 STANDING_DEAL = "HM1-N-AAAABAA"

@@ -14,7 +14,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from app.engine.halfmoon import HalfMoon, position_from_data
+from app.engine.halfmoon import HalfMoon, place_name, position_from_data
 from app.engine.replay import Line
 from app.main import create_app
 from tests.web.conftest import HTMX, Player, deal_as, sid_of
@@ -87,9 +87,10 @@ def test_the_end_box_loads_where_the_win_slipped_away(player, slips):
     assert done.attrs["class"] == "analysis slipped"
     assert done.by_id("analysis-text").text == (
         "You could still have won until move 1. Move 2 lost it:"
-        " Six of clubs and five of hearts removed."
+        " Six of clubs from pile 2 and five of hearts from pile 3 removed."
     )
-    assert done.by_id("analysis-win").attrs["href"] == f"/replay/{ident}/win"
+    # the line opens where it leaves the game (issue 45)
+    assert done.by_id("analysis-win").attrs["href"] == f"/replay/{ident}/win?step=1"
     assert done.by_id("analysis-win").text == "See a win from move 1"
 
 
@@ -103,7 +104,10 @@ def test_see_a_win_steps_through_the_games_first_moves_then_a_winning_line(playe
     assert page.by_id("step-count").text == "Step 3 of 3"
     assert page.by_id("win-from").find("a").attrs["href"] == f"/replay/{ident}"
     words = [li.text for li in page.by_id("move-list").find_all("li")]
-    assert words[:2] == ["The deal", "Ace of hearts and ten of clubs removed."]  # as played
+    assert words[:2] == [  # as played, each card with its place (issue 45)
+        "The deal",
+        "Ace of hearts from pile 4 and ten of clubs from pile 5 removed.",
+    ]
     assert len(words) == 4
     text = client.get(f"/replay/{ident}/win.txt")
     assert text.headers["content-type"] == "text/plain; charset=utf-8"
@@ -112,6 +116,33 @@ def test_see_a_win_steps_through_the_games_first_moves_then_a_winning_line(playe
     assert line.position(len(line)).is_won()  # every move checked by the rules
     pasted = client.post("/replay", data={"text": text.text, "token": p.token, "step": "3"})
     assert parse(pasted.text).by_id("replay-outcome").text == "Won"
+
+
+def test_see_a_win_opens_at_move_k_with_the_next_moves_cards_marked(player, slips, client):
+    """Issue 45: without a step the winning line opens at move *k* (where it leaves the game),
+    the next move's cards raised and ringed and told; ``?step=0`` is still the deal."""
+    p, ident = stuck(player)
+    fragment(p.client, ident)
+    page = parse(client.get(f"/replay/{ident}/win").text)
+    assert page.by_id("replay").attrs["data-step"] == "1"
+    assert page.by_id("step-count").text == "Step 1 of 3"
+    assert page.by_id("step-first").attrs["href"] == f"/replay/{ident}/win?step=0"
+    line = Line.from_text(client.get(f"/replay/{ident}/win.txt").text)
+    coming = line.move(2)
+    marked = [
+        place.attrs["data-place"]
+        for place in page.by_id("board").find_all(data_place=True)
+        if place.find_all(data_selected=True)
+    ]
+    assert sorted(marked) == sorted(place_name(place) for place in coming)
+    said = page.by_id("next-move").text
+    assert said.startswith("Next move: ") and said.endswith(" removed.")
+    assert all(f"from {place_name(place).replace('-', ' ')}" in said for place in coming), said
+    deal_page = parse(client.get(f"/replay/{ident}/win?step=0").text)
+    assert deal_page.by_id("replay").attrs["data-step"] == "0"
+    last = parse(client.get(f"/replay/{ident}/win?step=3").text)
+    assert last.find_all(id="next-move") == []
+    assert last.by_id("board").find_all(data_selected=True) == []
 
 
 def test_a_deal_lost_from_the_start_says_so(player, dead):
@@ -393,8 +424,8 @@ def test_a_daily_deals_winning_line_stays_private_while_its_standings_are_open(
     done = fragment(p.client, ident)
     assert done.by_id("analysis-text").text == (
         "You could still have won until move 1. Move 2 lost it:"
-        " Six of clubs and five of hearts removed. A daily deal's winning line is shown once"
-        " its standings close, at the end of the next UTC day."
+        " Six of clubs from pile 2 and five of hearts from pile 3 removed. A daily deal's"
+        " winning line is shown once its standings close, at the end of the next UTC day."
     )
     assert done.find_all(id="analysis-win") == [] and done.find_all(id="analysis-try") == []
     for path in ("win", "win.txt", "win?step=2"):

@@ -27,7 +27,7 @@ from app.engine.replay import Line
 from app.engine.seahaven import Position as SeahavenPosition
 from app.engine.seahaven import Seahaven, home_line
 from app.engine.seahaven.solver import solve_code
-from app.i18n import translations
+from app.i18n import place_title, translations
 from app.main import create_app
 from app.services import daily
 from app.store import StoredGame
@@ -178,7 +178,8 @@ def test_a_lost_seahaven_game_links_its_replay(proof_pool, store):
         link = page.by_id("ending-replay").attrs["href"]
         replay = parse(client.get(link + "?step=1").text)
         assert replay.by_id("narration").text == (
-            "Move 1: Queen of spades to column 9. The game is lost: it cannot be won any more."
+            "Move 1: Queen of spades from column 2 to column 9. The game is lost: it cannot be"
+            " won any more."
         )
         assert replay.by_id("replay-outcome").text == "Lost"
         assert replay.by_id("board").attrs["data-state"] == "lost"
@@ -240,13 +241,16 @@ def test_the_move_is_told_in_words_in_every_language(player, client, tiny):
     for lang in ("en", "tr", "bg"):
         page = parse(client.get(f"{url}?step=1", headers={"Accept-Language": lang}).text)
         said[lang] = page.by_id("narration").text
-    assert said["en"] == "Move 1: Five of spades and six of clubs removed."
+    # each card with its place (issue 45: two decks hold two of each card)
+    assert said["en"] == "Move 1: Five of spades from pile 1 and six of clubs from pile 2 removed."
     for lang, spades, clubs in (("tr", "maça", "sinek"), ("bg", "пика", "спатия")):
         t = translations(lang)
         assert t.gettext(REMOVED) != REMOVED  # translated, not the English text
         prefix = t.gettext("Move %(step)s: %(move)s") % {"step": 1, "move": ""}
         assert said[lang].startswith(prefix.strip()) and prefix.strip() != "Move 1:"
         assert spades in said[lang].lower() and clubs in said[lang].lower()
+        for place in (place_title("pile", 1, t), place_title("pile", 2, t)):
+            assert place in said[lang].lower(), said[lang]
 
 
 @pytest.mark.parametrize("lang", ["en", "tr", "bg"])
@@ -278,7 +282,7 @@ def test_a_seahaven_move_is_told_by_its_card_and_where_it_went() -> None:
     assert card is not None
     name = card_name(card, translations("en"))
     said = SCREEN.describe_move(line.position(0), line.move(1), "en")
-    assert said == f"{name[0].upper()}{name[1:]} to cell 3."
+    assert said == f"{name[0].upper()}{name[1:]} from cell 1 to cell 3."
 
 
 def test_a_seahaven_replay_steps_through_send_all_home_card_by_card_and_a_run_at_once(
@@ -315,14 +319,16 @@ def test_a_seahaven_replay_steps_through_send_all_home_card_by_card_and_a_run_at
         said = parse(client.get(f"{url}?step={step}").text).by_id("narration").text
         assert said.startswith(f"Move {step}: {names[-1]}")
     assert names[:3] == [
-        "Ten of clubs to foundation ♣.",
-        "Five of spades to foundation ♠.",
-        "Six of spades to foundation ♠.",
+        "Ten of clubs from column 2 to foundation ♣.",
+        "Five of spades from column 2 to foundation ♠.",
+        "Six of spades from column 4 to foundation ♠.",
     ]
     assert len(set(names)) == 14  # each card named once
     run = parse(client.get(f"{url}?step=20").text)
     assert str(LINE[19]) == "ge2"
-    assert run.by_id("narration").text == "Move 20: King of diamonds and 1 card on it to column 5."
+    assert run.by_id("narration").text == (
+        "Move 20: King of diamonds and 1 card on it from column 7 to column 5."
+    )
     text = client.get(f"{url}.txt").text
     assert text.splitlines()[1:] == [str(m) for m in [*LINE[:FIRST], *home]]
     assert Line.from_text(text).position(moves) == mirror.position
@@ -346,9 +352,9 @@ def test_a_run_moved_as_one_is_told_in_every_language_whatever_the_cards_gender(
         for lang in ("en", "tr", "bg")
     }
     assert said == {
-        "en": "King of diamonds and 1 card on it to column 5.",
-        "tr": "Karo papaz ve üstündeki 1 kart, sütun 5 üzerine.",
-        "bg": "Поп каро с 1 карта отгоре към колона 5.",
+        "en": "King of diamonds and 1 card on it from column 7 to column 5.",
+        "tr": "Sütun 7 üzerindeki karo papaz ve üstündeki 1 kart, sütun 5 üzerine taşındı.",
+        "bg": "Поп каро с 1 карта отгоре от колона 7 към колона 5.",
     }
 
 

@@ -19,6 +19,7 @@ from app.engine.halfmoon import (
     Outcome,
     Removal,
     parse_place,
+    place_name,
 )
 from app.i18n import (
     N_,
@@ -126,6 +127,9 @@ class HalfMoonScreen(Screen[HalfMoon]):
         from app.web.halfmoon import replay  # it names this module's game
 
         return replay.describe(position, move, lang)
+
+    def move_ringed(self, position: Any, move: Any) -> Collection[str]:
+        return tuple(place_name(place) for place in move)
 
     def new_game_link(self, game: HalfMoon) -> str:
         """*New game* from a game opens the dialog (:data:`DIALOG`); ``/half-moon`` itself,

@@ -117,6 +117,11 @@ class SeahavenScreen(Screen[Seahaven]):
 
         return replay.describe(position, move, lang)
 
+    def move_ringed(self, position: Any, move: Any) -> Collection[str]:
+        from app.web.seahaven import replay
+
+        return tuple(str(card) for card in replay.moving(position, move))
+
     def daily_variant(self, request: Request) -> str:
         """``?cells=4|2|1`` (4 when not given; anything else is the 422 page)."""
         return "C" + cells_query(request, ("cells",)).get("cells", "4")
