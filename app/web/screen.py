@@ -103,6 +103,10 @@ class Screen(ABC, Generic[G]):
         """A move in words, a sentence in ``lang`` ("Five of spades and six of diamonds
         removed."); ``position`` is the one it was made in."""
 
+    def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
+        """The ids of the board's cards a hint of ``move`` marks (issue 45)."""
+        return ()
+
     def replay_board(self, code: DealCode, position: Any, lang: str) -> str:
         """A position's places as a replay shows them: the board of a diagram (no forms)."""
         game: Any = self.game.starting_from(code, position)

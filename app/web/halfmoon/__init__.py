@@ -19,6 +19,7 @@ from app.engine.halfmoon import (
     Outcome,
     Removal,
     parse_place,
+    place_name,
 )
 from app.i18n import (
     N_,
@@ -121,6 +122,10 @@ class HalfMoonScreen(Screen[HalfMoon]):
 
     def examples_index(self) -> dict[str, Any]:
         return {"hm_code": str(self.example_deal)}
+
+    def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
+        """The cards a removal takes: ``card-pile-3`` (the top card of each of its places)."""
+        return tuple(f"card-{place_name(place)}" for place in move)
 
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
         from app.web.halfmoon import replay  # it names this module's game
