@@ -28,6 +28,7 @@ from app.web.dependencies import (
 from app.web.ending import as_practice, result_or_none, with_result
 from app.web.forms import ActionForm
 from app.web.gamecache import page_game
+from app.web.hints import hint_route, hint_status, shown_hint
 from app.web.htmx import NO_STORE, html_answer
 from app.web.notices import (
     NOTHING_TO_REDO,
@@ -43,7 +44,6 @@ from app.web.screen import SCREENS, AnyScreen
 from app.web.sessions import Player, page_session, signer_of
 from app.web.unfinished import first_move_notice
 from app.web.verdicts import settle_verdict
-from app.web.hints import hint_route, hint_status, shown_hint
 from app.web.views import (
     info_html,
     status_html,

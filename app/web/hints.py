@@ -26,7 +26,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.clock import now_ms
 from app.engine.games import AnyGame
 from app.i18n import N_, translations
-from app.services.hints import Hint, Hinter, HintBusyError
+from app.services.hints import Hint, HintBusyError, Hinter
 from app.store import SessionData, StoredGame
 from app.store.base import carry
 from app.web.codes import parse_code

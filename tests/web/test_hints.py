@@ -123,4 +123,7 @@ def test_an_assisted_win_sets_no_best_time_and_no_standing(client, player, store
     kinds = store.player_stats(sid_of(client))["k"]["HM"]
     assert kinds["won"] == 1
     assert kinds["best_ms"] == 0 and kinds["fewest"] == 0
-    assert "Assisted" in stats
+    row = parse(stats).find_all("tr", data_code=CODE)[0]  # the games' list (then the replays')
+    assert "Assisted" in row.find(class_="result").text
+    assert store.deal_stats(CODE) is None or not store.deal_stats(CODE).get("wins")
+    assert "Assisted" in client.get("/").text  # the home page's finished games
