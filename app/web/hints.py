@@ -89,7 +89,7 @@ def said(
         return None
     if screen.game.check(position, move) is not None:
         return None
-    words = t.gettext(HINT_MOVE) % {"move": screen.describe_move(position, move, lang)}
+    words = t.gettext(HINT_MOVE) % {"move": screen.hint_words(position, move, lang)}
     return words, screen.hint_marks(position, move)
 
 

@@ -112,7 +112,9 @@ def test_an_assisted_win_sets_no_best_time_and_no_standing(client, player, store
     p = player()
     hints_on(client, p)
     response = client.post(f"{URL}/hint", data={"token": p.token}, headers=HTMX)
-    assert parse(response.text).by_id("status").attrs["data-hint"] == "card-pile-1 card-pile-2"
+    status = parse(response.text).by_id("status")
+    assert status.attrs["data-hint"] == "card-pile-1 card-pile-2"
+    assert status.text.strip() == "Hint: Remove ace of spades and ten of hearts."
     p.open()
     p.tap("pile-1")
     p.tap("pile-2")

@@ -7,6 +7,7 @@ from app.i18n import N_, cards_text, translations
 from app.web.notices import sentence
 
 REMOVED = N_("%(cards)s removed.")
+REMOVE = N_("Remove %(cards)s.")
 
 
 def describe(position: Position, removal: Removal, lang: str) -> str:
@@ -14,3 +15,10 @@ def describe(position: Position, removal: Removal, lang: str) -> str:
     t = translations(lang)
     cards = [card for place in removal if (card := position.top(place)) is not None]
     return sentence(t.gettext(REMOVED) % {"cards": cards_text(cards, t)}, lang)
+
+
+def advise(position: Position, removal: Removal, lang: str) -> str:
+    """A hint's words (issue 45): "Remove five of spades and six of diamonds." """
+    t = translations(lang)
+    cards = [card for place in removal if (card := position.top(place)) is not None]
+    return sentence(t.gettext(REMOVE) % {"cards": cards_text(cards, t)}, lang)
