@@ -211,3 +211,9 @@ def shows_result(life: Life) -> bool:
 def label(life: Life) -> str:
     """What a list says of the game beside its result: ``practice``, ``assisted`` or ``""``."""
     return "" if life.nature is Nature.COUNTED else life.nature.value
+
+
+def entry_marks(life: Life) -> dict[str, bool]:
+    """What the statistics' entry of a recent game adds for it: ``{"a": true}`` for an
+    assisted one (issue 45: ``/stats`` lists it as assisted), else nothing."""
+    return {"a": True} if life.nature is Nature.ASSISTED else {}

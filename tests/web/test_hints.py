@@ -129,3 +129,41 @@ def test_an_assisted_win_sets_no_best_time_and_no_standing(client, player, store
     assert "Assisted" in row.find(class_="result").text
     assert store.deal_stats(CODE) is None or not store.deal_stats(CODE).get("wins")
     assert "Assisted" in client.get("/").text  # the home page's finished games
+
+
+def test_one_hint_at_a_time_per_player(monkeypatch):
+    """A second hint of the same position shares the first; another position is refused while
+    it runs; another player's runs beside it."""
+    import asyncio
+    import concurrent.futures
+    import threading
+
+    from app.services import hints
+
+    release = threading.Event()
+    calls: list[object] = []
+
+    def slow(position, budget, seconds):
+        calls.append(position)
+        release.wait(5)
+        return "lost", ""
+
+    monkeypatch.setattr(hints, "find_hint", slow)
+
+    async def scenario():
+        hinter = hints.Hinter(pool=concurrent.futures.ThreadPoolExecutor(4))
+        first = asyncio.ensure_future(hinter.hint("p1", "a", "A"))
+        same = asyncio.ensure_future(hinter.hint("p1", "a", "A"))
+        other = asyncio.ensure_future(hinter.hint("p2", "b", "B"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(hints.HintBusyError):
+            await hinter.hint("p1", "c", "C")
+        release.set()
+        answers = await asyncio.gather(first, same, other)
+        again = await hinter.hint("p1", "c", "C")  # done: the player may ask again
+        return answers, again
+
+    answers, again = asyncio.run(scenario())
+    assert [a.kind for a in answers] == ["lost", "lost", "lost"]
+    assert again.kind == "lost"
+    assert calls == ["A", "B", "C"]
