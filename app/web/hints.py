@@ -8,7 +8,8 @@ live region), "no move keeps this deal winnable" (proved), or "no winning move f
 A move or a verdict shown marks the game *assisted* (``Marks.assisted``, :mod:`app.store.life`):
 its ending counts as played, won or lost, never as a best, a deal figure or a standing.
 
-With htmx the answer is the live region (``#status``), which carries the marked cards' ids in
+With htmx the answer is the live region (``#status``, out of band like an action's answer or
+a refusal), which carries the marked cards' ids in
 ``data-hint`` (``static/css/hints.css`` rings them) and is replaced by the next action's answer;
 without JavaScript a 303 back to the game page, whose query carries the hint signed for this
 session, page and move count (a forged or stale link shows nothing).
@@ -93,9 +94,10 @@ def said(
     return words, screen.hint_marks(position, move)
 
 
-def hint_status(words: str, marks: tuple[str, ...]) -> str:
-    """The live region with a hint: its words, the marked cards' ids in ``data-hint``."""
-    html = status_html(words, False)
+def hint_status(words: str, marks: tuple[str, ...], oob: bool = False) -> str:
+    """The live region with a hint: its words, the marked cards' ids in ``data-hint``
+    (``oob``: swapped by its id, as every action's answer and refusal is)."""
+    html = status_html(words, oob)
     if marks:
         cut = html.index(" ")
         html = f'{html[:cut]} data-hint="{" ".join(marks)}"{html[cut:]}'
@@ -136,8 +138,8 @@ def hint_route(router: APIRouter, screen: AnyScreen) -> None:
             return vary_on_htmx(RedirectResponse(url, 303, headers=dict(NO_STORE)))
         shown = None if stale else said(screen, game, found, lang)
         if shown is None:
-            return html_answer(status_html(translations(lang).gettext(STALE), False))
-        return html_answer(hint_status(*shown))
+            return html_answer(status_html(translations(lang).gettext(STALE), True))
+        return html_answer(hint_status(*shown, oob=True))
 
 
 async def _mark_assisted(

@@ -35,6 +35,10 @@ def test_with_hints_off_there_is_no_control_and_a_hint_is_refused(client, player
     response = client.post(f"{URL}/hint", data={"token": p.token})
     assert response.status_code == 409
     assert "Turn Hints on in Settings to ask for a hint." in response.text
+    answer = client.post(f"{URL}/hint", data={"token": p.token}, headers=HTMX)
+    status = parse(answer.text).by_id("status")  # the live region, out of band as refusals are
+    assert (answer.status_code, status.attrs["hx-swap-oob"]) == (409, "true")
+    assert "Turn Hints on in Settings to ask for a hint." in status.text
 
 
 def test_a_hint_on_a_fresh_deal_is_a_legal_move_that_keeps_it_winnable(client, player, store):
@@ -45,6 +49,7 @@ def test_a_hint_on_a_fresh_deal_is_a_legal_move_that_keeps_it_winnable(client, p
     response = client.post(f"{URL}/hint", data={"token": p.token}, headers=HTMX)
     assert response.status_code == 200
     status = parse(response.text).by_id("status")
+    assert status.attrs["hx-swap-oob"] == "true"
     assert status.text.strip().startswith("Hint: ")
     marks = status.attrs["data-hint"].split()
     places = [mark.removeprefix("card-") for mark in marks]
