@@ -20,6 +20,7 @@ from app import metrics as figures
 from app.config import Config
 from app.engine.games import GAMES
 from app.services.analyses import Analyst
+from app.services.hints import Hinter
 from app.services.housekeeping import sweep_forever
 from app.services.proofs import Prover
 from app.services.signing import Signer, server_secret
@@ -110,6 +111,7 @@ def create_app(
         app.state.analyst = Analyst(
             seconds=config.analysis_seconds, pool=analysis_pool, limiter=app.state.limiter
         )
+        app.state.hinter = Hinter(pool=proof_pool)  # issue 45: hints on request
         sweeper = asyncio.create_task(
             sweep_forever(app.state.store, config.expire_days, config.sweep_seconds)
         )
@@ -123,6 +125,7 @@ def create_app(
                 await sweeper  # a sweep under way finishes before its connections close
             await app.state.prover.close()
             await app.state.analyst.close()
+            await app.state.hinter.close()
             app.state.limiter.close()
             if opened:
                 await app.state.store.close()

@@ -64,3 +64,22 @@ def analyse_line(code: str, line: str, seconds: float) -> dict[str, object]:
     moves = game.record_moves(line)
     finding = analyse(game, game.deal(deal), moves, None, time.monotonic() + seconds)
     return finding.to_data()
+
+
+def find_hint(position: object, budget: int | None, seconds: float) -> tuple[str, str]:
+    """A hint on ``position`` (issue 45): ``("move", text)`` — the first move of a winning line
+    the solver found, in the game's notation —, ``("lost", "")`` when no move keeps the deal
+    winnable (the search ran to its end), ``("late", "")`` when ``budget`` positions or
+    ``seconds`` ran out first."""
+    from app.engine.solving import Verdict
+
+    game = game_for_position(position)
+    try:
+        result = game.solve_position(position, budget, time.monotonic() + seconds)
+    finally:
+        game.forget_searches()
+    if result.verdict is Verdict.WON and result.line:
+        return "move", str(result.line[0])
+    if result.verdict is Verdict.NO_WIN:
+        return "lost", ""
+    return "late", ""

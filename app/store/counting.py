@@ -49,7 +49,7 @@ from app.store.fingerprints import (
     was_counted,
 )
 from app.store.jsondata import int_or_zero, json_dict
-from app.store.life import in_deal_figures, in_records, life_of
+from app.store.life import entry_marks, in_deal_figures, in_records, life_of
 from app.store.marks import RESULT_COUNTED, Counted
 from app.store.replays import StoredReplay, replay_id, replay_of
 
@@ -209,7 +209,8 @@ def count(
         if not again:
             remember(data, code)
         data["recent"] = [
-            {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now},
+            {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now}
+            | entry_marks(life_of(new)),
             *(e for e in data["recent"] if e.get("code") != code),
         ][:RECENT]
         mark = "again" if again else "open"
@@ -246,7 +247,7 @@ def count(
                 "moves": new.moves,
                 "score": new.score,
                 "at": now,
-            }
+            } | entry_marks(life_of(new))
             replay = replay_id(new)
             if replay is not None:  # the replay of the result that counted (/stats links it)
                 entry["replay"] = replay

@@ -12,9 +12,9 @@ What a game is (:class:`Nature`):
   the deal's figures, standings) and it has a replay;
 - ``practice``: *Try from move k* — a row of its own beside the player's game
   (:func:`practice_key`), counted nowhere, never replayed, never ranked;
-- ``assisted``: a game played with hints (reserved: nothing sets it yet): counted as played,
-  won or lost and in the streak, but in no personal best, deal figure or standing, and
-  replayed like any other.
+- ``assisted``: a game played with hints (a hint was shown in it: issue 45,
+  :mod:`app.web.hints`): counted as played, won or lost and in the streak, but in no personal
+  best, deal figure or standing, and replayed like any other.
 
 Where it stands (:class:`Stand`) and the ending counted: ``playing``, ``won``, ``lost``
 (Seahaven's "no useful move", Half Moon's stuck) or ``abandoned`` (another deal of its kind
@@ -211,3 +211,9 @@ def shows_result(life: Life) -> bool:
 def label(life: Life) -> str:
     """What a list says of the game beside its result: ``practice``, ``assisted`` or ``""``."""
     return "" if life.nature is Nature.COUNTED else life.nature.value
+
+
+def entry_marks(life: Life) -> dict[str, bool]:
+    """What the statistics' entry of a recent game adds for it: ``{"a": true}`` for an
+    assisted one (issue 45: ``/stats`` lists it as assisted), else nothing."""
+    return {"a": True} if life.nature is Nature.ASSISTED else {}

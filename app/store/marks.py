@@ -77,8 +77,8 @@ class Marks(NamedTuple):
     standing, never replayed; kept for the row's life (:func:`app.store.values.carry`). Since
     issue 43 a practice has a row of its own (:func:`app.store.life.practice_key`)."""
     assisted: bool = False
-    """A game played with hints (issue 43, reserved: nothing sets it yet): counted as played,
-    in no personal best, deal figure or standing (:mod:`app.store.life`)."""
+    """A game played with hints (issue 43; set when a hint is shown, issue 45): counted as
+    played, in no personal best, deal figure or standing (:mod:`app.store.life`)."""
     start: int = 0
     """A practice's first move: the board after the game's first *k* moves, where Restart
     returns (``0``: the deal's start)."""

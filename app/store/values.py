@@ -22,10 +22,10 @@ CHOICES: dict[str, tuple[str, ...]] = {
 }
 """The preferences of several values (issue 27): their accepted values, the default first."""
 
-SWITCHES: tuple[str, ...] = ("move_errors", "placement_help", "zen", "sound")
+SWITCHES: tuple[str, ...] = ("move_errors", "placement_help", "zen", "sound", "hints")
 """The on/off settings, all off by default."""
 
-_PREFERENCES = ("zen", "deck", "hand", "theme", "sound", "learned", "winnable")
+_PREFERENCES = ("zen", "deck", "hand", "theme", "sound", "learned", "winnable", "hints")
 """Stored only when they differ from the default: a session that never chose one is stored
 exactly as before they existed, and one stored before them loads with the defaults."""
 
@@ -60,6 +60,9 @@ class SessionData:
     winnable: str = "auto"
     """*Winnable deals only* (issue 33): ``auto`` where most deals cannot be won (Seahaven with
     2 or 1 cells), ``on`` for every game and level, ``off`` never."""
+    hints: bool = False
+    """*Hints* (issue 45): the game page offers a Hint; a game in which one was shown is
+    assisted. Off until the player turns it on."""
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {

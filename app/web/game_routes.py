@@ -28,6 +28,7 @@ from app.web.dependencies import (
 from app.web.ending import as_practice, result_or_none, with_result
 from app.web.forms import ActionForm
 from app.web.gamecache import page_game
+from app.web.hints import hint_route, hint_status, shown_hint
 from app.web.htmx import NO_STORE, html_answer
 from app.web.notices import (
     NOTHING_TO_REDO,
@@ -114,6 +115,11 @@ async def show_page(
     context["board_html"] = Markup(fill(board, token, code_text))
     context["info_html"] = Markup(fill(info, token, code_text))
     context["status_html"] = Markup(status_html(context["message"], False, question))
+    if session.hints and not practice and not facts.state.is_over:  # issue 45
+        context["hint_url"] = f"{page_url}/hint"
+        hint = shown_hint(request, screen, game, player.sid, page_url, lang)
+        if hint is not None and context["message"] is None and question is None:
+            context["status_html"] = Markup(hint_status(*hint))
     return html_answer(renderer.page(screen.template, context, t))
 
 
@@ -180,6 +186,7 @@ def game_router(screen: AnyScreen) -> APIRouter:
     ) -> Response:
         return await show_page(screen, code, request, renderer, store, player, practice=True)
 
+    hint_route(router, screen)
     action_route(router, screen, "undo", TokenForm)(lambda form: _undo)
     action_route(router, screen, "redo", TokenForm)(lambda form: _redo)
     action_route(router, screen, "restart", TokenForm)(

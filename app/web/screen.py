@@ -103,6 +103,15 @@ class Screen(ABC, Generic[G]):
         """A move in words, a sentence in ``lang`` ("Five of spades and six of diamonds
         removed."); ``position`` is the one it was made in."""
 
+    def hint_words(self, position: Any, move: Any, lang: str) -> str:
+        """A hint's move in words (issue 45): :meth:`describe_move` unless the game says it
+        as advice."""
+        return self.describe_move(position, move, lang)
+
+    def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
+        """The ids of the board's cards a hint of ``move`` marks (issue 45)."""
+        return ()
+
     @abstractmethod
     def move_ringed(self, position: Any, move: Any) -> Collection[str]:
         """What a diagram rings to show ``move`` about to be made in ``position`` (its

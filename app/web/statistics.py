@@ -242,6 +242,11 @@ class GameRow(PlayedRow):
     when: str = ""
     """The moment as ``<time datetime>`` reads it (UTC, ISO 8601), empty for none: the page's
     script shows it in the player's own time zone."""
+    label: str = ""
+    """``Assisted`` (translated) for a game played with hints (issue 45), else empty."""
+
+
+ASSISTED: Final = N_("Assisted")
 
 
 def percent(part: int, whole: int) -> str:
@@ -316,6 +321,7 @@ def game_rows(
                 state == "playing",
                 f"/replay/{entry['replay']}" if entry.get("replay") in replays else None,
                 iso_text(at),
+                t.gettext(ASSISTED) if entry.get("a") is True else "",
             )
         )
     return rows

@@ -73,7 +73,7 @@
         radio.checked = radio.value === winnable;
       });
     }
-    ["move_errors", "placement_help", "zen", "sound"].forEach(function (name) {
+    ["move_errors", "placement_help", "zen", "sound", "hints"].forEach(function (name) {
       var value = last(data, name);
       if (value !== null) show(name, value);
     });
@@ -84,6 +84,9 @@
     }
     var zen = last(data, "zen");
     if (zen !== null && root.dataset.zen !== zen) again = true; // the info bar, the end box
+    // Hints (issue 45): the game page draws its Hint control with the page
+    var hints = last(data, "hints");
+    if (hints !== null && document.getElementById("board") && (hints === "on") !== !!document.getElementById("hint-form")) again = true;
     var helping = last(data, "placement_help");
     var board = document.getElementById("board");
     if (helping !== null && board && (helping === "on") !== board.classList.contains("with-help")) {

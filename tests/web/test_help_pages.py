@@ -13,21 +13,48 @@ import pytest
 SAID = {
     "en": {
         "/faq": ("Not while you play", "After a game ends without a win", "Try from move k"),
-        "/rules/half-moon": ("while you play the app does not tell you", "Only after a game ends"),
-        "/rules/seahaven": ("the app says only when no useful move is left", "after a game ends"),
+        "/rules/half-moon": (
+            "Hints come only when you ask",
+            "while you play the app does not tell you",
+            "Only after a game ends",
+        ),
+        "/rules/seahaven": (
+            "Hints come only when you ask",
+            "the app says only when no useful move is left",
+            "after a game ends",
+        ),
     },
     "tr": {
         "/faq": ("Oyun sürerken hayır", "bittikten sonra", "k. hamleden deneyin"),
-        "/rules/half-moon": ("oyun sürerken uygulama", "kazanılmadan bittikten sonra"),
-        "/rules/seahaven": ("yalnızca işe yarar hamle kalmadığını", "bittikten sonra"),
+        "/rules/half-moon": (
+            "İpucu yalnızca istediğinizde verilir",
+            "oyun sürerken uygulama",
+            "kazanılmadan bittikten sonra",
+        ),
+        "/rules/seahaven": (
+            "İpucu yalnızca istediğinizde verilir",
+            "yalnızca işe yarar hamle kalmadığını",
+            "bittikten sonra",
+        ),
     },
     "bg": {
         "/faq": ("Не и докато играете", "След като", "Опитайте от ход k"),
-        "/rules/half-moon": ("докато играете, приложението не казва", "Едва след като"),
-        "/rules/seahaven": ("казва само кога не остава полезен ход", "след като игра завърши"),
+        "/rules/half-moon": (
+            "Подсказка има само когато я поискате",
+            "докато играете, приложението не казва",
+            "Едва след като",
+        ),
+        "/rules/seahaven": (
+            "Подсказка има само когато я поискате",
+            "казва само кога не остава полезен ход",
+            "след като игра завърши",
+        ),
     },
 }
 NEVER = (
+    "There is no hint button",
+    "İpucu düğmesi yoktur",
+    "Няма бутон за подсказка",
     "there is no solver",
     "does not tell you whether a deal can be won",
     "çözücü ve ipucu yoktur",

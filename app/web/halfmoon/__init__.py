@@ -123,6 +123,15 @@ class HalfMoonScreen(Screen[HalfMoon]):
     def examples_index(self) -> dict[str, Any]:
         return {"hm_code": str(self.example_deal)}
 
+    def hint_words(self, position: Any, move: Any, lang: str) -> str:
+        from app.web.halfmoon import replay
+
+        return replay.advise(position, move, lang)
+
+    def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
+        """The cards a removal takes: ``card-pile-3`` (the top card of each of its places)."""
+        return tuple(f"card-{place_name(place)}" for place in move)
+
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
         from app.web.halfmoon import replay  # it names this module's game
 

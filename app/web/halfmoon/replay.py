@@ -36,8 +36,18 @@ def cards_from(position: Position, places: tuple[int, ...], t: NullTranslations)
     }
 
 
+REMOVE = N_("Remove %(cards)s.")
+
+
 def describe(position: Position, removal: Removal, lang: str) -> str:
     """ "Two of hearts from pile 4 and nine of spades from reserve 2 removed." — ``position``
     is the one before."""
     t = translations(lang)
     return sentence(t.gettext(REMOVED) % {"cards": cards_from(position, tuple(removal), t)}, lang)
+
+
+def advise(position: Position, removal: Removal, lang: str) -> str:
+    """A hint's words (issue 45): "Remove two of hearts from pile 4 and nine of spades from
+    reserve 2." """
+    t = translations(lang)
+    return sentence(t.gettext(REMOVE) % {"cards": cards_from(position, tuple(removal), t)}, lang)

@@ -112,6 +112,14 @@ class SeahavenScreen(Screen[Seahaven]):
 
     ranks_wins_by_moves: ClassVar = True
 
+    def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
+        """The card a move takes (the bottom of the run it moves): ``card-7H``."""
+        from app.engine.seahaven import COLUMNS
+
+        source, count, _ = move
+        card = position.columns[source][-count] if source in COLUMNS else position.top(source)
+        return () if card is None else (f"card-{card}",)
+
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
         from app.web.seahaven import replay  # its own module, as the example is
 
