@@ -133,6 +133,9 @@ class Ending:
     practice: int | None = None
     """A practice game's first move *k* (issue 43: the box says it counts nowhere, and its
     Play again starts again from move *k*); ``None``: the player's own game."""
+    other_link: str = ""
+    """The New game dialog (issue 45: *New game* deals in one tap; this small link beside it
+    changes the level or takes a code); empty: not offered."""
 
 
 @dataclass(frozen=True, slots=True)

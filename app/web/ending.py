@@ -35,6 +35,9 @@ class EndingScreen(Protocol):
     @property
     def slug(self) -> str: ...
 
+    @property
+    def other_deal_label(self) -> str: ...
+
     def ending_text(self, ending: Ending | None, t: NullTranslations) -> str | None: ...
 
 
@@ -57,7 +60,8 @@ def ending_box_html(screen: EndingScreen, lang: str, ending: Ending) -> str:
     (``templates/board/ending.html``)."""
     t = translations(lang)
     state, asking = ending.state, ending.asking
-    new_game = (ending.new_game_link, t.gettext(N_("New game")))
+    other = t.gettext(screen.other_deal_label) if ending.other_link else ""
+    new_game = (ending.new_game_link, t.gettext(N_("New game")), ending.other_link, other)
     ident = ending.result.replay if ending.result is not None else None  # issue 26
     replay = None if ident is None else (f"/replay/{ident}", t.gettext(N_("Watch the replay")))
     zen = ending.score is None  # Zen: neither the time nor the score (Screen.ending_facts)

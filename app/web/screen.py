@@ -218,7 +218,8 @@ class Screen(ABC, Generic[G]):
     @property
     def new_game_url(self) -> str:
         """The game's own address: a fresh deal (Half Moon), or a dialog first (Seahaven's
-        cells); *New game* from a game leads to :meth:`new_game_link` (both games: a dialog)."""
+        cells); *New game* from a game leads to :meth:`new_game_link` (issue 45: a fresh deal
+        of the same game and level, in one tap)."""
         return f"/{self.slug}"
 
     def new_deals(self, t: NullTranslations) -> list[tuple[str, str, str]]:
@@ -227,7 +228,16 @@ class Screen(ABC, Generic[G]):
         return [(self.game.variants[0].code, self.new_game_url, "")]
 
     def new_game_link(self, game: G) -> str:
-        """*New game* from this game: the dialog may preselect what the player chose last."""
+        """*New game* from this game (issue 45): one tap to a fresh deal of the same game and
+        level — a GET that only redirects to a new deal's code (or asks first while a counted
+        game of the kind is unfinished: :mod:`app.web.unfinished`)."""
+        return self.new_game_url
+
+    other_deal_label: ClassVar[str] = N_("Other level or code…")
+    """The end box's small link beside *New game* to the New game dialog (issue 45)."""
+
+    def other_deal_link(self, game: G) -> str:
+        """The New game dialog, for another level, *Winnable deals only* or a code."""
         return self.new_game_url
 
     def restored(self, game: G, stored: StoredGame) -> None:
@@ -291,6 +301,7 @@ class Screen(ABC, Generic[G]):
             elapsed_ms=None if zen else game.clock.elapsed_ms if won else 0,
             asking=asking,
             new_game_link=self.new_game_link(game),
+            other_link=self.other_deal_link(game),
             at_deal=game.move_count == 0 and not game.can_redo(),
             actions=self.end_actions_for(game),
             moves=game.move_count if won else 0,

@@ -23,7 +23,7 @@ from tests.browser.test_phone import (
 )
 
 SIZES = {"phone": PHONE_TOUCH, "landscape": LANDSCAPE_TOUCH, "desktop": {}}
-ACTIONS = ["ending-undo", "ending-restart", "ending-replay", "ending-new"]
+ACTIONS = ["ending-undo", "ending-restart", "ending-replay", "ending-new", "ending-other"]
 
 END_ACTIONS = """() => [...document.querySelectorAll(
   '#board .ending-actions button, #board .ending-actions a')].map((e) => {
@@ -42,7 +42,9 @@ def test_half_moons_end_box_restarts_at_once_like_seahavens(new_context, size):
     end_stuck_half_moon(page)
     shown = end_actions(page)
     assert [a["id"] for a in shown] == ACTIONS
-    assert len({a["top"] for a in shown}) == 1, shown  # one row
+    *buttons, other = shown
+    assert len({a["top"] for a in buttons}) == 1, shown  # one row
+    assert other["top"] > buttons[0]["top"], shown  # issue 45: the dialog's link under them
     width = page.viewport_size["width"] if page.viewport_size else 0
     assert max(a["right"] for a in shown) <= width
     # the live region's last line ("Removed … 10 points.") is not drawn under the box's words

@@ -226,7 +226,7 @@ def test_the_lost_deal_says_so_and_offers_only_a_new_game(page: Page):
     expect(page.locator("#ending-restart")).to_have_count(0)
     expect(page.locator("#control-undo")).to_be_disabled()
     expect(page.locator("#control-restart")).to_be_disabled()
-    expect(page.locator("#ending-new")).to_have_attribute("href", "/seahaven?last=1")
+    expect(page.locator("#ending-new")).to_have_attribute("href", "/seahaven?cells=1")
     expect(page.locator("[data-place^=cell-]")).to_have_count(1)
 
 

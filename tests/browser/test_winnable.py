@@ -80,11 +80,9 @@ def test_a_choice_made_in_the_settings_shows_in_the_open_new_game_dialog(new_con
 HM = "HM1-N-AAAAAAB"
 
 
-def test_a_phone_opens_half_moons_dialog_from_new_game_and_gets_a_winnable_deal(new_context):
+def test_a_phone_opens_half_moons_dialog_and_new_game_then_deals_winnable(new_context):
     page = phone(new_context)
-    page.goto(f"/half-moon/{HM}")
-    page.locator("#control-new").tap()
-    expect(page).to_have_url(re.compile(r"/half-moon\?new=1$"))
+    page.goto("/half-moon?new=1")  # issue 45: New game deals; the dialog is a link away
     dialog = page.locator("form.levels")
     expect(dialog.get_by_role("radio", name="Seahaven Medium and Hard only")).to_be_checked()
     assert_accessible(page, "Half Moon's New game dialog at 390 × 844")
@@ -95,16 +93,17 @@ def test_a_phone_opens_half_moons_dialog_from_new_game_and_gets_a_winnable_deal(
     deal.tap()
     expect(page).to_have_url(re.compile(r"/half-moon/HM1-N-\w+$"))
     assert in_table(dealt(page.url))
-    page.locator("#control-new").tap()
+    first = page.url
+    page.locator("#control-new").tap()  # one tap, the kept choice: another winnable deal
+    expect(page).to_have_url(re.compile(r"/half-moon/HM1-N-\w+$"))
+    assert page.url != first and in_table(dealt(page.url))
+    page.goto("/half-moon?new=1")
     expect(page.locator("form.levels").get_by_role("radio", name="Always")).to_be_checked()
 
 
 def test_the_keyboard_alone_without_javascript_deals_half_moon_from_the_dialog(new_context):
     page = new_context(java_script_enabled=False).new_page()
-    page.goto(f"/half-moon/{HM}")
-    page.locator("#control-new").focus()
-    page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(r"/half-moon\?new=1$"))
+    page.goto("/half-moon?new=1")  # issue 45: the info bar's New game deals at once
     dialog = page.locator("form.levels")
     dialog.get_by_role("radio", name="Seahaven Medium and Hard only").focus()
     page.keyboard.press("ArrowDown")

@@ -17,8 +17,9 @@ STUCK = {"piles": [["2S", "5S"], ["6D"], ["3H"]] + [[]] * 9, "reserve": [None] *
 """Half Moon's tiny table: 5♠ + 6♦ leaves 2♠ and 3♥, no pair, no triple: stuck."""
 WON = {"piles": [["5S"], ["6D"]] + [[]] * 10, "reserve": [None] * 8}
 """Half Moon's tiny table won by one pair."""
-ACTIONS = ["ending-undo", "ending-restart", "ending-replay", "ending-new"]
-"""What both games' end box offers after a game that cannot be won any more."""
+ACTIONS = ["ending-undo", "ending-restart", "ending-replay", "ending-new", "ending-other"]
+"""What both games' end box offers after a game that cannot be won any more (issue 45: New
+game deals at once, the dialog is the small link after it)."""
 
 
 def end_ids(p) -> list[str]:

@@ -288,7 +288,7 @@ def test_a_stuck_game_says_so_and_offers_undo_and_new_game(player, dealt):
     ending = p.board.find(class_="ending stuck")
     assert ending.by_id("ending-text").text.startswith("No moves left: no pair sums to 11")
     assert ending.find("button", id="ending-undo").text == "Undo"
-    assert ending.find("a", id="ending-new").attrs["href"] == "/half-moon?new=1"
+    assert ending.find("a", id="ending-new").attrs["href"] == "/half-moon"
     assert "No moves left" in p.status
     assert p.doc.by_id("clock").attrs["data-running"] == "false"
     p.post("undo")

@@ -82,9 +82,9 @@ def test_a_tap_on_a_card_that_cannot_take_the_selection_is_a_fresh_tap(client, e
 # --- 3. the New game dialog remembers the level ----------------------------------------------
 
 
-def test_new_game_from_a_hard_game_offers_hard(client):
+def test_new_game_from_a_hard_game_deals_hard_and_the_dialog_offers_hard(client):
     page = parse(client.get("/seahaven/SH1-C1-AAAAAJ2").text)
-    assert page.by_id("control-new").attrs["href"] == "/seahaven?last=1"
+    assert page.by_id("control-new").attrs["href"] == "/seahaven?cells=1"  # issue 45: one tap
     dialog = parse(client.get("/seahaven", params={"last": "1"}).text)
     radios = dialog.find("form", action="/seahaven").find_all("input", type="radio", name="cells")
     assert [(r.attrs["value"], "checked" in r.attrs) for r in radios] == [
@@ -93,7 +93,7 @@ def test_new_game_from_a_hard_game_offers_hard(client):
         ("1", True),
     ]
     page = parse(client.get("/seahaven/SH1-C2-AAAAAJ2").text)
-    assert page.by_id("control-new").attrs["href"] == "/seahaven?last=2"
+    assert page.by_id("control-new").attrs["href"] == "/seahaven?cells=2"
 
 
 @pytest.mark.parametrize("query", [{"last": "3"}, {"last": ""}, {"level": "1"}])

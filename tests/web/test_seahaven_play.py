@@ -294,7 +294,7 @@ def test_a_deal_lost_at_the_deal_offers_only_a_new_game(sh):
         "No useful move left: no card of this deal can reach a foundation. Start a new game."
     )
     assert ending.find_all("button") == []
-    assert ending.find("a", href="/seahaven?last=1").text == "New game"
+    assert ending.find("a", href="/seahaven?cells=1").text == "New game"
     assert "disabled" in p.doc.by_id("control-undo").attrs
     assert "disabled" in p.doc.by_id("control-restart").attrs
 

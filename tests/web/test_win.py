@@ -78,7 +78,7 @@ def test_a_won_half_moon_game_shows_a_summary_with_its_exact_time_moves_and_scor
         ("token", p.token),
         ("confirm", "yes"),
     ]
-    assert p.board.by_id("ending-new").attrs["href"] == "/half-moon?new=1"
+    assert p.board.by_id("ending-new").attrs["href"] == "/half-moon"
     cascade = p.board.find(class_="cascade")
     assert cascade.attrs["aria-hidden"] == "true"
     assert [c.attrs["class"].split()[0] for c in cascade.children] == ["falling"] * 12
@@ -180,7 +180,7 @@ def test_a_won_seahaven_game_shows_its_summary(client, clock):
     assert p.board.by_id("summary-moves").text == str(len(line))
     assert p.board.by_id("summary-score").text == "520"
     assert p.board.by_id("summary-time").text == _clock((len(line) - 1) * STEP_MS)
-    assert p.board.by_id("ending-new").attrs["href"] == "/seahaven?last=4"
+    assert p.board.by_id("ending-new").attrs["href"] == "/seahaven?cells=4"
     again = next(f for f in p.board.find_all("form") if f.find_all(id="ending-again"))
     assert again.attrs["hx-post"] == f"/seahaven/{SH}/restart"
 

@@ -100,9 +100,9 @@ def choice_of(doc: Element, action: str = "/half-moon") -> list[str]:
     return [r.attrs["value"] for r in radios if "checked" in r.attrs]
 
 
-def test_half_moons_new_game_control_opens_its_dialog(client):
+def test_half_moons_new_game_control_deals_and_its_dialog_stays(client):
     page = parse(client.get("/half-moon/HM1-N-AAAAAAB").text)
-    assert page.by_id("control-new").attrs["href"] == "/half-moon?new=1"
+    assert page.by_id("control-new").attrs["href"] == "/half-moon"  # issue 45: one tap
     assert client.get("/half-moon").status_code == 303  # the home page's tile: a deal at once
     doc = hm_dialog(client)
     assert doc.find("h1").text == "Half Moon · New game"

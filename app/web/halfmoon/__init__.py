@@ -140,9 +140,11 @@ class HalfMoonScreen(Screen[HalfMoon]):
     def move_ringed(self, position: Any, move: Any) -> Collection[str]:
         return tuple(place_name(place) for place in move)
 
-    def new_game_link(self, game: HalfMoon) -> str:
-        """*New game* from a game opens the dialog (:data:`DIALOG`); ``/half-moon`` itself,
-        the home page's tile, deals at once."""
+    other_deal_label: ClassVar[str] = N_("Deal options or code…")
+
+    def other_deal_link(self, game: HalfMoon) -> str:
+        """*New game* deals at once (``/half-moon``, issue 45); the dialog (:data:`DIALOG`)
+        is this small link beside it."""
         return DIALOG
 
     async def new_deal(

@@ -202,6 +202,7 @@ class SeahavenScreen(Screen[Seahaven]):
                 elapsed_ms=None,
                 asking=None,
                 new_game_link=self.new_game_link(game),
+                other_link=self.other_deal_link(game),
                 at_deal=False,
                 actions=("home",),
                 moves=0,
@@ -227,6 +228,10 @@ class SeahavenScreen(Screen[Seahaven]):
         return deals
 
     def new_game_link(self, game: Seahaven) -> str:
+        """One tap to a fresh deal of this game's level (issue 45): ``?cells=N`` deals."""
+        return f"/seahaven?cells={game.cell_count}"
+
+    def other_deal_link(self, game: Seahaven) -> str:
         """The dialog preselects this game's level (``?last=2``): from Hard it offers Hard."""
         return f"/seahaven?last={game.cell_count}"
 
