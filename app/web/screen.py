@@ -112,10 +112,11 @@ class Screen(ABC, Generic[G]):
         """The ids of the board's cards a hint of ``move`` marks (issue 45)."""
         return ()
 
-    @abstractmethod
     def move_ringed(self, position: Any, move: Any) -> Collection[str]:
         """What a diagram rings to show ``move`` about to be made in ``position`` (its
-        :meth:`diagram`'s ``ringed``): Half Moon's places, Seahaven's cards of the run."""
+        :meth:`diagram`'s ``ringed``): Half Moon's places, Seahaven's cards of the run; a game
+        that says nothing here rings nothing (a third game plugs in without it)."""
+        return ()
 
     def replay_board(
         self, code: DealCode, position: Any, lang: str, ringed: Collection[str] = ()
