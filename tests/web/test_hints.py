@@ -162,7 +162,10 @@ def test_one_hint_at_a_time_per_player(monkeypatch):
         first = asyncio.ensure_future(hinter.hint("p1", "a", "A"))
         same = asyncio.ensure_future(hinter.hint("p1", "a", "A"))
         other = asyncio.ensure_future(hinter.hint("p2", "b", "B"))
-        await asyncio.sleep(0.05)
+        for _ in range(500):  # until both players' hints run in the pool (a loaded machine)
+            if len(calls) >= 2:
+                break
+            await asyncio.sleep(0.01)
         with pytest.raises(hints.HintBusyError):
             await hinter.hint("p1", "c", "C")
         release.set()
