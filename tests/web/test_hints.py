@@ -173,7 +173,10 @@ def test_one_hint_at_a_time_per_player(monkeypatch):
         again = await hinter.hint("p1", "c", "C")  # done: the player may ask again
         return answers, again
 
-    answers, again = asyncio.run(scenario())
+    # in a thread of its own: the browser tests' Playwright keeps an event loop running in this
+    # one when the whole suite runs in one process
+    with concurrent.futures.ThreadPoolExecutor(1) as runner:
+        answers, again = runner.submit(asyncio.run, scenario()).result(timeout=30)
     assert [a.kind for a in answers] == ["lost", "lost", "lost"]
     assert again.kind == "lost"
     assert calls == ["A", "B", "C"]
