@@ -264,6 +264,22 @@ class Store(ABC):
         """Keep ``data`` with the replay (replacing an earlier one); nothing when the replay
         is gone. It goes when the replay goes (deleted, swept, expired)."""
 
+    # --- leases: one holder at a time for a name, across every worker and instance ----------
+
+    @abstractmethod
+    async def take_lease(self, name: str, holder: str, ttl_ms: int) -> bool:
+        """Hold the lease ``name`` as ``holder`` for ``ttl_ms`` milliseconds from now, in one
+        atomic step shared by every worker and instance on the store: taken when nobody holds
+        it (or its holder's time ran out: a killed holder never blocks it for longer),
+        renewed when ``holder`` holds it already. ``False``, and nothing changed, while
+        another holder's time runs (issue 44: one analysis running per player and per address
+        on the whole site)."""
+
+    @abstractmethod
+    async def drop_lease(self, name: str, holder: str) -> bool:
+        """Release ``name`` if ``holder`` holds it; ``True`` when it did. Another holder's
+        lease (one taken after ``holder``'s time ran out) is left alone."""
+
     # --- the device link: a secret's hash names the player it carries ------------------------
 
     @abstractmethod

@@ -44,6 +44,8 @@ class MemoryStore(Store):
         self._analyses: dict[str, dict[str, Any]] = {}
         """Analyses by replay id (each goes with its replay)."""
         """Replays by id, each with its player."""
+        self._leases: dict[str, tuple[str, int]] = {}
+        """Leases by name: the holder and when its time runs out."""
         self._secret = secrets.token_urlsafe(32).encode()
         """This store's secret: the store lives as long as the process, and so does it."""
 
@@ -174,6 +176,23 @@ class MemoryStore(Store):
             if replay_id in self._replays:
                 self._analyses[replay_id] = dict(data)
 
+    async def take_lease(self, name: str, holder: str, ttl_ms: int) -> bool:
+        now = now_ms()
+        with self._lock:
+            held = self._leases.get(name)
+            if held is not None and held[0] != holder and held[1] > now:
+                return False
+            self._leases[name] = (holder, now + ttl_ms)
+            return True
+
+    async def drop_lease(self, name: str, holder: str) -> bool:
+        with self._lock:
+            held = self._leases.get(name)
+            if held is None or held[0] != holder or held[1] <= now_ms():
+                return False
+            del self._leases[name]
+            return True
+
     async def player_stats(self, sid: str) -> dict[str, Any] | None:
         with self._lock:
             held = self._stats.get(sid)
@@ -259,4 +278,7 @@ class MemoryStore(Store):
                 self._analyses.pop(ident, None)
             for sid in [s for s, (_, t) in self._moved.items() if t < cutoff_ms]:
                 del self._moved[sid]
+            now = now_ms()
+            for name in [n for n, (_, until) in self._leases.items() if until <= now]:
+                del self._leases[name]  # run out: its holder never released it
         return deleted

@@ -45,6 +45,8 @@ REQUIRED = {
     "moved_to",
     "replay_owner",
     "kept_secret",
+    "take_lease",
+    "drop_lease",
 }
 """Every operation a store must write itself (the others have one definition for all)."""
 

@@ -49,7 +49,7 @@ GAME_ROW = (
 
 
 def test_migrations_are_numbered_by_their_position() -> None:
-    assert SCHEMA_VERSION == len(MIGRATIONS) == 8
+    assert SCHEMA_VERSION == len(MIGRATIONS) == 9
     assert [step.__name__ for step in MIGRATIONS] == [
         "create_schema_v1",
         "add_sweep_indexes_v2",
@@ -59,6 +59,7 @@ def test_migrations_are_numbered_by_their_position() -> None:
         "add_replays_v6",
         "add_moved_v7",
         "add_analyses_v8",
+        "add_leases_v9",
     ]
 
 
@@ -78,7 +79,7 @@ def test_a_version_5_file_gains_replays_and_the_deals_cells_and_keeps_its_figure
         ),
     )
     store = SyncStore(SQLiteStore(str(path)))
-    assert version_of(path) == 8
+    assert version_of(path) == SCHEMA_VERSION
     assert {"replays", "replays_by_sid", "replays_by_ended"} <= names_in(path)
     assert store.deal_stats("HM1-N-AAAAAAB") == {
         "players": 3,
@@ -88,6 +89,19 @@ def test_a_version_5_file_gains_replays_and_the_deals_cells_and_keeps_its_figure
         "cells": {},
     }
     assert store.replay("A" * 22) is None and store.player_replays("s1") == []
+    store.close()
+
+
+def test_a_version_8_file_gains_the_leases_and_keeps_its_games(tmp_path: Path) -> None:
+    """Version 8 → 9 (issue 44): the leases every worker on the file shares (one analysis
+    running per player and per address on the whole site)."""
+    path = tmp_path / "games.db"
+    file_at(path, 8, GAME_ROW)
+    store = SyncStore(SQLiteStore(str(path)))
+    assert version_of(path) == 9
+    assert {"leases", "leases_by_until"} <= names_in(path)
+    assert store.load("s1", "HM1-N-AAAAAAB")[1] is not None
+    assert store.take_lease("analysis:address:x", "one", 60_000) is True
     store.close()
 
 
@@ -269,7 +283,7 @@ def test_a_version_7_file_keeps_its_replays_and_gains_their_analyses(tmp_path: P
         ),
     )
     store = SyncStore(SQLiteStore(str(path)))
-    assert version_of(path) == 8
+    assert version_of(path) == SCHEMA_VERSION
     assert store.replay("A" * 22) is not None and store.analysis("A" * 22) is None
     store.save_analysis("A" * 22, {"kind": "cannot_win"})
     assert store.analysis("A" * 22) == {"kind": "cannot_win"}

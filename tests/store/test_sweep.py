@@ -110,9 +110,9 @@ def test_sqlite_sweeps_each_batch_in_its_own_write_transaction(tmp_path: Path) -
     store.connection().set_trace_callback(None)
     # games 2 + 2 + 1 (short: done), sessions 2 + 1 (short: done), verdicts 0 (short: done),
     # player statistics, deal figures, device links, replays and moves 0 each (short: done),
-    # full rate-limit buckets 0 (short: done)
-    assert statements.count("BEGIN IMMEDIATE") == 12
-    assert statements.count("COMMIT") == 12
+    # full rate-limit buckets 0 (short: done), leases run out 0 (short: done)
+    assert statements.count("BEGIN IMMEDIATE") == 13
+    assert statements.count("COMMIT") == 13
     store.close()
 
 
@@ -135,7 +135,8 @@ def test_sqlite_sweep_finds_old_rows_through_indexes(tmp_path: Path) -> None:
         ("deal_stats", "code", "updated_ms"),
         ("links", "digest", "created_ms"),
         ("rate_buckets", "key", "full_ms"),
-    ):  # version 4's tables (issue 16) and version 5's (issue 24) too
+        ("leases", "name", "until_ms"),
+    ):  # version 4's tables (issue 16), version 5's (issue 24) and version 9's (issue 44)
         found = plan(f"SELECT {key} FROM {table} WHERE {when} < ? LIMIT ?", 0, 500)
         assert "SCAN" not in found, found
     store.close()
@@ -158,8 +159,8 @@ def test_sqlite_sweep_walks_sessions_with_equal_times_and_live_games(tmp_path: P
     assert sqlite_sweep.sweep(store._file, 6, 2, None, 0) == 6
     store.connection().set_trace_callback(None)
     assert (
-        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3 + 1 + 1 + 1
-    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables; replays; moves; full buckets
+        statements.count("BEGIN IMMEDIATE") == 1 + 5 + 1 + 3 + 1 + 1 + 1 + 1
+    )  # games; sessions 2+2+2+2+1; verdicts; v4 tables; replays; moves; full buckets; leases
     with closing(sqlite3.connect(path)) as raw:
         left = [sid for (sid,) in raw.execute("SELECT sid FROM sessions ORDER BY sid")]
     assert left == ["s0", "s3", "s6"]

@@ -44,6 +44,10 @@ Under a configurable prefix (default ``sol:``):
     the ids of the results already folded into it (so a result is never counted twice).
 ``sol:l:{hash}``
     A device link: the hash of its secret → the player.
+``sol:lease:{name}``
+    A lease (issue 44: one analysis running per player and per address on the whole site):
+    its holder's token, set with ``PX`` so that Redis deletes it when its time runs out (a
+    killed holder's too); renewed and released by scripts that compare the holder.
 ``sol:v:{position key}``
     A verdict on a position, written by versions before issue 23 (none is written now: they
     expire).
@@ -176,6 +180,10 @@ class Layout:
     def analysis(self, replay_id: str) -> str:
         """A replay's analysis, in the slot of its replay."""
         return f"{self.prefix}A:{{{key_part(replay_id)}}}"
+
+    def lease(self, name: str) -> str:
+        """A lease (:meth:`app.store.base.Store.take_lease`): its holder, expiring with it."""
+        return f"{self.prefix}lease:{{{key_part(name)}}}"
 
     @property
     def old_pattern(self) -> str:

@@ -313,3 +313,31 @@ return 1
 """,
 )
 """Replace (or delete) one key unless it changed since it was read: a statistics reset."""
+
+
+TAKE_LEASE: Final = Script(
+    "take_lease",
+    HELPERS
+    + """
+-- KEYS: the lease; ARGV: the holder, its time in milliseconds. Taken when missing (Redis
+-- deleted it when its time ran out) or damaged, renewed when the holder holds it.
+local held = value(KEYS[1])
+if held and held ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+""",
+)
+"""A lease taken or renewed by its holder (``1``), or held by another (``0``)."""
+
+
+DROP_LEASE: Final = Script(
+    "drop_lease",
+    HELPERS
+    + """
+-- KEYS: the lease; ARGV: the holder. Deleted only when this holder holds it.
+if value(KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1
+""",
+)
+"""A lease released by its holder (``1``); another's is left alone (``0``)."""

@@ -75,8 +75,10 @@ from app.store.redis.migrate import migrate
 from app.store.redis.player import PlayerKeys
 from app.store.redis.scripts import (
     CONFIRM,
+    DROP_LEASE,
     LIST_GAMES,
     SAVE_SESSION,
+    TAKE_LEASE,
     WRITE_GAME,
     digest,
 )
@@ -350,6 +352,21 @@ class RedisStore(PlayerKeys):
         with self._errors():
             reply = await LIST_GAMES.run(self._client(), [key], [player.games, limit, tidy])
         return records.listed(reply, limit)
+
+    async def take_lease(self, name: str, holder: str, ttl_ms: int) -> bool:
+        """One script (:data:`TAKE_LEASE`): ``SET … PX`` unless another holder holds it;
+        Redis deletes it when its time runs out."""
+        with self._errors(writing=True):
+            taken = await TAKE_LEASE.run(
+                self._client(), [self.layout.lease(name)], [holder, max(1, ttl_ms)]
+            )
+        return bool(taken == 1)
+
+    async def drop_lease(self, name: str, holder: str) -> bool:
+        """Compare and delete in one script (:data:`DROP_LEASE`)."""
+        with self._errors(writing=True):
+            dropped = await DROP_LEASE.run(self._client(), [self.layout.lease(name)], [holder])
+        return bool(dropped == 1)
 
     async def sweep(
         self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None

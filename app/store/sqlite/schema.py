@@ -115,6 +115,18 @@ def add_analyses_v8(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE replays ADD COLUMN analysis TEXT")
 
 
+def add_leases_v9(conn: sqlite3.Connection) -> None:
+    """Version 8 → 9 (issue 44): leases shared by every worker on the file (a name → its
+    holder and when its time runs out): one analysis running per player and per address on
+    the whole site. A row is deleted when its holder releases it, or by the sweep once its
+    time ran out (a killed holder's)."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL,"
+        " until_ms INTEGER NOT NULL) WITHOUT ROWID"
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS leases_by_until ON leases (until_ms)")
+
+
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     create_schema_v1,
     add_sweep_indexes_v2,
@@ -124,6 +136,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     add_replays_v6,
     add_moved_v7,
     add_analyses_v8,
+    add_leases_v9,
 ]
 """``MIGRATIONS[i]`` migrates a file from ``user_version`` ``i`` to ``i + 1``: append only."""
 

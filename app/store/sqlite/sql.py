@@ -165,6 +165,22 @@ AND NOT EXISTS (SELECT 1 FROM games AS g WHERE g.sid = sessions.sid)
 """Delete one old session unless a game of it is left (``games``' key finds them)."""
 
 BUCKET = "SELECT tokens, at_ms FROM rate_buckets WHERE key = ?"
+TAKE_LEASE = """
+INSERT INTO leases (name, holder, until_ms) VALUES (:name, :holder, :until)
+ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
+WHERE leases.holder = excluded.holder OR leases.until_ms <= :now
+"""
+"""A lease taken (nobody holds it, or its time ran out) or renewed by its holder: one row
+changed; none while another holder's time runs."""
+
+DROP_LEASE = "DELETE FROM leases WHERE name = ? AND holder = ? RETURNING until_ms"
+"""A holder's lease released (one that ran out too: it is no one's now)."""
+
+SWEEP_LEASES = """
+DELETE FROM leases WHERE name IN (SELECT name FROM leases WHERE until_ms < ? LIMIT ?)
+"""
+"""Leases whose time ran out (their holder died without releasing them)."""
+
 UPSERT_BUCKET = """
 INSERT INTO rate_buckets (key, tokens, at_ms, full_ms) VALUES (?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET tokens = excluded.tokens, at_ms = excluded.at_ms,

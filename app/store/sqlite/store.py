@@ -214,6 +214,23 @@ class SQLiteStore(Store):
     async def save_analysis(self, replay_id: str, data: dict[str, Any]) -> None:
         await self._write(lambda conn: conn.execute(sql.SAVE_ANALYSIS, (dumps(data), replay_id)))
 
+    async def take_lease(self, name: str, holder: str, ttl_ms: int) -> bool:
+        """One upsert in a write transaction of its own: the file's write lock makes it one
+        step for every process on the file."""
+        now = now_ms()
+        row = {"name": name, "holder": holder, "until": now + ttl_ms, "now": now}
+        changed = await self._write(lambda conn: conn.execute(sql.TAKE_LEASE, row).rowcount)
+        return bool(changed)
+
+    async def drop_lease(self, name: str, holder: str) -> bool:
+        now = now_ms()
+
+        def work(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(sql.DROP_LEASE, (name, holder)).fetchone()
+            return row is not None and int(row[0]) > now
+
+        return await self._write(work)
+
     async def reset_stats(self, sid: str) -> None:
         """One write transaction: what the reset keeps (:func:`counting.after_reset`)."""
         now = now_ms()

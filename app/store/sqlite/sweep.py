@@ -57,8 +57,8 @@ def sweep(
     sweep rests ``pause`` seconds so the other processes' waiting writers get the lock.
     Sessions are walked with a cursor: one kept alive by its games is examined once per
     sweep, not once per batch. Then verdicts, statistics, deal figures, device links,
-    replays and revoked players' moves as old as an expired game, and rate-limit buckets
-    full again. Returns how many games and sessions it deleted.
+    replays and revoked players' moves as old as an expired game, rate-limit buckets
+    full again, and leases whose time ran out. Returns how many games and sessions it deleted.
 
     :raises ValueError: when ``batch`` is below 1.
     """
@@ -92,5 +92,7 @@ def sweep(
         while _rows(file, query, cutoff_ms, batch) == batch:
             time.sleep(pause)
     while _rows(file, sql.SWEEP_FULL_BUCKETS, now_ms(), batch) == batch:  # a missing one is full
+        time.sleep(pause)
+    while _rows(file, sql.SWEEP_LEASES, now_ms(), batch) == batch:  # run out: holder died
         time.sleep(pause)
     return deleted
