@@ -19,8 +19,19 @@ way) takes the waiting one's place rather than adding one. Each address has a bu
 analysis time an hour (the store's rate limiter, kind ``analysis``: one token a second the
 analysis ran, shared by every worker and instance on the store): an analysis takes its first
 second on entering the queue, the rest when it ends; past the budget a new one is refused with
-the wait (:attr:`Progress.SPENT`). The queue and the one-at-a-time rules are per instance; the
-budget is shared, so instances on one store share one address's hour.
+the wait (:attr:`Progress.SPENT`). The budget is shared, so instances on one store share one
+address's hour.
+
+**One running per player and per address on the whole site.** Each instance keeps its own
+queue, but before an analysis starts its instance takes two leases in the store
+(:meth:`app.store.base.Store.take_lease`, shared by every worker and instance on it, like the
+budget): its player's and its address's (:func:`lease_names`). When another instance holds
+one, the game stays waiting (its position counts the game running there) and its instance
+asks again every :data:`LEASE_RETRY_SECONDS` while its other games go on; a lease is renewed
+every third of :data:`LEASE_SECONDS` while its analysis runs and released when it ends or
+fails, and one whose instance was killed runs out within :data:`LEASE_SECONDS`, so no game
+waits for ever. A store that fails to answer starts nothing: the game waits and is tried
+again.
 
 **Undecided is asked again.** A finding that ran out of time is kept, and asked for again at
 most once an hour it is analysed again with twice the budget (up to :data:`RETRY_FACTOR` times
@@ -48,6 +59,7 @@ import contextlib
 import hashlib
 import logging
 import math
+import secrets
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from enum import Enum
@@ -57,7 +69,7 @@ from app import metrics
 from app.clock import now_ms
 from app.services.proofs import _stop, make_pool
 from app.services.proofworker import analyse_line
-from app.store.base import Store
+from app.store.base import Store, StoreError
 from app.store.ratelimit import RateLimiter
 from app.store.replays import StoredReplay
 
@@ -77,6 +89,29 @@ RETRY_AFTER_MS: Final = 3600 * 1000
 
 ANALYSED_STATES: Final = frozenset({"stuck", "lost"})
 """The ends an analysis is for: a game that ended without a win."""
+
+LEASE_SECONDS: Final = 10.0
+"""The time of a running analysis's leases (its player's and its address's, in the store),
+renewed every third of it: a killed instance's leases run out within it."""
+
+LEASE_RETRY_SECONDS: Final = 1.0
+"""How often a waiting game whose player or address has an analysis running on another
+instance (its lease held there) asks for the lease again."""
+
+START_WAIT_SECONDS: Final = 2.0
+"""How long an answer waits for its game's leases to be taken or refused, so that it says
+whether the game runs or waits (the store answers in milliseconds)."""
+
+
+def lease_names(player: str, client: str) -> tuple[str, str]:
+    """The leases an analysis holds while it runs: its player's (the id hashed: no session
+    id is written where leases are kept) and its address's.
+
+    >>> lease_names("p", "198.51.100.7")[1]
+    'analysis:address:198.51.100.7'
+    """
+    hashed = hashlib.blake2b(player.encode(), digest_size=12).hexdigest()
+    return f"analysis:player:{hashed}", f"analysis:address:{client}"
 
 
 class Progress(Enum):
@@ -118,6 +153,11 @@ class _Job:
     client: str
     seq: int
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    leases: tuple[str, str] = ("", "")
+    elsewhere: bool = False
+    """Its player or address held a lease on another instance when it last asked."""
+    starting: asyncio.Event | None = None
+    """While its leases are asked for: set once they are taken or refused."""
 
 
 class Analyst:
@@ -143,6 +183,10 @@ class Analyst:
         self._last_start: dict[str, int] = {}
         """Each address's last start (a count), for the round robin."""
         self._seq = 0
+        self._blocked: dict[str, float] = {}
+        """Leases held on another instance → when (the loop's time) to ask again."""
+        self._retry: asyncio.TimerHandle | None = None
+        self._closed = False
         self.started = 0
         """Analyses sent to the pool (tests read it)."""
         self.refused_total = 0
@@ -169,8 +213,17 @@ class Analyst:
         return self._pool
 
     async def close(self) -> None:
-        for task in list(self._tasks):
+        """Stop: the analyses under way cancelled (their leases released, or left to run
+        out), the waiting ones dropped."""
+        self._closed = True
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=START_WAIT_SECONDS)
         self._tasks.clear()
         self._running.clear()
         self._waiting.clear()
@@ -195,7 +248,8 @@ class Analyst:
             seconds = again
         running = self._running.get(replay.id)
         if running is not None and running.digest == digest:
-            return Answer(Progress.RUNNING)
+            await self._decided(running)
+            return self._where(running)
         for job in self._waiting:  # the same game: its newest line takes the waiting place
             if job.replay.id == replay.id:
                 job.replay, job.digest, job.seconds = replay, digest, seconds
@@ -215,9 +269,19 @@ class Analyst:
                 return Answer(Progress.SPENT, retry_after=verdict.retry_after)
         self._seq += 1
         job = _Job(store, replay, digest, seconds, player, client, self._seq)
+        job.leases = lease_names(player, client)
         self._waiting.append(job)
         self._pump()
+        await self._decided(job)
         return self._where(job)
+
+    @staticmethod
+    async def _decided(job: _Job) -> None:
+        """Until ``job``'s leases are taken or refused, if they are being asked for."""
+        if job.starting is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(START_WAIT_SECONDS):
+                    await job.starting.wait()
 
     def _retry_budget(self, stored: dict[str, Any]) -> float | None:
         """The time for analysing an undecided finding again, ``None`` when it is not due."""
@@ -246,11 +310,18 @@ class Analyst:
             return Answer(Progress.RUNNING)
         order = self._order()
         ahead = order.index(job) if job in order else 0
-        return Answer(Progress.QUEUED, ahead=ahead + len(self._running))
+        ahead += len(self._running) + (1 if job.elsewhere else 0)  # + the one running there
+        return Answer(Progress.QUEUED, ahead=ahead)
 
     def _pump(self) -> None:
         """Start waiting analyses while a process is free: the first in :meth:`_order`
-        whose player and address have none running."""
+        whose player and address have none running here, nor a lease held on another
+        instance when last asked (asked again after :data:`LEASE_RETRY_SECONDS`)."""
+        if self._closed:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._blocked = {name: at for name, at in self._blocked.items() if at > now}
         while len(self._running) < self._workers:
             busy_players = {job.player for job in self._running.values()}
             busy_clients = {job.client for job in self._running.values()}
@@ -261,6 +332,7 @@ class Analyst:
                     if j.player not in busy_players
                     and j.client not in busy_clients
                     and j.replay.id not in self._running
+                    and not any(name in self._blocked for name in j.leases)
                 ),
                 None,
             )
@@ -268,11 +340,71 @@ class Analyst:
                 break
             self._waiting.remove(job)
             self._running[job.replay.id] = job
-            self._last_start[job.client] = self._seq = self._seq + 1
+            job.starting = asyncio.Event()
             task = asyncio.create_task(self._analyse(job))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+        if self._blocked and self._waiting and self._retry is None:
+            self._retry = loop.call_at(min(self._blocked.values()), self._retried)
         metrics.set_queued("analysis", len(self._waiting))
+
+    def _retried(self) -> None:
+        self._retry = None
+        self._pump()
+
+    async def _take(self, job: _Job, holder: str) -> bool:
+        """Take ``job``'s leases as ``holder``: both, or none (the first given back when the
+        second is held elsewhere); the ones held elsewhere are not asked for again before
+        :data:`LEASE_RETRY_SECONDS`. A store that fails takes none."""
+        taken: list[str] = []
+        refused = list(job.leases)
+        ttl_ms = int(LEASE_SECONDS * 1000)
+        try:
+            for name in job.leases:
+                if not await job.store.take_lease(name, holder, ttl_ms):
+                    refused = [name]
+                    break
+                taken.append(name)
+            else:
+                return True
+        except StoreError as error:
+            log.warning("an analysis waits: its leases could not be taken (%s)", error)
+        await self._drop(job.store, taken, holder)
+        at = asyncio.get_running_loop().time() + LEASE_RETRY_SECONDS
+        for name in refused:
+            self._blocked[name] = at
+        return False
+
+    @staticmethod
+    async def _drop(store: Store, names: list[str], holder: str) -> None:
+        """Release leases (one the store fails to release runs out)."""
+        for name in names:
+            with contextlib.suppress(StoreError):
+                await store.drop_lease(name, holder)
+
+    async def _renew(self, job: _Job, holder: str) -> None:
+        """Renew ``job``'s leases every third of their time while it runs."""
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            for name in job.leases:
+                try:
+                    kept = await job.store.take_lease(name, holder, int(LEASE_SECONDS * 1000))
+                except StoreError as error:
+                    log.warning("a running analysis's lease was not renewed (%s)", error)
+                    continue
+                if not kept:
+                    log.warning("a running analysis's lease ran out and was taken elsewhere")
+
+    def _back_in_line(self, job: _Job) -> None:
+        """``job`` could not take its leases: it waits again, in its place (a newer line
+        of its game queued meanwhile has taken that place: then it is dropped)."""
+        if self._running.get(job.replay.id) is job:
+            del self._running[job.replay.id]
+        if any(j.replay.id == job.replay.id for j in self._waiting):
+            job.done.set()
+        else:
+            job.elsewhere = True
+            self._waiting.append(job)
 
     async def wait(self, replay_id: str) -> None:
         """Until the analysis of this replay queued or under way (if any) is over (tests,
@@ -284,6 +416,20 @@ class Analyst:
             await job.done.wait()
 
     async def _analyse(self, job: _Job) -> None:
+        holder = secrets.token_hex(8)
+        try:
+            taken = await self._take(job, holder)
+        finally:
+            if job.starting is not None:
+                job.starting.set()
+                job.starting = None
+        if not taken:
+            self._back_in_line(job)
+            self._pump()
+            return
+        job.elsewhere = False
+        self._last_start[job.client] = self._seq = self._seq + 1
+        renewing = asyncio.create_task(self._renew(job, holder))
         replay = job.replay
         pool = self._executor()
         try:
@@ -301,6 +447,8 @@ class Analyst:
         except Exception:  # a failed analysis says nothing: the next viewer asks again
             log.exception("the analysis of replay %s failed", replay.id)
         finally:
+            renewing.cancel()
+            await self._drop(job.store, list(job.leases), holder)  # before the next starts
             if self._running.get(replay.id) is job:
                 del self._running[replay.id]
             job.done.set()
