@@ -187,6 +187,7 @@ class Analyst:
         """Leases held on another instance → when (the loop's time) to ask again."""
         self._retry: asyncio.TimerHandle | None = None
         self._closed = False
+        self._store_failing = False
         self.started = 0
         """Analyses sent to the pool (tests read it)."""
         self.refused_total = 0
@@ -362,13 +363,17 @@ class Analyst:
         try:
             for name in job.leases:
                 if not await job.store.take_lease(name, holder, ttl_ms):
-                    refused = [name]
+                    refused, job.elsewhere = [name], True
                     break
                 taken.append(name)
-            else:
-                return True
         except StoreError as error:
-            log.warning("an analysis waits: its leases could not be taken (%s)", error)
+            if not self._store_failing:  # once until the store answers again
+                log.warning("analyses wait: their leases could not be taken (%s)", error)
+            self._store_failing = True
+        else:
+            self._store_failing = False
+            if len(taken) == len(job.leases):
+                return True
         await self._drop(job.store, taken, holder)
         at = asyncio.get_running_loop().time() + LEASE_RETRY_SECONDS
         for name in refused:
@@ -382,10 +387,16 @@ class Analyst:
             with contextlib.suppress(StoreError):
                 await store.drop_lease(name, holder)
 
-    async def _renew(self, job: _Job, holder: str) -> None:
-        """Renew ``job``'s leases every third of their time while it runs."""
-        while True:
-            await asyncio.sleep(LEASE_SECONDS / 3)
+    async def _renew(self, job: _Job, holder: str, ended: asyncio.Event) -> None:
+        """Renew ``job``'s leases every third of their time until it has ``ended`` (a
+        renewal is never cancelled half-way: a SQLite write in its thread would land after
+        the release and hold the lease again)."""
+        while not ended.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(LEASE_SECONDS / 3):
+                    await ended.wait()
+            if ended.is_set():
+                return
             for name in job.leases:
                 try:
                     kept = await job.store.take_lease(name, holder, int(LEASE_SECONDS * 1000))
@@ -403,7 +414,6 @@ class Analyst:
         if any(j.replay.id == job.replay.id for j in self._waiting):
             job.done.set()
         else:
-            job.elsewhere = True
             self._waiting.append(job)
 
     async def wait(self, replay_id: str) -> None:
@@ -429,10 +439,12 @@ class Analyst:
             return
         job.elsewhere = False
         self._last_start[job.client] = self._seq = self._seq + 1
-        renewing = asyncio.create_task(self._renew(job, holder))
+        ended = asyncio.Event()
+        renewing = asyncio.create_task(self._renew(job, holder, ended))
         replay = job.replay
-        pool = self._executor()
+        pool: concurrent.futures.Executor | None = None
         try:
+            pool = self._executor()
             self.started += 1
             future = pool.submit(analyse_line, replay.code, replay.line, job.seconds)
             metrics.track_pool("analysis", self._workers, future, queued=False)
@@ -443,11 +455,13 @@ class Analyst:
         except asyncio.CancelledError:
             raise
         except (BrokenProcessPool, RuntimeError):  # a process died (an OOM kill, a crash)
-            self._replace(pool)
+            if pool is not None:
+                self._replace(pool)
         except Exception:  # a failed analysis says nothing: the next viewer asks again
             log.exception("the analysis of replay %s failed", replay.id)
         finally:
-            renewing.cancel()
+            ended.set()
+            await renewing  # a renewal under way lands before the release, not after it
             await self._drop(job.store, list(job.leases), holder)  # before the next starts
             if self._running.get(replay.id) is job:
                 del self._running[replay.id]

@@ -16,6 +16,8 @@ import pytest
 
 from app.services import analyses
 from app.services.analyses import Analyst, Progress, lease_names
+from app.store import MemoryStore
+from app.store.base import StoreError
 from app.store.replays import StoredReplay
 from app.store.sync import SyncStore
 from tests.loops import run_apart
@@ -142,3 +144,37 @@ def test_a_lease_whose_instance_died_runs_out_and_the_waiting_game_starts(
     assert alive.analysis(_replay("two").id) is None  # no replay stored: nothing kept
     for name in lease_names("q", "x"):  # released when it ended
         assert alive.take_lease(name, "next", 60_000) is True
+
+
+def test_a_store_that_fails_to_answer_starts_nothing_until_it_answers(
+    quick: Held, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without its leases an analysis does not start (it might be an address's second); the
+    game waits, is tried again, and starts once the store answers; the log says so once."""
+    quick.go.set()
+
+    class Failing(MemoryStore):
+        fails = 4
+
+        async def take_lease(self, name: str, holder: str, ttl_ms: int) -> bool:
+            if self.fails:
+                self.fails -= 1
+                raise StoreError("the store does not answer")
+            return await super().take_lease(name, holder, ttl_ms)
+
+    store = Failing()
+
+    async def scenario() -> Any:
+        with ThreadPoolExecutor(1) as pool:
+            analyst = Analyst(pool=pool)
+            waits = await analyst.answer(store, _replay("one", "l1"), player="p", client="x")
+            await analyst.wait(_replay("one").id)
+            await analyst.close()
+            return waits
+
+    waits = run_apart(scenario())
+    assert (waits.progress, waits.ahead) == (Progress.QUEUED, 0)
+    assert quick.order == ["l1"] and store.fails == 0
+    said = [r.message for r in caplog.records if "leases could not be taken" in r.message]
+    assert len(said) == 1, said
+    assert store._leases == {}  # released when it ended
