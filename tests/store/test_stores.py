@@ -330,8 +330,8 @@ def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> Non
     path = tmp_path / "games.db"
     SyncStore(SQLiteStore(str(path))).close()
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone() == (8,)
-    assert SCHEMA_VERSION == 8
+    assert raw.execute("PRAGMA user_version").fetchone() == (9,)
+    assert SCHEMA_VERSION == 9
     tables = {name for (name,) in raw.execute("SELECT name FROM sqlite_master")}
     assert {
         "sessions",
@@ -342,6 +342,7 @@ def test_a_new_sqlite_file_gets_the_latest_schema_version(tmp_path: Path) -> Non
         "verdicts",
         "verdicts_by_updated",
         "moved",
+        "leases",
     } <= tables
     raw.close()
 
