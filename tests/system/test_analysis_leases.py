@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -45,8 +46,18 @@ def test_an_addresss_second_analysis_waits_for_its_first_on_the_other_instance(
     """Before: each instance ran one analysis of the address at once, so the cheap game ran
     beside the slow one (the address had two running) and its first answer was "Looking"."""
     budget = {"SOLITAIRE_ANALYSIS_SECONDS": "4"}
-    first = start_server(place, tmp_path, name="first", env=budget)
-    second = start_server(place, tmp_path, name="second", env=budget)
+    with ThreadPoolExecutor(2) as starting:  # both warm up at once
+        started = [
+            starting.submit(start_server, place, tmp_path, name=name, env=budget)
+            for name in ("first", "second")
+        ]
+        failed = [f.exception() for f in started if f.exception() is not None]
+        if failed:  # none left running
+            for future in started:
+                if future.exception() is None:
+                    future.result().stop()
+            raise failed[0]
+        first, second = (future.result() for future in started)
     try:
         # two players of one address (127.0.0.1): the slow game on the first instance, the
         # cheap one on the second
