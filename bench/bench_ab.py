@@ -3,15 +3,17 @@
 Run: ``.venv/bin/python -m bench.bench_ab [--baseline DIR] [--rounds 6] [--taps 400]
 [--game half-moon] [--store memory:]``
 
-For each round and each checkout in turn (the baseline first in odd rounds, second in even
-ones), a fresh Python process with that checkout first on its path measures, one ASGI call at a
-time (``bench/bench_tap.py``'s client, all middleware, no HTTP server): the median CPU µs of
-``--taps`` taps (a player selecting and deselecting a card, every answer a partial answer),
-of as many calls of the project's floor route (``app/web/floor.py``), and of the minimal
-FastAPI app (``bench/minimal_app.py``: a form POST with a cookie, static bytes). Printed: each
-checkout's medians over the rounds, and the ratios that do not depend on the machine's load —
-taps ÷ minimal app (in requests a second: minimal CPU ÷ tap CPU), taps ÷ floor, and the
-change ÷ the baseline pair by pair. Without ``--baseline`` only this checkout is measured.
+One worker process per checkout, that checkout first on its path, kept for the whole run:
+each round, each checkout in turn (the order swapped every round) runs a block of ``--taps``
+calls of each kind, one ASGI call at a time (``bench/bench_tap.py``'s client, all middleware,
+no HTTP server), so the machine's load falls on both alike: taps (a player selecting and
+deselecting a card, every answer a partial answer), the project's floor route
+(``app/web/floor.py``, answering the tap's bytes) and the minimal FastAPI app
+(``bench/minimal_app.py``: a form POST with a cookie, the same bytes). Printed: each
+checkout's medians of the blocks' median CPU µs, the ratios that do not depend on the
+machine's load — taps ÷ minimal app (in requests a second: minimal CPU ÷ tap CPU) and taps ÷
+floor, block by block — and the change ÷ the baseline, pair by pair. Without ``--baseline``
+only this checkout is measured.
 """
 
 from __future__ import annotations
@@ -23,55 +25,84 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _measure(kind: str, game: str, taps: int, store: str) -> float:
-    """Median CPU ns of ``taps`` calls of ``kind`` (``tap``, ``floor``, ``minimal``)."""
-    from bench.bench_tap import Client, _taps
-
-    if kind != "minimal":
-        _, cpus = asyncio.run(_taps(store, game, taps, False, floor=kind == "floor"))
-        return statistics.median(cpus)
+async def _worker(game: str, store: str) -> None:
+    """Serve blocks: read ``KIND N`` lines, answer each with the CPU ns of N calls (JSON)."""
+    from app.config import Config
+    from app.main import create_app
+    from app.store import open_store
     from bench import minimal_app
+    from bench.bench_tap import Client, _tap_session
 
-    async def run() -> list[int]:
-        client = Client(minimal_app.app)
-        client.cookie = b"sid=bench"
-        body = b"place=pile-1&card=AS&token=bench"
-        cpus = []
-        for _ in range(taps):
-            cpu = time.process_time_ns()
-            answer = await client.call("POST", f"/_bench/floor/{game}", body, hx_request="true")
-            cpus.append(time.process_time_ns() - cpu)
-            assert b'hx-swap-oob="outerMorph"' in answer, answer[:300]
-        return cpus
-
-    return statistics.median(asyncio.run(run()))
-
-
-def _worker(args: argparse.Namespace) -> None:
-    # in this order: the floor run saves a real tap answer in the folder
-    # ``SOLITAIRE_BENCH_FLOOR`` names, whose bytes the minimal app then answers
-    results = {kind: _measure(kind, args.game, args.taps, args.store) for kind in KINDS}
-    print(json.dumps(results))
+    folder = Path(tempfile.mkdtemp(prefix="bench-ab-"))
+    os.environ["SOLITAIRE_BENCH_FLOOR"] = str(folder)  # before the app: its floor route
+    app = create_app(Config(rate_writes="1000000000/minute"), store=open_store(store))
+    async with app.router.lifespan_context(app):
+        client, path, body = await _tap_session(Client(app), game)
+        answer = await client.call("POST", path, body, hx_request="true")
+        (folder / f"{game}.html").write_bytes(answer)  # the floors answer a tap's bytes
+        plain = Client(minimal_app.app)
+        plain.cookie = b"sid=bench"
+        calls = {
+            "tap": (client, path, body),
+            "floor": (client, f"/_bench/floor/{game}", body),
+            "minimal": (plain, f"/_bench/floor/{game}", b"place=pile-1&card=AS&token=bench"),
+        }
+        print("ready", flush=True)
+        for line in sys.stdin:
+            kind, count = line.split()
+            caller, where, form = calls[kind]
+            cpus = []
+            for _ in range(int(count)):
+                cpu = time.process_time_ns()
+                answer = await caller.call("POST", where, form, hx_request="true")
+                cpus.append(time.process_time_ns() - cpu)
+                assert b'hx-swap-oob="outerMorph"' in answer, answer[:300]
+            print(json.dumps(cpus), flush=True)
 
 
 KINDS = ("tap", "floor", "minimal")
 
 
-def _run(checkout: Path, args: argparse.Namespace) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker"]
-    command += ["--game", args.game, "--taps", str(args.taps), "--store", args.store]
-    done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(done.stderr[-3000:])
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+class Side:
+    """A checkout's worker process, kept for the whole run."""
+
+    def __init__(self, checkout: Path, args: argparse.Namespace) -> None:
+        env = {**os.environ, "PYTHONPATH": str(checkout)}
+        command = [sys.executable, str(Path(__file__).resolve()), "--worker"]
+        command += ["--game", args.game, "--store", args.store]
+        self.process = subprocess.Popen(
+            command, cwd=checkout, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert self.process.stdin
+        assert self.process.stdout
+        self.stdin, self.stdout = self.process.stdin, self.process.stdout
+        while (line := self.stdout.readline()) and line.strip() != "ready":
+            if not line:
+                raise SystemExit("a worker failed to start")
+        self.cpus: dict[str, list[int]] = {kind: [] for kind in KINDS}
+        self.blocks: list[dict[str, float]] = []
+
+    def block(self, calls: int) -> None:
+        """One block of each kind; its medians kept for the pair-by-pair ratios."""
+        medians = {}
+        for kind in KINDS:
+            self.stdin.write(f"{kind} {calls}\n")
+            self.stdin.flush()
+            cpus: list[int] = json.loads(self.stdout.readline())
+            self.cpus[kind] += cpus
+            medians[kind] = statistics.median(cpus)
+        self.blocks.append(medians)
+
+    def close(self) -> None:
+        self.stdin.close()
+        self.process.wait(timeout=60)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -84,28 +115,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        _worker(args)
+        asyncio.run(_worker(args.game, args.store))
         return
-    sides = {"change": ROOT} if args.baseline is None else {"baseline": args.baseline}
-    sides["change"] = ROOT
-    found: dict[str, list[dict[str, float]]] = {name: [] for name in sides}
+    checkouts = {"change": ROOT} if args.baseline is None else {"baseline": args.baseline}
+    checkouts["change"] = ROOT
+    sides = {name: Side(path, args) for name, path in checkouts.items()}
     print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
-    for round_ in range(args.rounds):
-        order = list(sides) if round_ % 2 == 0 else list(reversed(sides))
-        for name in order:
-            found[name].append(_run(sides[name], args))
-        print(
-            f"round {round_ + 1}: "
-            + "; ".join(
-                f"{name} tap {found[name][-1]['tap'] / 1000:.0f} µs,"
-                f" floor {found[name][-1]['floor'] / 1000:.0f},"
-                f" minimal {found[name][-1]['minimal'] / 1000:.0f}"
-                for name in sides
-            )
-            + f" (load {os.getloadavg()[0]:.1f})",
-            flush=True,
-        )
-    print(f"\n{args.game}, store {args.store}, {args.taps} calls each, medians of {args.rounds}")
+    try:
+        for round_ in range(args.rounds):
+            order = list(sides) if round_ % 2 == 0 else list(reversed(sides))
+            for name in order:
+                sides[name].block(args.taps)
+        loads = os.getloadavg()[0]
+    finally:
+        for side in sides.values():
+            side.close()
+    found = {name: side.blocks for name, side in sides.items()}
+    print(
+        f"\n{args.game}, store {args.store}, {args.rounds} blocks of {args.taps} calls of each"
+        f" kind per checkout, in turn; load average at the end {loads:.1f}"
+    )
     print("| checkout | tap µs | floor µs | minimal µs | taps ÷ minimal | taps ÷ floor |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, rounds in found.items():
