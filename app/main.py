@@ -129,6 +129,11 @@ def create_app(
         redoc_url=None,
         openapi_url=None,
         lifespan=lifespan,
+        # FastAPI's native OpenTelemetry off: the site counts and logs with its own
+        # (app/metrics.py, app/web/logs.py), and asking OpenTelemetry's three global
+        # providers whether any is configured cost every request 10–30 µs
+        # (docs/performance.md, *A tap in process*)
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.config = config
     if store is not None:  # the caller's, open already: served even before a lifespan runs
