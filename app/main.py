@@ -44,15 +44,7 @@ from app.web import (
     stats,
 )
 from app.web.assets import Assets
-from app.web.middleware import (
-    BodyLimit,
-    CrashGuard,
-    HeadAsGet,
-    LimitHolds,
-    Observed,
-    SecurityHeaders,
-    SessionCookie,
-)
+from app.web.middleware import Perimeter
 from app.web.render import Renderer
 from app.web.warmup import warm_up
 
@@ -137,22 +129,28 @@ def create_app(
         redoc_url=None,
         openapi_url=None,
         lifespan=lifespan,
+        # FastAPI's native OpenTelemetry off: the site counts and logs with its own
+        # (app/metrics.py, app/web/logs.py), and asking OpenTelemetry's three global
+        # providers whether any is configured cost every request 10–30 µs
+        # (docs/performance.md, *A tap in process*)
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.config = config
     if store is not None:  # the caller's, open already: served even before a lifespan runs
         app.state.store = store
     app.state.assets = Assets()
     app.state.renderer = Renderer(app.state.assets)
-    # Outermost last: security headers on everything, the 500 page inside them.
-    app.add_middleware(LimitHolds)
+    # One layer of our own around gzip (app/web/middleware.py: every layer is a cost on every
+    # request): the request's id, metrics and log line, security headers, the 500 page inside
+    # them, HEAD as GET, the session cookie, the body limit, the limit's holds given back.
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     pasted = max(config.max_body, replays.PASTED_MAX_BODY)  # a 5,000-move game's text
-    app.add_middleware(BodyLimit, limit=config.max_body, wider={("POST", "/replay"): pasted})
-    app.add_middleware(SessionCookie)
-    app.add_middleware(HeadAsGet)
-    app.add_middleware(CrashGuard)
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(Observed, log_json=config.log_format == "json")  # outermost
+    app.add_middleware(
+        Perimeter,
+        limit=config.max_body,
+        wider={("POST", "/replay"): pasted},
+        log_json=config.log_format == "json",
+    )
     error_pages.install(app)
     logs.install(config.log_format)  # no device link's secret in any line; JSON lines
     # the games' routers first: a tap, by far the most frequent request, is matched without

@@ -3,12 +3,22 @@ requests per second, p50 / p95 / p99 per action, failures, and the games reloade
 (lost, desynced).
 
 Run: ``.venv/bin/python -m bench.bench_load [--setup one|two|both] [--users 40] [--seconds 60]
-[--workers 2] [--pace 0.8]``
+[--workers 2] [--pace 0.8]``; how many players one worker serves:
+``.venv/bin/python -m bench.bench_load --ramp 100,200,400,700,1000 [--pace 2] [--seconds 40]
+[--p99 50]``
 
 - ``one``: one instance (``--workers`` uvicorn workers) on a SQLite file;
 - ``two``: two instances on one Redis (a ``redis-server`` of its own, no persistence), every
   request going to the next instance in turn (``SOLITAIRE_LOCUST_HOSTS``): each game is
   played on both.
+
+- ``--ramp``: one uvicorn worker with ``scripts/run``'s options, the SQLite store and the rate
+  limits on but raised out of reach (``bench/bench_http.py``'s ``RAISED``: every simulated
+  player shares 127.0.0.1), and a run of the profile for each count of players in turn, at a
+  human's pace (``--pace``, default 2 s between a player's actions); each count's tap p50 /
+  p95 / p99 (the worse of the two games' taps), and the largest count whose tap p99 stays
+  within ``--p99`` ms with no failure and no game lost or desynced. The ramp stops at the
+  first count that misses.
 
 Locust runs in its own process on the same machine: on a small machine the load generator
 takes a share of the CPU the figures would otherwise show (``docs/performance.md``).
@@ -69,15 +79,61 @@ def _print(title: str, figures: dict[str, Any]) -> None:
     )
 
 
+def ramp(counts: list[int], seconds: int, pace: float, bound: float, folder: Path) -> None:
+    """The profile at each count of players against one worker (``--ramp``)."""
+    from bench.bench_http import RAISED, RUN_ARGS
+
+    server = start_server(
+        str(folder / "ramp.db"), folder, workers=1, name="ramp", env=RAISED, args=RUN_ARGS
+    )
+    best = None
+    print(f"one worker, SQLite, limits on (out of reach), a player's action every {pace} s\n")
+    print(
+        "| players | requests/s | tap p50 / p95 / p99 ms | all p99 ms | failures"
+        " | lost, desynced | load avg |"
+    )
+    print("|---:|---:|---|---:|---:|---|---:|")
+    try:
+        for users in counts:
+            step = folder / f"ramp-{users}"
+            step.mkdir()
+            figures = _locust([server.url], users, seconds, pace, step)
+            taps = [entry for name, entry in figures["actions"].items() if name.endswith(" tap")]
+            worst = {k: max(entry[k] for entry in taps) for k in ("p50_ms", "p95_ms", "p99_ms")}
+            sound = not figures["failures"] and not figures["lost"] and not figures["desynced"]
+            print(
+                f"| {users} | {figures['requests_per_s']} | {worst['p50_ms']} /"
+                f" {worst['p95_ms']} / {worst['p99_ms']} | {figures['p99_ms']} |"
+                f" {figures['failures']} of {figures['requests']} |"
+                f" {figures['lost']}, {figures['desynced']} | {os.getloadavg()[0]:.1f} |",
+                flush=True,
+            )
+            if not sound or worst["p99_ms"] > bound:
+                break
+            best = users
+    finally:
+        server.stop()
+    print(f"\nthe most players one worker served with tap p99 ≤ {bound:g} ms: {best or 'none'}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setup", choices=("one", "two", "both"), default="both")
     parser.add_argument("--users", type=int, default=40)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--pace", type=float, default=0.8)
+    parser.add_argument(
+        "--pace", type=float, default=None, help="seconds between actions (0.8; --ramp: 2)"
+    )
+    parser.add_argument("--ramp", help="counts of players, comma-separated: one worker")
+    parser.add_argument("--p99", type=float, default=50.0, help="(--ramp) the tap p99 bound, ms")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="bench-load-"))
+    if args.ramp:
+        counts = [int(count) for count in args.ramp.split(",")]
+        ramp(counts, args.seconds, args.pace or 2.0, args.p99, folder)
+        return
+    args.pace = args.pace or 0.8
     run = (args.users, args.seconds, args.pace)
     if args.setup in ("one", "both"):
         server = start_server(str(folder / "games.db"), folder, workers=args.workers, name="one")

@@ -130,13 +130,14 @@ def action_route(
     against that deal, and hands the action to :func:`act`."""
 
     def register(make: Callable[[FormT], Action]) -> Callable[[FormT], Action]:
-        async def endpoint(code: str, request: Request) -> Response:
+        async def endpoint(request: Request) -> Response:
+            request.scope["route"] = routes[0]  # for the metrics' route label
             error: BaseException | None = None
             guarded = False
             try:
                 await guard_write(request)  # same origin, and the write rate limit
                 guarded = True
-                deal = parse_code(screen, code, action=True)
+                deal = parse_code(screen, request.path_params["code"], action=True)
                 form = await read_form(request, model, deal)
                 response = await act(request, screen, deal, form.token, make(form))
             except BaseException as raised:
@@ -146,17 +147,24 @@ def action_route(
                 _count(request, screen, verb, error, guarded)
             return response
 
-        async def practice(code: str, request: Request) -> Response:
+        async def practice(request: Request) -> Response:
+            request.scope["route"] = routes[1]
             await guard_write(request)
-            deal = parse_code(screen, code, action=True)
+            deal = parse_code(screen, request.path_params["code"], action=True)
             form = await read_form(request, model, deal)
             return await act(request, screen, deal, form.token, make(form), practice=True)
 
+        # Starlette routes, not FastAPI's: the endpoint takes the request alone and reads its
+        # form itself, so FastAPI's dependency solving and its exit stacks were pure cost on
+        # the most frequent request (docs/performance.md, *A tap in process*); the exception
+        # handlers answer as before (Starlette's request_response runs them). FastAPI's router
+        # names the matched route in ``scope["route"]`` for its own routes only: the endpoints
+        # name theirs, which the request's metrics read (app.web.middleware.Perimeter).
         name = f"{screen.slug}-{verb}"
-        router.add_api_route(f"/{{code}}/{verb}", endpoint, methods=["POST"], name=name)
-        router.add_api_route(
-            f"/{{code}}/practice/{verb}", practice, methods=["POST"], name=f"{name}-practice"
-        )
+        router.add_route(f"{router.prefix}/{{code}}/{verb}", endpoint, ["POST"], name)
+        practice_path = f"{router.prefix}/{{code}}/practice/{verb}"
+        router.add_route(practice_path, practice, ["POST"], f"{name}-practice")
+        routes = router.routes[-2:]
         return make
 
     return register

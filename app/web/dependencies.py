@@ -122,7 +122,7 @@ async def spend_rank(request: Request) -> None:
 
 def release_held(scope: Scope) -> None:
     """Give back the new game and the ranked win a request held and did not spend (the
-    middleware :class:`app.web.middleware.LimitHolds`, when the request ends)."""
+    middleware :class:`app.web.middleware.Perimeter`, when the request ends)."""
     for name in (_HELD, _RANK):
         held = scope.get("state", {}).get(name)
         if isinstance(held, Hold):

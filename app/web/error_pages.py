@@ -49,7 +49,7 @@ async def render_error(
 
 
 async def render_crash(request: Request) -> Response:
-    """The 500 page (:class:`app.web.middleware.CrashGuard` answers it)."""
+    """The 500 page (:class:`app.web.middleware.Perimeter` answers it)."""
     detail = N_("The server failed to answer; your game was not changed. Try again.")
     return await render_error(request, PlayerError.fixed(500, N_("Something went wrong"), detail))
 

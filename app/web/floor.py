@@ -36,8 +36,10 @@ def _answer(game: str) -> str:
     return (Path(os.environ[ENV]) / f"{game}.html").read_text("utf-8")
 
 
-@router.post("/_bench/floor/{game}")
-async def floor(game: str, request: Request) -> Response:
+async def floor(request: Request) -> Response:
+    """A Starlette route, as the game actions are (:func:`app.web.actions.action_route`)."""
+    request.scope["route"] = router.routes[0]
+    game = request.path_params["game"]
     await guard_write(request)
     screen = SCREENS.get(game)
     if screen is None:
@@ -47,3 +49,6 @@ async def floor(game: str, request: Request) -> Response:
     if not form.token or not Player.from_request(request).sid:
         return Response(status_code=404)
     return html_answer(_answer(game))
+
+
+router.add_route("/_bench/floor/{game}", floor, ["POST"])

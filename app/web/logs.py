@@ -12,7 +12,7 @@ to mask it there.
 uvicorn's — is one JSON object (:class:`JsonLines`): ``time``, ``level``, ``logger``,
 ``message``, the request's id when a request is under way, and for an error its
 ``traceback``. uvicorn's access log gives way to one line per request written by
-:class:`app.web.middleware.Observed`: its id, method, route template, path (masked, without the
+:class:`app.web.middleware.Perimeter`: its id, method, route template, path (masked, without the
 query), status, duration in milliseconds, store and client address. Headers and bodies are never
 logged, so no cookie, form token or form body can reach a line. The default, ``text``, keeps
 uvicorn's readable lines.
@@ -57,7 +57,7 @@ class MaskSecrets(logging.Filter):
 
 ACCESS_LOGGER: Final = "uvicorn.access"
 REQUESTS_LOGGER: Final = "solitaire.access"
-"""The JSON request lines' logger (:class:`app.web.middleware.Observed`)."""
+"""The JSON request lines' logger (:class:`app.web.middleware.Perimeter`)."""
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 """The id of the request under way (``X-Request-ID``), for every line logged while it is."""
@@ -97,7 +97,7 @@ class JsonLines(logging.Formatter):
 def install(log_format: str = "text") -> None:
     """Put :class:`MaskSecrets` on the access logger once (an app made again adds none); with
     ``json``, write every line as :class:`JsonLines` to standard error, uvicorn's included,
-    and leave the requests' lines to :class:`app.web.middleware.Observed`."""
+    and leave the requests' lines to :class:`app.web.middleware.Perimeter`."""
     logger = logging.getLogger(ACCESS_LOGGER)
     if not any(isinstance(f, MaskSecrets) for f in logger.filters):
         logger.addFilter(MaskSecrets())
@@ -113,4 +113,4 @@ def install(log_format: str = "text") -> None:
         uvicorn = logging.getLogger(name)
         uvicorn.handlers = []
         uvicorn.propagate = True
-    logger.disabled = True  # one line per request: Observed's
+    logger.disabled = True  # one line per request: Perimeter's
