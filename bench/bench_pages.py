@@ -16,14 +16,18 @@ The pages, all with the player's cookie, over keep-alive, one request at a time:
 page, ``/stats``, each game's fresh deal and its game in progress, and a replay step of
 each game (a step drawn anew for every request). Every page is asked for ``--warm`` times
 before the rounds. In each round A and then B ask ``--requests`` times for every page (the
-pages in turn, so a page's requests spread over the round); a round's figure per page is the
-median of its requests. Printed per page: the median over rounds of A and of B, and the ratio
-B ÷ A taken round by round (its median, and its lowest and highest in brackets).
+pages one after the other); a round's figures per page are the server's CPU time per request
+(all its threads, from ``/proc/PID/task/*/schedstat``: what a worker spends, and steady on a
+loaded machine) and the median of the requests' times as the client sees them. Printed per
+page: the medians over rounds of A and of B, and the ratio B ÷ A taken round by round (its
+median, and its lowest and highest in brackets). Read the CPU ratio; the times' ratio needs a
+quiet machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -117,32 +121,53 @@ def timed(client: httpx.Client, path: str) -> float:
     return took
 
 
+def cpu_ns(pid: int) -> int:
+    """The CPU time of all the process's threads so far, in nanoseconds (the scheduler's
+    count: exact, where the machine's load makes the wall clock drift)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):  # a thread ended
+            total += int((task / "schedstat").read_text().split()[0])
+    return total
+
+
 def one_round(
     server: Server, urls: dict[str, Callable[[], str]], requests: int
-) -> dict[str, float]:
-    """Each page ``requests`` times, the pages in turn: the median per page, in ms."""
-    times: dict[str, list[float]] = {name: [] for name in urls}
+) -> dict[str, tuple[float, float]]:
+    """Each page ``requests`` times in a row: per page, the median time of a request
+    (client's wall clock) and the server's CPU time per request, in ms."""
+    found: dict[str, tuple[float, float]] = {}
+    pid = server.process.pid
     with httpx.Client(base_url=server.url, cookies={"sid": SID}, timeout=30) as client:
-        for _ in range(requests):
-            for name, url in urls.items():
-                times[name].append(timed(client, url()))
-    return {name: statistics.median(found) for name, found in times.items()}
+        for name, url in urls.items():
+            before = cpu_ns(pid)
+            times = [timed(client, url()) for _ in range(requests)]
+            cpu = (cpu_ns(pid) - before) / requests / 1e6
+            found[name] = (statistics.median(times), cpu)
+    return found
 
 
-def report(
-    names: list[str], a: list[dict[str, float]], b: list[dict[str, float]], labels: tuple[str, str]
-) -> list[str]:
+Round = dict[str, tuple[float, float]]
+
+
+def report(names: list[str], a: list[Round], b: list[Round], labels: tuple[str, str]) -> list[str]:
+    """Per page, for the server's CPU time per request and for the client's time: the
+    medians over rounds of A and B, and B ÷ A round by round (median, range)."""
     lines = [
-        f"| page | A: {labels[0]} ms | B: {labels[1]} ms | B ÷ A, median (range) |",
-        "|---|---:|---:|---:|",
+        "| page | A CPU ms | B CPU ms | CPU B ÷ A | A ms | B ms | time B ÷ A |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
+    lines[0] = lines[0].replace("A CPU", f"A ({labels[0]}) CPU").replace("B CPU", "B (this) CPU")
     for name in names:
-        ratios = [after[name] / before[name] for before, after in zip(a, b, strict=True)]
-        lines.append(
-            f"| {name} | {statistics.median(r[name] for r in a):.2f}"
-            f" | {statistics.median(r[name] for r in b):.2f}"
-            f" | {statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) |"
-        )
+        cells = []
+        for which in (1, 0):
+            ratios = [y[name][which] / x[name][which] for x, y in zip(a, b, strict=True)]
+            cells.append(
+                f"{statistics.median(r[name][which] for r in a):.2f}"
+                f" | {statistics.median(r[name][which] for r in b):.2f}"
+                f" | {statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})"
+            )
+        lines.append(f"| {name} | {' | '.join(cells)} |")
     return lines
 
 
@@ -150,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="267c4d4", help="a git ref or a directory")
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--requests", type=int, default=30, help="per page and round")
+    parser.add_argument("--requests", type=int, default=40, help="per page and round")
     parser.add_argument("--warm", type=int, default=10, help="requests per page before")
     parser.add_argument("--only", help="comma-separated page names (default: all)")
     args = parser.parse_args(argv)
@@ -172,7 +197,7 @@ def main(argv: list[str] | None = None) -> None:
                 wanted = set(args.only.split(","))
                 urls[side] = {k: v for k, v in urls[side].items() if k in wanted}
             one_round(servers[side], urls[side], args.warm)
-        results: dict[str, list[dict[str, float]]] = {"A": [], "B": []}
+        results: dict[str, list[Round]] = {"A": [], "B": []}
         loads = []
         for number in range(args.rounds):
             for side in ("A", "B"):
