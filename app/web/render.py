@@ -72,6 +72,12 @@ KEPT_MAX: Final = 4096
 """Kept partials per renderer at most (the settings panel: 3 languages × 1,152 settings)."""
 
 
+def current_step(move_list: Markup, step: int) -> Markup:
+    """A kept move list (``partials/move_list.html``) with the step shown marked current."""
+    item = f'<li data-step="{step}">'
+    return Markup(str(move_list).replace(item, f'<li aria-current="step" data-step="{step}">', 1))
+
+
 def _hashable(value: Any) -> Any:
     if isinstance(value, Mapping):
         return tuple(value.items())
@@ -100,6 +106,7 @@ class Renderer:
         self.env.globals["asset_url"] = assets.url
         self.env.globals["theme_colours"] = THEME_COLOURS
         self.env.filters["clock"] = clock_text
+        self.env.filters["current_step"] = current_step
         self.env.globals["kept"] = jinja2.pass_context(
             lambda context, name, *depends: self.kept(context, name, *depends)
         )
