@@ -1,10 +1,13 @@
 """Pages side by side with another commit (issue 48 item 1): each page's cost here against a
 baseline checkout, A B A B, pair by pair.
 
-Run: ``.venv/bin/python -m bench.bench_pages [--baseline 267c4d4] [--rounds 7] [--requests 30]``
+Run: ``.venv/bin/python -m bench.bench_pages [--baseline 267c4d4 [--baseline REF …]]
+[--rounds 7] [--requests 40]``
 
 ``--baseline``: a git ref (archived into the work folder, as ``bench_http`` does) or a
-directory (``git worktree add /tmp/pages-base 267c4d4``). A is the baseline, B this checkout.
+directory (``git worktree add /tmp/pages-base 267c4d4``); given again, another baseline (the
+commit before a change: before and after side by side in one run). A is a baseline, B this
+checkout; each round measures every baseline and then this checkout.
 Each runs one uvicorn worker with ``scripts/run``'s options (``bench_http.RUN_ARGS``), the
 SQLite store as shipped (a file of its own per checkout) and the limits on (raised out of
 reach: every request comes from 127.0.0.1). Before its server starts, each store is filled by
@@ -173,14 +176,20 @@ def report(names: list[str], a: list[Round], b: list[Round], labels: tuple[str, 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", default="267c4d4", help="a git ref or a directory")
+    parser.add_argument(
+        "--baseline",
+        action="append",
+        help="a git ref or a directory (267c4d4 when none); again for another baseline, each"
+        " measured in turn with this checkout and compared with it",
+    )
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--requests", type=int, default=40, help="per page and round")
     parser.add_argument("--warm", type=int, default=10, help="requests per page before")
     parser.add_argument("--only", help="comma-separated page names (default: all)")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="bench-pages-"))
-    roots = {"A": checkout(args.baseline, work), "B": ROOT}
+    baselines = args.baseline or ["267c4d4"]
+    roots = {f"A{i}": checkout(ref, work) for i, ref in enumerate(baselines)} | {"B": ROOT}
     servers: dict[str, Server] = {}
     urls: dict[str, dict[str, Callable[[], str]]] = {}
     print(f"uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
@@ -197,10 +206,10 @@ def main(argv: list[str] | None = None) -> None:
                 wanted = set(args.only.split(","))
                 urls[side] = {k: v for k, v in urls[side].items() if k in wanted}
             one_round(servers[side], urls[side], args.warm)
-        results: dict[str, list[Round]] = {"A": [], "B": []}
+        results: dict[str, list[Round]] = {side: [] for side in roots}
         loads = []
         for number in range(args.rounds):
-            for side in ("A", "B"):
+            for side in roots:
                 results[side].append(one_round(servers[side], urls[side], args.requests))
             loads.append(os.getloadavg()[0])
             print(f"round {number + 1} of {args.rounds}, load average {loads[-1]:.1f}", flush=True)
@@ -208,13 +217,15 @@ def main(argv: list[str] | None = None) -> None:
         for server in servers.values():
             server.stop()
     print(
-        f"\n{args.rounds} rounds A B, {args.requests} requests per page and round (keep-alive,"
-        f" one at a time), one uvicorn worker each; load average {statistics.median(loads):.1f}"
-        f" ({min(loads):.1f}–{max(loads):.1f})\n"
+        f"\n{args.rounds} rounds {' '.join(roots)}, {args.requests} requests per page and round"
+        f" (keep-alive, one at a time), one uvicorn worker each; load average"
+        f" {statistics.median(loads):.1f} ({min(loads):.1f}–{max(loads):.1f})\n"
     )
-    labels = (f"{args.baseline}", "this checkout")
-    for line in report(list(urls["B"]), results["A"], results["B"], labels):
-        print(line)
+    for i, ref in enumerate(baselines):
+        print(f"A = {ref}, B = this checkout")
+        for line in report(list(urls["B"]), results[f"A{i}"], results["B"], (ref, "this")):
+            print(line)
+        print()
     print(f"details in {work}")
 
 
