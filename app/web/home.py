@@ -5,6 +5,7 @@ the deal code box."""
 from __future__ import annotations
 
 import datetime
+import functools
 from typing import Annotated, Any, Final
 
 from babel.dates import format_skeleton
@@ -22,6 +23,7 @@ from app.store import GameSummary, Store
 from app.store.counting import clock_ms, normal
 from app.store.life import deal_of, label, life_of, replayed
 from app.web.dependencies import PageDep, PlayerDep, RendererDep, StoreDep
+from app.web.diagrams import Diagram
 from app.web.errors import PlayerError
 from app.web.games import SCREENS
 from app.web.htmx import html_answer
@@ -44,7 +46,7 @@ async def home(
     context = page.context(
         games=games,
         finished=finished,
-        tiles=await run_in_threadpool(new_deal_tiles, page.lang),
+        tiles=_TILES.get(page.lang) or await run_in_threadpool(new_deal_tiles, page.lang),
         code="",
         problem=None,
         **await daily_block(
@@ -54,9 +56,17 @@ async def home(
     return html_answer(renderer.page("pages/home.html", context, t))
 
 
+_TILES: Final[dict[str, list[dict[str, Any]]]] = {}
+""":func:`new_deal_tiles` by language, kept once drawn (the lifespan's warm-up draws them):
+the same on every request, read only by the template."""
+
+
 def new_deal_tiles(lang: str) -> list[dict[str, Any]]:
     """The home page's tiles (issue 35): each game and level, a picture of its board (a deal's
     start, drawn as the rules pages draw it) and one tap to a fresh deal."""
+    kept = _TILES.get(lang)
+    if kept is not None:
+        return kept
     t = translations(lang)
     tiles = []
     for slug in GAMES:
@@ -73,6 +83,7 @@ def new_deal_tiles(lang: str) -> list[dict[str, Any]]:
                     "picture": diagram(_sample(screen, variant), lang),
                 }
             )
+    _TILES[lang] = tiles
     return tiles
 
 
@@ -186,7 +197,12 @@ async def daily_block(store: Store, sid: str, lang: str, zen: bool = False) -> d
     day = daily.today()
     codes = await daily.daily_codes(day)
     levels = _levels(t)
-    pictures = await run_in_threadpool(lambda: [diagram(c, lang) for c in codes.values()])
+    pictures = _PICTURES.get((day, lang))
+    if pictures is None:  # drawn in a thread: the warm-up draws today's, not tomorrow's
+        pictures = await run_in_threadpool(lambda: [diagram(c, lang) for c in codes.values()])
+        if len(_PICTURES) > 16:
+            _PICTURES.clear()
+        _PICTURES[(day, lang)] = pictures
     deals = []
     for code, picture in zip(codes.values(), pictures, strict=True):
         text = str(code)
@@ -210,14 +226,23 @@ async def daily_block(store: Store, sid: str, lang: str, zen: bool = False) -> d
             }
         )
     current, best = daily_streak(normal(await store.player_stats(sid)), day)
-    when = datetime.date.fromisoformat(day)
     return {
         "daily": {
             "day": day,
-            "day_text": format_skeleton("MMMMEEEEd", when, locale=lang),
+            "day_text": _day_text(day, lang),
             "deals": deals,
             "streak": current,
             "best": best,
             "winnable": all(daily.proved_winnable(day, c.game, c.variant) for c in codes.values()),
         }
     }
+
+
+_PICTURES: Final[dict[tuple[str, str], list[Diagram]]] = {}
+"""Today's deals' pictures by day and language (:func:`daily_block`)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _day_text(day: str, lang: str) -> str:
+    """The daily block's day in words (``Monday, December 7``), once per day and language."""
+    return str(format_skeleton("MMMMEEEEd", datetime.date.fromisoformat(day), locale=lang))

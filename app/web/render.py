@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import jinja2
 from babel.support import NullTranslations
+from markupsafe import Markup, escape
 
 from app.i18n import translations
 from app.web.assets import Assets
@@ -63,6 +64,27 @@ class CompiledTemplates(jinja2.BytecodeCache):
 COMPILED: Final = CompiledTemplates()
 """The pages' environments' compiled templates (:class:`app.web.render.Renderer`)."""
 
+TOKEN_MARK: Final = "\x00kept-token\x00"
+HERE_MARK: Final = "\x00kept-here\x00"
+"""Stand for the form token and the page's path in a kept partial (:meth:`Renderer.kept`)."""
+
+KEPT_MAX: Final = 4096
+"""Kept partials per renderer at most (the settings panel: 3 languages × 1,152 settings)."""
+
+
+def current_step(move_list: Markup, step: int) -> Markup:
+    """A kept move list (``partials/move_list.html``) with the step shown marked current."""
+    item = f'<li data-step="{step}">'
+    return Markup(str(move_list).replace(item, f'<li aria-current="step" data-step="{step}">', 1))
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return tuple(value.items())
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
 
 class Renderer:
     """One Jinja environment for the application (autoescaped, strict about undefined names)."""
@@ -84,7 +106,12 @@ class Renderer:
         self.env.globals["asset_url"] = assets.url
         self.env.globals["theme_colours"] = THEME_COLOURS
         self.env.filters["clock"] = clock_text
+        self.env.filters["current_step"] = current_step
+        self.env.globals["kept"] = jinja2.pass_context(
+            lambda context, name, *depends: self.kept(context, name, *depends)
+        )
         self._partials: dict[tuple[str, str], str] = {}
+        self._kept: dict[tuple[Any, ...], str] = {}
 
     @contextmanager
     def _language(self, t: NullTranslations) -> Iterator[None]:
@@ -100,6 +127,23 @@ class Renderer:
         if key not in self._partials:
             self._partials[key] = self.page(name, {}, translations(lang))
         return self._partials[key]
+
+    def kept(self, context: jinja2.runtime.Context, name: str, *depends: Any) -> Markup:
+        """``{{ kept("partials/settings.html", lang, session.hints, …) }}``: the partial as
+        ``{% include %}`` draws it, drawn once for the values it ``depends`` on (all it reads,
+        but the form token and the page's path, which are filled in) in the language being
+        rendered, then kept: a page's fixed parts are not drawn again per request."""
+        t = _current.get()
+        key = (name, t, *map(_hashable, depends))
+        html = self._kept.get(key)
+        if html is None:
+            values = context.get_all() | {"token": TOKEN_MARK, "here": HERE_MARK}
+            html = self.env.get_template(name).render(values)
+            if len(self._kept) >= KEPT_MAX:
+                self._kept.clear()
+            self._kept[key] = html
+        token, here = escape(context["token"]), escape(context["here"])
+        return Markup(html.replace(TOKEN_MARK, token).replace(HERE_MARK, here))
 
     def page(self, name: str, context: Mapping[str, Any], t: NullTranslations) -> str:
         with self._language(t):

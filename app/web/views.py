@@ -118,11 +118,42 @@ def _enabled(info: InfoView) -> tuple[bool, bool, bool]:
 def info_html(lang: str, screen: ScreenView, info: InfoView, shortcuts: str) -> str:
     """The info bar of both games (``templates/board/info.html``): time, score, moves, deal
     code; Undo, Redo, Restart, New game, the keyboard shortcuts (``shortcuts``: their list,
-    rendered once per language). The token is still a placeholder (``board.fill``)."""
+    rendered once per language). The token is still a placeholder (``board.fill``).
+    Drawn once per language, screen, deal, mode and controls' state, with :data:`NUMBERS`
+    where its numbers go (as :func:`_stats`), filled in here."""
+    bar = _bar(lang, screen, info.code, info.url, info.running, info.zen, _enabled(info), shortcuts)
+    for mark, value in zip(NUMBERS, _numbers(info), strict=True):
+        bar = bar.replace(mark, value, 1)
+    return bar
+
+
+@functools.lru_cache(maxsize=1024)
+def _bar(
+    lang: str,
+    screen: ScreenView,
+    code: str,
+    url: str,
+    running: bool,
+    zen: bool,
+    enabled: tuple[bool, bool, bool],
+    shortcuts: str,
+) -> str:
     controls = [
-        (verb, Markup(_control(lang, verb, enabled)))
-        for verb, enabled in zip(CONTROLS, _enabled(info), strict=True)
+        (verb, Markup(_control(lang, verb, on))) for verb, on in zip(CONTROLS, enabled, strict=True)
     ]
+    elapsed, away, clock, score, moves = (Markup(mark) for mark in NUMBERS)
+    info = words(
+        elapsed_ms=elapsed,
+        away_left_ms=away,
+        clock=clock,
+        score=score,
+        moves=moves,
+        running=running,
+        zen=zen,
+        code=code,
+        url=url,
+        deal=deal_of(code)[0],
+    )
     return draw(INFO, "bar", _texts(lang), screen, info, controls, Markup(shortcuts))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final
 
 from babel.support import NullTranslations
@@ -17,7 +17,7 @@ from markupsafe import Markup
 from app.engine.cards import Card
 from app.engine.halfmoon import HalfMoon, Outcome, Position, Removal, parse_place, place_name
 from app.i18n import card_letters, translations
-from app.web.board import STATIC
+from app.web.board import STATIC, selected_from
 from app.web.diagrams import NOBODY, Diagram
 from app.web.examples import ExampleError, copy_game
 from app.web.halfmoon import SCREEN, place_html
@@ -141,7 +141,7 @@ def diagram(game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
     """Half Moon's arc and reserve; ``ringed`` names places (``pile-2``) whose card is ringed."""
     facts = SCREEN.facts(game, NOBODY)
     parts = [
-        place_html(lang, replace(p, selected_from=0 if p.name in ringed else None), STATIC)
+        place_html(lang, selected_from(p, 0 if p.name in ringed else None), STATIC)
         for p in facts.places
     ]
     return Diagram(SCREEN.slug, str(game.code), 0, Markup(SCREEN.layout(parts, interactive=False)))

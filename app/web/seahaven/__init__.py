@@ -303,7 +303,24 @@ class SeahavenScreen(Screen[Seahaven]):
     def layout(self, places: list[str], interactive: bool = True) -> str:
         cells = len(places) - len(COLUMNS) - len(SUITS)
         parts = places[:cells], places[cells : cells + len(SUITS)], places[cells + len(SUITS) :]
-        return draw(BOARD, "layout", *(Markup("".join(part)) for part in parts), interactive)
+        around = _layout(interactive)
+        return "".join(
+            (around[0], *parts[0], around[1], *parts[1], around[2], *parts[2], around[3])
+        )
+
+
+LAYOUT_MARKS: Final = ("\x00cells\x00", "\x00foundations\x00", "\x00columns\x00")
+
+
+@functools.lru_cache(maxsize=2)
+def _layout(interactive: bool) -> tuple[str, str, str, str]:
+    """The board's layout (``layout`` of ``templates/games/seahaven/board.html``) drawn once,
+    cut where the cells, the foundations and the columns go."""
+    drawn = draw(BOARD, "layout", *(Markup(mark) for mark in LAYOUT_MARKS), interactive)
+    first, rest = drawn.split(LAYOUT_MARKS[0])
+    second, rest = rest.split(LAYOUT_MARKS[1])
+    third, last = rest.split(LAYOUT_MARKS[2])
+    return first, second, third, last
 
 
 BOARD: Final = "games/seahaven/board.html"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final
 
 from markupsafe import Markup
@@ -26,7 +26,7 @@ from app.engine.seahaven import (
 )
 from app.i18n import card_letters, translations
 from app.status import Status
-from app.web.board import STATIC
+from app.web.board import STATIC, selected_from
 from app.web.diagrams import NOBODY, Diagram
 from app.web.examples import ExampleError, copy_game
 from app.web.seahaven import SCREEN, column_html, slot_html
@@ -164,7 +164,7 @@ def diagram(game: Seahaven, lang: str, ringed: Collection[str] = ()) -> Diagram:
     parts = []
     for place in facts.places:
         marked = [depth for depth, card in enumerate(place.cards) if str(card) in ringed]
-        ring = replace(place, selected_from=min(marked, default=None))
+        ring = selected_from(place, min(marked, default=None))
         if place.kind == "column":
             parts.append(column_html(lang, ring, interactive=STATIC))
         else:
