@@ -519,6 +519,7 @@ def walk(start: Position, moves: Sequence[Move], every: int) -> Walk[Position]:
     cells = stacks[CELLS.start : CELLS.start + cell_count]
     columns = stacks[: COLUMNS.stop]
     left = every
+    first_cell, first_foundation, bases = CELLS.start, FOUNDATIONS.start, _FOUNDATION_BASE
     for index, move in enumerate(moves):
         if move in settled:
             source, count, target = move
@@ -526,17 +527,14 @@ def walk(start: Position, moves: Sequence[Move], every: int) -> Walk[Position]:
             if count == 1:
                 if src:
                     card = src[-1]
-                    if target < CELLS.start:  # a column: one rank higher, same suit; a king
+                    if target < first_cell:  # a column: one rank higher, same suit; a king
                         allowed = dst[-1] == card + 1 if dst else card & 15 == KING
-                    elif target < FOUNDATIONS.start:  # a free cell
+                    elif target < first_foundation:  # a free cell
                         allowed = not dst
                     else:  # the next card of its suit
-                        allowed = (
-                            card == _FOUNDATION_BASE[target - FOUNDATIONS.start] + len(dst) + 1
-                        )
+                        allowed = card == bases[target - first_foundation] + len(dst) + 1
                     if allowed:
-                        src.pop()
-                        dst.append(card)
+                        dst.append(src.pop())
                         left -= 1
                         if not left:
                             kept.append((cell_count, tuple(map(tuple, stacks))))
