@@ -45,6 +45,7 @@ from app.web.dependencies import (
     RendererDep,
     StoreDep,
     checked_form,
+    checked_form_page,
     get_page,
     public_origin,
 )
@@ -329,8 +330,7 @@ async def replay_pasted(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     """A pasted game's replay: every move checked by the rules, nothing stored."""
-    form = await checked_form(request, store, player, PastedForm, "/replay")
-    page = await get_page(request, store, player)
+    form, page = await checked_form_page(request, store, player, PastedForm, "/replay")
     cache = line_cache(request)
     key = ("", _digest(form.text))
     known = cache.get(key)
