@@ -333,6 +333,30 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _same(kept: Any) -> Any:
+    return kept
+
+
+@dataclass(frozen=True, slots=True)
+class Walk(Generic[P]):
+    """Moves checked by the rules one after another from a position (:meth:`Game.walk`): the
+    position after every ``every`` moves allowed, and the first move refused, if any."""
+
+    kept: tuple[Any, ...]
+    """The snapshots as the game keeps them, the first the start: ``kept[k]`` is the position
+    after ``k × every`` moves (as far as the moves were allowed)."""
+    unpack: Callable[[Any], P] = _same
+    """How a kept snapshot becomes a position (positions are kept as they are by default)."""
+    refused: int | None = None
+    """The index (0-based) of the first move the rules refused; ``None`` when none was."""
+    refusal: Refusal | None = None
+    """Why the rules refused it."""
+
+    def snapshot(self, k: int) -> P:
+        """The position after ``k × every`` moves."""
+        return self.unpack(self.kept[k])
+
+
 class Game(ABC, Generic[P, M]):
     """A game in progress: the deal, the positions reached, undo/redo and the clock.
 
@@ -474,6 +498,15 @@ class Game(ABC, Generic[P, M]):
         """Whether ``position`` is lost, searched within ``budget`` positions (the game's own
         when ``None``) and the ``time.monotonic()`` ``deadline``; ``None``: undecided."""
         raise NotImplementedError(f"{cls.title} proves no position lost")
+
+    @classmethod
+    def walk(cls, start: P, moves: Sequence[M], every: int) -> Walk[P]:
+        """Check ``moves`` in order from ``start``, each by :meth:`check` in the position the
+        moves before it reached, up to the first the rules refuse; keep the position after
+        every ``every`` moves. :func:`walk_by_rules` is the definition: a game may walk faster
+        (Seahaven changes one board in place) but never differently (``tests/engine/
+        test_walk.py`` holds every game's walk to it)."""
+        return walk_by_rules(cls, start, moves, every)
 
     @classmethod
     def canonical_move(cls, move: M) -> M:
@@ -790,3 +823,18 @@ class Game(ABC, Generic[P, M]):
     def positions(self) -> Sequence[P]:
         """Every position from the deal to now (read-only view for analysis)."""
         return (self._start, *(p for step in self.steps for p in step.positions))
+
+
+def walk_by_rules(game: type[Game[P, M]], start: P, moves: Sequence[M], every: int) -> Walk[P]:
+    """:meth:`Game.walk` by the rules' own :meth:`~Game.check` and :meth:`~Game.result`, one
+    immutable position after another."""
+    position = start
+    kept = [start]
+    for index, move in enumerate(moves):
+        refusal = game.check(position, move)
+        if refusal is not None:
+            return Walk(tuple(kept), refused=index, refusal=refusal)
+        position = game.result(position, move)
+        if (index + 1) % every == 0:
+            kept.append(position)
+    return Walk(tuple(kept))

@@ -68,7 +68,7 @@ class LineError(ValueError):
 class Line(Generic[P, M]):
     """The moves of one game from its deal, each checked by the rules, with snapshots."""
 
-    __slots__ = ("_moves", "_snapshots", "_text", "code", "game")
+    __slots__ = ("_moves", "_text", "_walk", "code", "game")
 
     def __init__(self, game: type[Game[P, M]], code: DealCode, moves: Sequence[M]) -> None:
         """Replay ``moves`` from ``code``'s deal through the rules.
@@ -81,17 +81,15 @@ class Line(Generic[P, M]):
             raise LineError("too_long", MAX_RECORD_MOVES + 2, game=game)
         self.game = game
         self.code = code
-        self._moves: tuple[M, ...] = tuple(game.canonical_move(m) for m in moves)
-        position = game.deal(code)
-        snapshots = [position]
-        for index, move in enumerate(self._moves, 1):
-            refusal = game.check(position, move)
-            if refusal is not None:
-                raise LineError("illegal", index + 1, str(move), refusal, game)
-            position = game.result(position, move)
-            if index % SNAPSHOT_EVERY == 0:
-                snapshots.append(position)
-        self._snapshots = tuple(snapshots)
+        if game.canonical_move.__func__ is Game.canonical_move.__func__:  # type: ignore[attr-defined]
+            self._moves: tuple[M, ...] = tuple(moves)  # every move is its own canonical form
+        else:
+            self._moves = tuple(game.canonical_move(m) for m in moves)
+        walked = game.walk(game.deal(code), self._moves, SNAPSHOT_EVERY)
+        if walked.refused is not None:
+            move = self._moves[walked.refused]
+            raise LineError("illegal", walked.refused + 2, str(move), walked.refusal, game)
+        self._walk = walked
         self._text: str | None = None
 
     def __len__(self) -> int:
@@ -112,7 +110,7 @@ class Line(Generic[P, M]):
         if not 0 <= step <= len(self._moves):
             raise IndexError(f"no step {step}: a line of {len(self)} moves")
         at = step // SNAPSHOT_EVERY
-        position = self._snapshots[at]
+        position = self._walk.snapshot(at)
         for move in self._moves[at * SNAPSHOT_EVERY : step]:
             position = self.game.result(position, move)  # checked when the line was made
         return position
@@ -121,7 +119,14 @@ class Line(Generic[P, M]):
         """The text form: the deal code, then one move a line (each line ends in a newline).
         Made once (a pasted game's every step carries it: 5,000 moves take milliseconds)."""
         if self._text is None:
-            self._text = "".join(f"{item}\n" for item in (self.code, *self._moves))
+            told: dict[M, str] = {}  # a long game repeats few moves: each told once
+            rows = [f"{self.code}\n"]
+            for move in self._moves:
+                row = told.get(move)
+                if row is None:
+                    row = told[move] = f"{move}\n"
+                rows.append(row)
+            self._text = "".join(rows)
         return self._text
 
     @classmethod
@@ -143,29 +148,42 @@ class Line(Generic[P, M]):
 
         :raises LineError: at the first line that is not what is accepted there.
         """
-        rows = [(n, row.strip()) for n, row in enumerate(text.splitlines(), 1) if row.strip()]
-        if not rows:
+        lines = text.splitlines()
+        first = next((i for i, row in enumerate(lines) if not row.isspace() and row), None)
+        if first is None:
             raise LineError("empty", 1)
-        number, head = rows[0]
+        head = lines[first].strip()
         try:
             code = DealCode.parse(head)
             game = game_by_id(code.game)
         except (DealCodeError, UnknownGameError):
-            raise LineError("code", number, head[:40]) from None
-        if len(rows) - 1 > MAX_RECORD_MOVES:
-            raise LineError("too_long", rows[MAX_RECORD_MOVES + 1][0], game=game)
+            raise LineError("code", first + 1, head[:40]) from None
+        body = lines[first + 1 :]
+
+        def numbers() -> list[int]:
+            """The text's line number of each move."""
+            return [n for n, row in enumerate(body, first + 2) if row and not row.isspace()]
+
+        if len(body) > MAX_RECORD_MOVES and len(filled := numbers()) > MAX_RECORD_MOVES:
+            raise LineError("too_long", filled[MAX_RECORD_MOVES], game=game)
         moves = []
-        for number, row in rows[1:]:
-            try:
-                moves.append(game.parse_move(row))
-            except MoveParseError:
-                raise LineError("move", number, row[:40], game=game) from None
-        numbers = [n for n, _ in rows]
+        parsed: dict[str, Any] = {}  # a long game repeats few moves: each line read once
+        for number, row in enumerate(body, first + 2):
+            move = parsed.get(row)
+            if move is None:
+                move = row.strip()
+                if not move:
+                    continue
+                try:
+                    move = parsed[row] = game.parse_move(move)
+                except MoveParseError:
+                    raise LineError("move", number, move[:40], game=game) from None
+            moves.append(move)
         try:
             return Line(game, code, moves)
         except LineError as error:  # name the text's own line of the refused move
             if error.kind != "illegal":
                 raise
             raise LineError(
-                "illegal", numbers[error.number - 1], error.text, error.refusal, game
+                "illegal", numbers()[error.number - 2], error.text, error.refusal, game
             ) from None

@@ -135,11 +135,20 @@ async def checked_form(
     """A POST's form as the game actions read theirs (:func:`app.web.forms.read_form`),
     after :func:`guard_write`, its token checked; ``back`` is the page an expired form offers
     to reload. For the POSTs of pages that are not a game's (``/stats``, ``/replay``)."""
+    form, _ = await checked_form_page(request, store, player, model, back)
+    return form
+
+
+async def checked_form_page(
+    request: Request, store: Store, player: Player, model: type[FormT], back: str
+) -> tuple[FormT, PageBase]:
+    """:func:`checked_form` and the page's base context (:func:`get_page`) from the one read
+    of the session, for a POST that answers a page (``/replay``)."""
     await guard_write(request)
     form = await read_form(request, model)
     session, _ = await store.load(player.sid)
     check_token(player, session, form.token, back)
-    return form
+    return form, PageBase.of(request, page_session(player, session))
 
 
 async def guard_write(request: Request) -> None:

@@ -8,7 +8,7 @@ POST's body once and validates it against the form's deal.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Final, TypeVar
 from urllib.parse import parse_qsl
 
 from fastapi import Request
@@ -33,6 +33,25 @@ FormModel = TypeVar("FormModel", bound=BaseModel)
 FormT = TypeVar("FormT", bound=ActionForm)
 
 
+_BREAKS: Final = (("%0D", "\r"), ("%0A", "\n"), ("%0d", "\r"), ("%0a", "\n"))
+
+
+def _line_breaks(body: str) -> str:
+    """A form body with its percent-encoded line breaks decoded already: what ``parse_qsl``
+    decodes them to (no other escape is made or unmade), without its Python-level loop per
+    escape — a pasted 5,000-move game's body has 10,000 (1.6 ms, 0.2 without; issue 44).
+
+    >>> from urllib.parse import parse_qsl
+    >>> body = "text=SH1-C4-AAAAAJ2%0D%0Akm%0a%250A+mk&step=1"
+    >>> parse_qsl(_line_breaks(body)) == parse_qsl(body)
+    True
+    """
+    if "%0" in body:
+        for escaped, plain in _BREAKS:
+            body = body.replace(escaped, plain)
+    return body
+
+
 async def read_form(
     request: Request, model: type[FormModel], code: DealCode | None = None
 ) -> FormModel:
@@ -52,8 +71,8 @@ async def read_form(
         data = {name: value for name, value in form.multi_items() if isinstance(value, str)}
         data = {name: value for name, value in data.items() if value}
     else:
-        body = await request.body()
-        data = dict(parse_qsl(body.decode("utf-8", "replace")))
+        body = (await request.body()).decode("utf-8", "replace")
+        data = dict(parse_qsl(_line_breaks(body)))
     try:
         return model.model_validate(data, context={"code": code})
     except ValidationError as error:

@@ -45,6 +45,7 @@ from app.web.dependencies import (
     RendererDep,
     StoreDep,
     checked_form,
+    checked_form_page,
     get_page,
     public_origin,
 )
@@ -329,19 +330,30 @@ async def replay_pasted(
     request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
 ) -> Response:
     """A pasted game's replay: every move checked by the rules, nothing stored."""
-    form = await checked_form(request, store, player, PastedForm, "/replay")
-    page = await get_page(request, store, player)
+    form, page = await checked_form_page(request, store, player, PastedForm, "/replay")
     cache = line_cache(request)
     key = ("", _digest(form.text))
-    line = cache.get(key)
+    known = cache.get(key)
+    line, html = await run_in_threadpool(pasted_page, renderer, page, form, known)
+    if line is None:
+        return html_answer(html, 422)
+    if known is None:
+        cache.keep(key, line)
+    return vary_on_htmx(html_answer(html))
+
+
+def pasted_page(
+    renderer: Renderer, page: PageBase, form: PastedForm, line: Line[Any, Any] | None
+) -> tuple[Line[Any, Any] | None, str]:
+    """In a worker thread, at once (issue 44: one hand-over, none of it on the event loop):
+    the pasted text checked by the rules unless ``line`` is its line already, then the page
+    of the step asked for; or the form again saying what is wrong (``None``)."""
     if line is None:
         try:
-            line = await run_in_threadpool(Line.from_text, form.text)
+            line = Line.from_text(form.text)
         except LineError as error:
             context = page.context(text=form.text, problem=problem_text(error, page.t))
-            html = renderer.page(FORM_TEMPLATE, context, page.t)
-            return html_answer(html, 422)
-        cache.keep(key, line)
+            return None, renderer.page(FORM_TEMPLATE, context, page.t)
     number = parse_step(form.step, len(line))
     screen = screen_for(line.code)
     final = screen.game.starting_from(line.code, line.position(len(line)))
@@ -359,7 +371,7 @@ async def replay_pasted(
         **window_of(number, len(line)),
         "move_words": words,
     }
-    return vary_on_htmx(await render_page(request, renderer, page, shown))
+    return line, renderer.page(TEMPLATE, page.context(r=shown), page.t)
 
 
 @router.post("/replay/{ident}/delete", name="replay-delete")

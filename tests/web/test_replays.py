@@ -914,3 +914,59 @@ def test_a_viewer_in_zen_sees_no_clock_and_no_score_on_a_replay(player, client, 
     assert meta["og:description"] == described
     ended = parse(client.get(p.url).text)
     assert ended.by_id("standing").text == "Nobody else has won this deal yet."
+
+
+REFUSED = "Line %s: the rules do not allow the move “%s” there (%s)."
+
+
+@pytest.mark.parametrize(
+    ("moves", "said"),
+    [
+        # moves 5,000 and 4,999 (lines 5001, 5000): a card from a cell the shuffle emptied
+        (["km", "mk"] * 2499 + ["km", "km"], REFUSED % (5001, "km", "There is no card there.")),
+        (["km", "mk"] * 2499 + ["mk"], REFUSED % (5000, "mk", "There is no card there.")),
+        (["km", "mk", "ak"], REFUSED % (4, "ak", "A cell holds one card.")),
+        (["km", "mk"] * 2500 + ["km"], "A game has at most 5000 moves: line 5002 is one too many."),
+    ],
+)
+def test_a_pasted_5000_move_text_refused_at_any_move_says_which_and_why(client, moves, said):
+    """Issue 44: every move of a paste is proved legal before anything is shown, however long
+    the text; the refused move is named by the text's own line, with the rules' reason."""
+    token = token_of(parse(client.get("/replay").text))
+    text = "\n".join([SH_CODE, *moves]) + "\n"
+    response = client.post("/replay", data={"text": text, "token": token, "step": "1"})
+    assert response.status_code == 422
+    assert parse(response.text).by_id("replay-problem").text == said
+
+
+def test_nothing_of_a_pasted_page_is_made_on_the_event_loop(client, monkeypatch):
+    """Issue 44: the rules' check of the text, the step, the move list's words, the text the
+    steps carry and the page's render all run in a worker thread (one hand-over), never on
+    the event loop that answers everyone else."""
+    import asyncio
+
+    import app.web.replays as replays
+
+    on_loop = []
+
+    def watched(name, real):
+        def call(*args, **kwargs):
+            try:
+                asyncio.get_running_loop()
+                on_loop.append(name)
+            except RuntimeError:  # no loop in this thread: a worker's
+                pass
+            return real(*args, **kwargs)
+
+        return call
+
+    for name in ("told_window", "view", "screen_for"):
+        monkeypatch.setattr(replays, name, watched(name, getattr(replays, name)))
+    monkeypatch.setattr(Line, "from_text", staticmethod(watched("from_text", Line.from_text)))
+    monkeypatch.setattr(Line, "text", watched("text", Line.text))
+    token = token_of(parse(client.get("/replay").text))
+    text = "\n".join([SH_CODE, *(["km", "mk"] * 50)]) + "\n"
+    for _ in range(2):  # a new text, then the same text (its line kept)
+        shown = client.post("/replay", data={"text": text, "token": token, "step": "7"})
+        assert shown.status_code == 200
+    assert on_loop == []

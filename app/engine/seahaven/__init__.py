@@ -26,6 +26,7 @@ from app.engine.game import (
     Refusal,
     Status,
     UnknownPlaceError,
+    Walk,
 )
 from app.engine.seahaven.rules import (
     CELLS,
@@ -53,6 +54,7 @@ from app.engine.seahaven.rules import (
     parse_place,
     place_name,
     position_from_cards,
+    walk,
 )
 from app.engine.seahaven.solver import (
     LOST_BUDGET,
@@ -226,6 +228,10 @@ class Seahaven(Game[Position, Move]):
     @classmethod
     def generate(cls, position: Position) -> Iterator[Move]:
         return _iter_legal(position)
+
+    @classmethod
+    def walk(cls, start: Position, moves: Sequence[Move], every: int) -> Walk[Position]:
+        return walk(start, moves, every)
 
     @classmethod
     def parse_move(cls, text: str) -> Move:

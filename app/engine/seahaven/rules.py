@@ -33,6 +33,7 @@ from app.engine.game import (
     MoveParseError,
     Refusal,
     UnknownPlaceError,
+    Walk,
 )
 from app.engine.rng import shuffled_cards
 from app.engine.texts import N_, Translator
@@ -445,6 +446,126 @@ def _with_height(
     values = [s, h, d, c]
     values[index] = height
     return (values[0], values[1], values[2], values[3])
+
+
+# --- a line checked on one board -----------------------------------------------------------
+#
+# A pasted 5,000-move game is checked whole before it is shown (issue 44). check_move and
+# move_result make a new immutable position per move (about 5 µs); walk() below checks the
+# same rules on one board changed in place, cards as small integers (suit × 16 + rank, so a
+# card one rank higher of the same suit is the integer one higher): about 0.2 µs a move. It
+# settles only the moves it fully understands — one card between existing places, or a run
+# from column to column — and hands anything else, refusals included, to check_move on the
+# position reached, so every refusal is check_move's own. tests/engine/test_walk.py holds it
+# to the move-by-move loop (app.engine.game.walk_by_rules) over random and real lines.
+
+_CARD_CODE: Final[dict[Card, int]] = {
+    card: SUIT_INDEX[card.suit] * 16 + card.rank for card in iter_cards()
+}
+_CODE_CARD: Final[dict[int, Card]] = {code: card for card, code in _CARD_CODE.items()}
+_FOUNDATION_BASE: Final = tuple(16 * i for i in range(len(SUITS)))
+
+Stacks = list[list[int]]
+"""Every place's cards bottom → top, by place: columns, cells (one card or none; a cell the
+variant does not have stays empty and no move reaches it), foundations (ace up)."""
+
+
+@functools.lru_cache(maxsize=len(VARIANT_CELLS) + 1)
+def _settled(cell_count: int) -> frozenset[Move]:
+    """The moves :func:`walk` settles itself on a board of ``cell_count`` cells: one card from
+    any existing place to another, a run of 2–13 cards from column to column."""
+    places = [*COLUMNS, *CELLS[:cell_count], *FOUNDATIONS]
+    single = {Move(s, 1, t) for s in places for t in places if s != t}
+    runs = {Move(s, n, t) for s in COLUMNS for t in COLUMNS if s != t for n in range(2, 14)}
+    return frozenset(single | runs)
+
+
+def _stacks(position: Position) -> Stacks:
+    stacks = [[_CARD_CODE[card] for card in column] for column in position.columns]
+    stacks += [[] if card is None else [_CARD_CODE[card]] for card in position.cells]
+    stacks += [[] for _ in range(MAX_CELLS - len(position.cells))]
+    stacks += [
+        list(range(base + 1, base + 1 + h))
+        for base, h in zip(_FOUNDATION_BASE, position.foundations, strict=True)
+    ]
+    return stacks
+
+
+def _unpack(kept: tuple[int, tuple[tuple[int, ...], ...]]) -> Position:
+    """The position a :func:`walk` snapshot stands for."""
+    cell_count, stacks = kept
+    card = _CODE_CARD
+    columns = tuple(tuple([card[c] for c in stacks[place]]) for place in COLUMNS)
+    cells = tuple(
+        card[held[0]] if held else None for held in stacks[CELLS.start : CELLS.start + cell_count]
+    )
+    s, h, d, c = (len(stacks[place]) for place in FOUNDATIONS)
+    return Position(columns, cells, (s, h, d, c))
+
+
+def walk(start: Position, moves: Sequence[Move], every: int) -> Walk[Position]:
+    """:meth:`Game.walk <app.engine.game.Game.walk>` for Seahaven, on one board changed in
+    place (the rules are :func:`check_move`'s; see the comment above).
+
+    >>> start = deal_position(DealCode.parse("SH1-C4-AAAAAJ2"))
+    >>> walked = walk(start, [Move.parse(m) for m in ("km", "mk", "mk")], 2)
+    >>> walked.refused, str(walked.refusal), walked.snapshot(1) == start
+    (2, 'There is no card there.', True)
+    """
+    cell_count = len(start.cells)
+    settled = _settled(cell_count)
+    stacks = _stacks(start)
+    kept: list[tuple[int, tuple[tuple[int, ...], ...]]] = [(cell_count, tuple(map(tuple, stacks)))]
+    cells = stacks[CELLS.start : CELLS.start + cell_count]
+    columns = stacks[: COLUMNS.stop]
+    left = every
+    first_cell, first_foundation, bases = CELLS.start, FOUNDATIONS.start, _FOUNDATION_BASE
+    for index, move in enumerate(moves):
+        if move in settled:
+            source, count, target = move
+            src, dst = stacks[source], stacks[target]
+            if count == 1:
+                if src:
+                    card = src[-1]
+                    if target < first_cell:  # a column: one rank higher, same suit; a king
+                        allowed = dst[-1] == card + 1 if dst else card & 15 == KING
+                    elif target < first_foundation:  # a free cell
+                        allowed = not dst
+                    else:  # the next card of its suit
+                        allowed = card == bases[target - first_foundation] + len(dst) + 1
+                    if allowed:
+                        dst.append(src.pop())
+                        left -= 1
+                        if not left:
+                            kept.append((cell_count, tuple(map(tuple, stacks))))
+                            left = every
+                        continue
+            elif len(src) >= count and all(src[-k] + 1 == src[-k - 1] for k in range(1, count)):
+                card = src[-count]  # a run from column to column, its bottom card onto dst
+                allowed = dst[-1] == card + 1 if dst else card & 15 == KING
+                free = sum(1 for cell in cells if not cell)
+                empty = sum(1 for column in columns if not column)
+                if allowed and count <= group_limit(free, empty, not dst):
+                    dst.extend(src[-count:])
+                    del src[-count:]
+                    left -= 1
+                    if not left:
+                        kept.append((cell_count, tuple(map(tuple, stacks))))
+                        left = every
+                    continue
+        # not settled here: the rules themselves, on the position reached
+        position = _unpack((cell_count, tuple(map(tuple, stacks))))
+        refusal = check_move(position, move)
+        if refusal is not None:
+            return Walk(tuple(kept), _unpack, index, refusal)
+        stacks[:] = _stacks(move_result(position, move))
+        cells = stacks[CELLS.start : CELLS.start + cell_count]
+        columns = stacks[: COLUMNS.stop]
+        left -= 1
+        if not left:
+            kept.append((cell_count, tuple(map(tuple, stacks))))
+            left = every
+    return Walk(tuple(kept), _unpack)
 
 
 def _iter_legal(position: Position, take_backs: bool = True) -> Iterator[Move]:
