@@ -27,24 +27,9 @@ from app.services.signing import Signer, server_secret
 from app.store import Store, open_store
 from app.store.observed import observe
 from app.store.ratelimit import Limits
-from app.web import (
-    analysis,
-    error_pages,
-    floor,
-    games,
-    health,
-    home,
-    install,
-    logs,
-    metrics,
-    pages,
-    replays,
-    settings,
-    static,
-    stats,
-)
-from app.web.assets import Assets
-from app.web.middleware import (
+from app.web import games
+from app.web.edge import error_pages, health, logs, metrics
+from app.web.edge.middleware import (
     BodyLimit,
     CrashGuard,
     HeadAsGet,
@@ -53,8 +38,13 @@ from app.web.middleware import (
     SecurityHeaders,
     SessionCookie,
 )
-from app.web.render import Renderer
-from app.web.warmup import warm_up
+from app.web.edge.warmup import warm_up
+from app.web.pages import home, install, reading, static, stats
+from app.web.play import floor
+from app.web.players import settings
+from app.web.rendering.assets import Assets
+from app.web.rendering.templates import Renderer
+from app.web.review import findings, replay_pages
 
 _SETTLED = False
 
@@ -146,7 +136,7 @@ def create_app(
     # Outermost last: security headers on everything, the 500 page inside them.
     app.add_middleware(LimitHolds)
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
-    pasted = max(config.max_body, replays.PASTED_MAX_BODY)  # a 5,000-move game's text
+    pasted = max(config.max_body, replay_pages.PASTED_MAX_BODY)  # a 5,000-move game's text
     app.add_middleware(BodyLimit, limit=config.max_body, wider={("POST", "/replay"): pasted})
     app.add_middleware(SessionCookie)
     app.add_middleware(HeadAsGet)
@@ -161,7 +151,7 @@ def create_app(
         app.include_router(router)
     app.include_router(home.router)
     app.include_router(settings.router)
-    for module in (pages, static, health, stats, install, replays, analysis, metrics):
+    for module in (reading, static, health, stats, install, replay_pages, findings, metrics):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)

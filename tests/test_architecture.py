@@ -108,13 +108,13 @@ def test_no_import_runs_against_the_layers():
 @pytest.mark.parametrize(
     ("source", "target", "allowed"),
     [
-        ("app.web.actions", "app.services.proofs", True),
-        ("app.services.daily", "app.web.board", False),
+        ("app.web.play.actions", "app.services.proofs", True),
+        ("app.services.daily", "app.web.rendering.board_values", False),
         ("app.engine.game", "app.store.base", False),
         ("app.store.counting", "app.engine.codes", False),
         ("app.engine.codes", "app.services.daily", False),
-        ("app.web.home", "app.main", False),
-        ("app.i18n", "app.web.board", False),
+        ("app.web.pages.home", "app.main", False),
+        ("app.i18n", "app.web.rendering.board_values", False),
     ],
 )
 def test_the_rule_itself(source, target, allowed):
@@ -168,8 +168,8 @@ def test_a_package_that_is_no_game_is_refused_by_name():
 
     with pytest.raises(ImportError, match=r"app\.engine\.cards has no GAME"):
         games._game_of("cards")
-    with pytest.raises(ImportError, match=r"app\.web\.board needs SCREEN"):
-        web_games._router_of("board")
+    with pytest.raises(ImportError, match=r"app\.web\.rendering needs SCREEN"):
+        web_games._router_of("rendering")
 
 
 @pytest.mark.parametrize("layer", ["web", "store"])

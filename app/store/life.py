@@ -13,7 +13,7 @@ What a game is (:class:`Nature`):
 - ``practice``: *Try from move k* — a row of its own beside the player's game
   (:func:`practice_key`), counted nowhere, never replayed, never ranked;
 - ``assisted``: a game played with hints (a hint was shown in it: issue 45,
-  :mod:`app.web.hints`): counted as played, won or lost and in the streak, but in no personal
+  :mod:`app.web.play.hints`): counted as played, won or lost and in the streak, but in no personal
   best, deal figure or standing, and replayed like any other.
 
 Where it stands (:class:`Stand`) and the ending counted: ``playing``, ``won``, ``lost``

@@ -384,8 +384,8 @@ def test_a_crafted_cleared_notice_says_nothing(client):
 
 
 def test_a_notice_for_another_session_says_nothing(app, client):
-    from app.web.notices import notice_tag
-    from app.web.sessions import signer_of
+    from app.web.players.sessions import signer_of
+    from app.web.rendering.notices import notice_tag
 
     tag = notice_tag(signer_of(app), "X" * 43, "/stats", "linked")
     page = parse(client.get("/stats", params={"n": "linked", "t": tag}).text)
@@ -485,7 +485,7 @@ def test_a_client_that_goes_away_mid_body_costs_one_log_line(app, caplog):
 
 
 def test_the_access_log_never_shows_a_link_secret():
-    from app.web.logs import MaskSecrets
+    from app.web.edge.logs import MaskSecrets
 
     record = logging.LogRecord(
         "uvicorn.access",
@@ -541,7 +541,7 @@ def test_a_long_game_is_replayed_once_off_the_loop_then_shown_from_the_cache(
 
 
 def test_the_workers_games_are_bounded_by_their_moves():
-    from app.web.gamecache import GameCache, Kept
+    from app.web.play.gamecache import GameCache, Kept
 
     cache = GameCache(size=100, max_moves=12_000)
     for n in range(4):

@@ -14,7 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.config import Config, networks
 from app.main import create_app
-from app.web.logs import REQUESTS_LOGGER, JsonLines
+from app.web.edge.logs import REQUESTS_LOGGER, JsonLines
 from tests.web.conftest import HTMX, Player, board_version
 
 with warnings.catch_warnings():
@@ -239,7 +239,7 @@ def test_json_log_lines_parse_and_hold_no_secret(store, proof_pool, caplog, logg
 
 
 def test_a_json_error_line_carries_its_traceback_and_request_id():
-    from app.web.logs import REQUEST_ID
+    from app.web.edge.logs import REQUEST_ID
 
     try:
         raise RuntimeError("the store fell over")

@@ -32,20 +32,20 @@ from app.i18n import (
     translations,
 )
 from app.store import SessionData, Store
-from app.web.actions import Action, action_route
-from app.web.board import INTERACTIVE, Place
-from app.web.deals import asked
-from app.web.dependencies import get_page
-from app.web.diagrams import Diagram
-from app.web.errors import PlayerError, invalid_field, unknown_field
-from app.web.forms import ActionForm, CardField, parsed
-from app.web.game_routes import game_router
-from app.web.htmx import html_answer
-from app.web.markup import draw, words
-from app.web.notices import STALE, Said, notice, refused
-from app.web.render import Renderer
-from app.web.screen import Screen
-from app.web.sessions import Player
+from app.web.edge.dependencies import get_page
+from app.web.edge.errors import PlayerError, invalid_field, unknown_field
+from app.web.edge.htmx import html_answer
+from app.web.play.actions import Action, action_route
+from app.web.play.deals import asked
+from app.web.play.forms import ActionForm, CardField, parsed
+from app.web.play.game_routes import game_router
+from app.web.players.sessions import Player
+from app.web.rendering.board_markup import draw, words
+from app.web.rendering.board_values import INTERACTIVE, Place
+from app.web.rendering.diagrams import Diagram
+from app.web.rendering.notices import STALE, Said, notice, refused
+from app.web.rendering.screen import Screen
+from app.web.rendering.templates import Renderer
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""

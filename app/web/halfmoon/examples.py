@@ -1,7 +1,7 @@
 """Half Moon's example on the Examples page: a won deal of ours replayed tap by tap, and each
 step's view (its board drawn as a diagram, the removal told in words).
 
-Deal and line are fixed here (:mod:`app.web.examples`: every step a real engine position).
+Deal and line are fixed here (:mod:`app.web.pages.examples`: every step a real engine position).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from markupsafe import Markup
 from app.engine.cards import Card
 from app.engine.halfmoon import HalfMoon, Outcome, Position, Removal, parse_place, place_name
 from app.i18n import card_letters, translations
-from app.web.board import STATIC
-from app.web.diagrams import NOBODY, Diagram
-from app.web.examples import ExampleError, copy_game
 from app.web.halfmoon import SCREEN, place_html
+from app.web.pages.examples import ExampleError, copy_game
+from app.web.rendering.board_values import STATIC
+from app.web.rendering.diagrams import NOBODY, Diagram
 
 HALF_MOON_DEAL: Final = SCREEN.example_deal
 

@@ -26,17 +26,19 @@ from app.engine.seahaven import (
 from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.status import Status
 from app.store import Store, StoredGame
-from app.web.board import INTERACTIVE, Ending, Place, place_of
-from app.web.deals import asked, new_code
-from app.web.dependencies import get_page
-from app.web.diagrams import Diagram
-from app.web.errors import Text
-from app.web.game_routes import game_router
-from app.web.htmx import NO_STORE, html_answer
-from app.web.markup import draw, words
-from app.web.notices import notice
-from app.web.render import Renderer
-from app.web.screen import Screen
+from app.web.edge.dependencies import get_page
+from app.web.edge.errors import Text
+from app.web.edge.htmx import NO_STORE, html_answer
+from app.web.play.deals import asked, new_code
+from app.web.play.game_routes import game_router
+from app.web.play.unfinished import START, ask_first
+from app.web.players.sessions import Player
+from app.web.rendering.board_markup import draw, words
+from app.web.rendering.board_values import INTERACTIVE, Ending, Place, place_of
+from app.web.rendering.diagrams import Diagram
+from app.web.rendering.notices import notice
+from app.web.rendering.screen import Screen
+from app.web.rendering.templates import Renderer
 from app.web.seahaven.deals import CELLS_HELP, LEVELS, cells_query, playable_deal
 from app.web.seahaven.forms import PlaceForm
 from app.web.seahaven.places import (
@@ -47,8 +49,6 @@ from app.web.seahaven.places import (
     place_names,
     place_text,
 )
-from app.web.sessions import Player
-from app.web.unfinished import START, ask_first
 
 REFUSED = notice("refused", N_("Not allowed: nothing moved."))
 """A refusal with *Move errors* off: it shows that nothing happened, without the reason."""

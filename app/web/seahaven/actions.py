@@ -10,8 +10,8 @@ from babel.support import NullTranslations
 from app.engine.seahaven import COLUMNS, FOUNDATIONS, ActionResult, Move, Outcome, Seahaven
 from app.i18n import N_, card_name
 from app.store import SessionData
-from app.web.actions import Action, action_route
-from app.web.notices import STALE, Said, refused
+from app.web.play.actions import Action, action_route
+from app.web.rendering.notices import STALE, Said, refused
 from app.web.seahaven import NOT_HOME, NOT_HOME_KEY, REFUSED, SCREEN, router
 from app.web.seahaven.forms import AutoForm, HomeForm, MoveForm, PlaceForm
 from app.web.seahaven.places import place_text

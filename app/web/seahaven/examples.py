@@ -2,7 +2,7 @@
 ours — a deal replayed to the position that holds it, the refused and the allowed group — and
 each step's view (its board drawn as a diagram, the move told in words).
 
-Deal and line are fixed here (:mod:`app.web.examples`: every step a real engine position).
+Deal and line are fixed here (:mod:`app.web.pages.examples`: every step a real engine position).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from app.engine.seahaven import (
 )
 from app.i18n import card_letters, translations
 from app.status import Status
-from app.web.board import STATIC
-from app.web.diagrams import NOBODY, Diagram
-from app.web.examples import ExampleError, copy_game
+from app.web.pages.examples import ExampleError, copy_game
+from app.web.rendering.board_values import STATIC
+from app.web.rendering.diagrams import NOBODY, Diagram
 from app.web.seahaven import SCREEN, column_html, slot_html
 from app.web.seahaven.places import place_text
 
