@@ -32,7 +32,7 @@ from app.engine.game import (
     UnknownPlaceError,
 )
 from app.engine.rng import shuffled_cards
-from app.engine.solving import Solution, SolveResult
+from app.engine.solutions import Solution, SolveResult
 from app.engine.texts import N_
 
 PlaceIndex = int

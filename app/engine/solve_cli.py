@@ -1,4 +1,4 @@
-"""Command line: ``python -m app.engine.solve CODE [--budget N]`` prints a verdict and its line.
+"""Command line: ``python -m app.engine.solve_cli CODE [--budget N]`` prints a verdict and its line.
 
 A tool for analysis and tests. The game screens never offer it.
 """
@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from app.engine.codes import DealCode, DealCodeError
 from app.engine.games import FORMAT_HELP, game_for_code
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.engine.solve", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m app.engine.solve_cli", description=__doc__)
     parser.add_argument("code", help="a deal code: " + FORMAT_HELP)
     parser.add_argument("--budget", type=int, help="positions to expand before giving up")
     args = parser.parse_args(argv)

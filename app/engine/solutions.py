@@ -30,7 +30,7 @@ class SolveResult(Generic[M]):
 
 
 class Solution(NamedTuple):
-    """A deal solved for the command line (``python -m app.engine.solve``)."""
+    """A deal solved for the command line (``python -m app.engine.solve_cli``)."""
 
     verdict: Verdict
     nodes: int
