@@ -14,6 +14,7 @@ the application.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -69,14 +70,19 @@ def imports(path: Path) -> list[tuple[int, str]]:
             if node.level:
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*up, base] if base else up)
-            found.append((node.lineno, base))
-            # ``from app.web import halfmoon`` imports the module app.web.halfmoon
-            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+            # ``from app.web import halfmoon`` imports the module app.web.halfmoon;
+            # ``from app.store import Store``, a name of the package app.store
+            known = modules()
+            found += [
+                (node.lineno, f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+                for alias in node.names
+            ]
     return [(line, name) for line, name in found if name == "app" or name.startswith("app.")]
 
 
-def modules() -> set[str]:
-    return {module_name(path) for path in APP.rglob("*.py")}
+@functools.cache
+def modules() -> frozenset[str]:
+    return frozenset(module_name(path) for path in APP.rglob("*.py"))
 
 
 def arrows() -> list[str]:
@@ -94,6 +100,78 @@ def arrows() -> list[str]:
                     f"{where}:{line}: {source} ({layer(source)}) → {target} ({layer(target)})"
                 )
     return wrong
+
+
+def import_graph() -> dict[str, dict[str, int]]:
+    """Each module of the application → the modules it imports (anywhere in it: at the top,
+    in a function, under ``TYPE_CHECKING``) → the line of the first such import."""
+    known = modules()
+    graph: dict[str, dict[str, int]] = {}
+    for path in sorted(APP.rglob("*.py")):
+        source = module_name(path)
+        edges = graph.setdefault(source, {})
+        for line, target in imports(path):
+            if target in known and target != source:
+                edges.setdefault(target, line)
+    return graph
+
+
+def circles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The import circles of ``graph``: one for each group of modules that reach each other
+    (Tarjan's strongly connected components), as the path of one circle through it, each
+    module named with the line of its import of the next."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in graph[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = set()
+            while (popped := stack.pop()) != module:
+                group.add(popped)
+            group.add(module)
+            if len(group) > 1:
+                groups.append(group)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    found = []
+    for group in groups:
+        start = min(group)
+        path, seen = [start], {start}
+        while True:  # walk inside the group until a module comes round again
+            here = path[-1]
+            step = min(t for t in graph[here] if t in group)
+            if step in seen:
+                path = path[path.index(step) :] + [step]
+                break
+            path.append(step)
+            seen.add(step)
+        found.append([f"{a}:{graph[a][b]}" for a, b in zip(path, path[1:])] + [path[-1]])
+    return found
+
+
+def test_no_import_circles_in_the_application():
+    """Issue 47: no module of ``app/`` reaches itself through its imports — counting the
+    imports inside functions and under ``TYPE_CHECKING``, so no deferred import hides one.
+    Each circle is named as ``module:line`` of each import round it."""
+    assert circles(import_graph()) == []
+
+
+def test_a_circle_is_found_and_named():
+    graph = {"a": {"b": 3}, "b": {"c": 5}, "c": {"a": 7, "d": 1}, "d": {}}
+    assert circles(graph) == [["a:3", "b:5", "c:7", "a"]]
+    assert circles({"a": {"b": 1}, "b": {}}) == []
 
 
 def test_every_module_is_in_a_layer():

@@ -24,8 +24,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from app.store.base import ENDED, StoredGame, clock_elapsed
+from app.status import ENDED
 from app.store.marks import REPLAY_ID
+from app.store.values import StoredGame, clock_elapsed
 
 ID_PATTERN: Final = REPLAY_ID
 """A replay id: 16 random bytes, URL-safe base64 without padding (128 bits)."""

@@ -35,7 +35,7 @@ from typing import Final
 from pysat.solvers import Solver  # type: ignore[import-untyped]
 
 from app.engine.cards import JACK, KING, QUEEN
-from app.engine.halfmoon import PILES, Position, Removal, apply_move
+from app.engine.halfmoon.rules import PILES, Position, Removal, apply_move
 from app.engine.solutions import SolveResult, Verdict
 
 SAT_SOLVER: Final = "glucose4"
