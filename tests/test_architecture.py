@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.util
+import itertools
 from pathlib import Path
 
 import pytest
@@ -153,11 +154,11 @@ def circles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
             here = path[-1]
             step = min(t for t in graph[here] if t in group)
             if step in seen:
-                path = path[path.index(step) :] + [step]
+                path = [*path[path.index(step) :], step]
                 break
             path.append(step)
             seen.add(step)
-        found.append([f"{a}:{graph[a][b]}" for a, b in zip(path, path[1:])] + [path[-1]])
+        found.append([*(f"{a}:{graph[a][b]}" for a, b in itertools.pairwise(path)), path[-1]])
     return found
 
 

@@ -11,7 +11,7 @@ from typing import Final
 from urllib.parse import urlencode
 
 from fastapi import Request
-from fastapi.responses import RedirectResponse
+from fastapi.responses import RedirectResponse, Response
 
 from app.engine.codes import DealCode, GameId
 from app.i18n import N_
@@ -26,7 +26,10 @@ from app.web.edge.errors import (
     unknown_field,
 )
 from app.web.edge.htmx import NO_STORE
+from app.web.play.unfinished import ask_first
 from app.web.players.sessions import Player, check_token
+from app.web.rendering.screen import AnyScreen
+from app.web.rendering.templates import Renderer
 
 WINNABLE_HELP: Final = N_("Accepted: on or off.")
 
@@ -105,3 +108,18 @@ async def choose_deal(
         await store.save_session(player.sid, dataclasses.replace(session, winnable=choice))
     target = f"{here}?{urlencode(query)}" if query else here
     return RedirectResponse(target, 303, headers=dict(NO_STORE))
+
+
+async def fresh_deal(
+    request: Request, renderer: Renderer, store: Store, player: Player, screen: AnyScreen
+) -> Response:
+    """``GET /{game}``: 303 to a fresh random deal (one proved winnable when the player's
+    *Winnable deals only* choice or ``?winnable=on`` says so), once an unfinished game of the
+    kind was asked about (issue 43)."""
+    game_id, variant = screen.game.game_id, screen.game.variants[0].code
+    question = await ask_first(request, renderer, store, player, game_id, variant)
+    if question is not None:  # an unfinished game of the kind: asked first (issue 43)
+        return question
+    code = await new_code(request, store, player, game_id, variant)
+    code = code or DealCode.random(game_id)
+    return RedirectResponse(screen.url(code), 303, headers=NO_STORE)

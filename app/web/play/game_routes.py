@@ -20,6 +20,7 @@ from app.web.edge.dependencies import (
     StoreDep,
 )
 from app.web.edge.htmx import NO_STORE, html_answer
+from app.web.play import deals
 from app.web.play.actions import action_route
 from app.web.play.forms import ActionForm
 from app.web.play.gamecache import page_game
@@ -168,11 +169,12 @@ def game_router(screen: AnyScreen) -> APIRouter:
     async def new_deal(
         request: Request, renderer: RendererDep, store: StoreDep, player: PlayerDep
     ) -> Response:
-        return await screen.new_deal(request, renderer, store, player)
+        own = await screen.new_deal(request, renderer, store, player)
+        return own or await deals.fresh_deal(request, renderer, store, player, screen)
 
     @router.post("", name=f"{screen.slug}-choose", dependencies=[SameOrigin])
     async def choose_deal(request: Request, store: StoreDep, player: PlayerDep) -> Response:
-        return await screen.choose_deal(request, store, player)
+        return await deals.choose_deal(request, store, player, screen.slug, screen.deal_fields)
 
     @router.get("/{code}", name=f"{screen.slug}-page")
     async def page(

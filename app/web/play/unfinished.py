@@ -24,10 +24,12 @@ from app.i18n import N_
 from app.store import Store
 from app.store.counting import normal
 from app.store.life import Nature, Stand, life_of
+from app.web.edge.dependencies import get_page
 from app.web.edge.errors import PlayerError, invalid_field
 from app.web.edge.htmx import NO_STORE, html_answer
 from app.web.players.figures import KIND_NAMES
 from app.web.players.sessions import Player
+from app.web.rendering.screen import screen_for
 from app.web.rendering.templates import Renderer
 
 START: Final = "start"
@@ -62,8 +64,6 @@ async def unfinished_of(store: Store, player: Player, kind: str) -> Unfinished |
     if life.moves == 0:
         return None
     deal = DealCode.parse(code)
-    from app.web.rendering.screen import screen_for  # the screens import this module's callers
-
     return Unfinished(code, screen_for(deal).url(code), row.moves, KIND_NAMES.get(kind, ""))
 
 
@@ -94,8 +94,6 @@ async def ask_first(
     found = await unfinished_of(store, player, kind)
     if found is None:
         return None
-    from app.web.edge.dependencies import get_page
-
     page = await get_page(request, store, player)
     start = str(request.url.include_query_params(start="new"))
     start = start[len(str(request.base_url)) - 1 :]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from babel.support import NullTranslations
 from fastapi import Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 
 from app.engine.codes import DealCode
 from app.engine.games import AnyGame, game_for_code, kind_of
@@ -19,7 +19,6 @@ from app.i18n import N_, translations
 from app.status import Status
 from app.store import SessionData, Store, StoredGame
 from app.web.edge.errors import Text
-from app.web.edge.htmx import NO_STORE
 from app.web.players.sessions import Player
 from app.web.rendering.board_markup import board_html
 from app.web.rendering.board_values import CODE, BoardFacts, Ending, Place, value_text
@@ -263,31 +262,14 @@ class Screen(ABC, Generic[G]):
 
     async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
-    ) -> Response:
-        """``GET /{game}``: 303 to a fresh random deal (one proved winnable when the player's
-        *Winnable deals only* choice or ``?winnable=on`` says so: :mod:`app.web.play.deals`)."""
-        from app.web.play.deals import (
-            new_code,  # app.web.play.deals needs the pages' context: a cycle
-        )
-        from app.web.play.unfinished import ask_first
-
-        game_id, variant = self.game.game_id, self.game.variants[0].code
-        question = await ask_first(request, renderer, store, player, game_id, variant)
-        if question is not None:  # an unfinished game of the kind: asked first (issue 43)
-            return question
-        code = await new_code(request, store, player, game_id, variant)
-        code = code or DealCode.random(game_id)
-        return RedirectResponse(self.url(code), 303, headers=NO_STORE)
+    ) -> Response | None:
+        """``GET /{game}``: a page of the game's own before a deal (Seahaven's New game
+        dialog), or ``None``: a fresh random deal (:func:`app.web.play.deals.fresh_deal`)."""
+        return None
 
     deal_fields: ClassVar[dict[str, tuple[tuple[str, ...], str]]] = {}
     """The New game dialog's fields besides ``winnable`` (``POST /{game}``): each name's
     accepted values and the help text that says them (:data:`app.web.play.deals.DealFields`)."""
-
-    async def choose_deal(self, request: Request, store: Store, player: Player) -> Response:
-        """``POST /{game}``: remember the dialog's *Winnable deals only*, then deal (303)."""
-        from app.web.play.deals import choose_deal
-
-        return await choose_deal(request, store, player, self.slug, self.deal_fields)
 
     def ending_facts(
         self, game: G, state: Status, score: int, asking: str | None = None, zen: bool = False
