@@ -183,7 +183,7 @@ def count(
         return new, None, None
     data = normal(doc)
     counts = data["k"].setdefault(kind, empty_kind())
-    code, now = new.code, new.updated_ms
+    code = new.code
     mark: Counted = new.marks.counted
     again = mark == "new"  # an ended game restarted: a new game of a deal counted before
     deal: DealResult | None = None
@@ -197,76 +197,101 @@ def count(
     if not mark and data["open"].get(kind) == code:
         mark = "open"  # played before and still open: its row went, the game goes on
     if not mark or again:  # the first move: played (and another open game of its kind abandoned)
-        other = data["open"].get(kind)
-        if other is not None and other != code:
-            _lose(data, kind)
-            data["gone"] = [*(c for c in data["gone"] if c != other), other][-GONE:]
-            entry = _entry(data, other)
-            if entry is not None:
-                entry["r"] = "abandoned"
-        data["open"][kind] = code
-        counts["played"] += 1
-        if not again:
-            remember(data, code)
-        data["recent"] = [
-            {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now}
-            | entry_marks(life_of(new)),
-            *(e for e in data["recent"] if e.get("code") != code),
-        ][:RECENT]
-        mark = "again" if again else "open"
+        mark = _started(data, counts, kind, new, again)
     result = new.marks.result
     if new.state in ENDED:
-        first, mark = mark == "open", "done"
-        if code in data["gone"]:  # abandoned before: already counted as lost
-            data["gone"] = [c for c in data["gone"] if c != code]
-            result = "abandoned"
-        else:
-            if data["open"].get(kind) != code:  # open before the statistics were reset
-                counts["played"] += 1
-            else:
-                del data["open"][kind]
-            won = new.state == "won"
-            result = "won" if won else "lost"
-            ms = clock_ms(new)
-            bests = in_records(life_of(new))  # an assisted game sets no personal best
-            if won:
-                counts["won"] += 1
-                counts["streak"] += 1
-                counts["best_streak"] = max(counts["best_streak"], counts["streak"])
-                if bests:
-                    counts["best_ms"] = min(counts["best_ms"] or ms, ms)
-                    counts["fewest"] = min(counts["fewest"] or new.moves, new.moves)
-            else:
-                _lose(data, kind)
-            if bests:
-                counts["best_score"] = max(counts["best_score"], new.score)
-            entry = {
-                "code": code,
-                "r": "won" if won else "lost",
-                "ms": ms,
-                "moves": new.moves,
-                "score": new.score,
-                "at": now,
-            } | entry_marks(life_of(new))
-            replay = replay_id(new)
-            if replay is not None:  # the replay of the result that counted (/stats links it)
-                entry["replay"] = replay
-            data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
-            before = normal(doc)
-            day = new.marks.daily
-            if won and day:
-                _daily_win(data["daily"], day)
-            data["set"] = {"code": code, "keys": records(before, data, kind, won and bests)}
-            # the deal's figures take each player's first result, a win only when humanly
-            # possible and while the client may rank (issue 34)
-            if first and (not won or new.ranks) and in_deal_figures(life_of(new)):
-                deal = DealResult(won, ms, new.moves)
-                if won:
-                    rank(data, code, new.moves, ms)
-            else:
-                mark = "aside"
+        mark, result, deal = _ended(doc, data, counts, kind, new, first=mark == "open")
     written = new.with_marks(new.marks._replace(counted=mark, result=result))
     return written, data, deal
+
+
+def _started(
+    data: dict[str, Any], counts: dict[str, Any], kind: str, new: StoredGame, again: bool
+) -> Counted:
+    """The first move of a game: played (and another open game of its kind abandoned)."""
+    code = new.code
+    other = data["open"].get(kind)
+    if other is not None and other != code:
+        _lose(data, kind)
+        data["gone"] = [*(c for c in data["gone"] if c != other), other][-GONE:]
+        entry = _entry(data, other)
+        if entry is not None:
+            entry["r"] = "abandoned"
+    data["open"][kind] = code
+    counts["played"] += 1
+    if not again:
+        remember(data, code)
+    data["recent"] = [
+        {
+            "code": code,
+            "r": "playing",
+            "ms": 0,
+            "moves": new.moves,
+            "score": 0,
+            "at": new.updated_ms,
+        }
+        | entry_marks(life_of(new)),
+        *(e for e in data["recent"] if e.get("code") != code),
+    ][:RECENT]
+    return "again" if again else "open"
+
+
+def _ended(
+    doc: Any,
+    data: dict[str, Any],
+    counts: dict[str, Any],
+    kind: str,
+    new: StoredGame,
+    first: bool,
+) -> tuple[Counted, str, DealResult | None]:
+    """A game's ending counted: its mark, its result, and what it adds to the deal's figures
+    (``first``: the player's first result of the deal)."""
+    code = new.code
+    if code in data["gone"]:  # abandoned before: already counted as lost
+        data["gone"] = [c for c in data["gone"] if c != code]
+        return "done", "abandoned", None
+    if data["open"].get(kind) != code:  # open before the statistics were reset
+        counts["played"] += 1
+    else:
+        del data["open"][kind]
+    won = new.state == "won"
+    ms = clock_ms(new)
+    bests = in_records(life_of(new))  # an assisted game sets no personal best
+    if won:
+        counts["won"] += 1
+        counts["streak"] += 1
+        counts["best_streak"] = max(counts["best_streak"], counts["streak"])
+        if bests:
+            counts["best_ms"] = min(counts["best_ms"] or ms, ms)
+            counts["fewest"] = min(counts["fewest"] or new.moves, new.moves)
+    else:
+        _lose(data, kind)
+    if bests:
+        counts["best_score"] = max(counts["best_score"], new.score)
+    entry = {
+        "code": code,
+        "r": "won" if won else "lost",
+        "ms": ms,
+        "moves": new.moves,
+        "score": new.score,
+        "at": new.updated_ms,
+    } | entry_marks(life_of(new))
+    replay = replay_id(new)
+    if replay is not None:  # the replay of the result that counted (/stats links it)
+        entry["replay"] = replay
+    data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
+    before = normal(doc)
+    day = new.marks.daily
+    if won and day:
+        _daily_win(data["daily"], day)
+    data["set"] = {"code": code, "keys": records(before, data, kind, won and bests)}
+    # the deal's figures take each player's first result, a win only when humanly
+    # possible and while the client may rank (issue 34)
+    if first and (not won or new.ranks) and in_deal_figures(life_of(new)):
+        if won:
+            rank(data, code, new.moves, ms)
+        return "done", "won" if won else "lost", DealResult(won, ms, new.moves)
+    return "aside", "won" if won else "lost", None
 
 
 RECORDS: Final = (
