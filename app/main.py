@@ -10,8 +10,8 @@ import concurrent.futures
 import contextlib
 import gc
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
@@ -73,7 +73,31 @@ def create_app(
     """The application; ``store`` replaces the configured one (tests pass a memory store),
     ``proof_pool`` the proof processes it would start (tests share one pool)."""
     config = config or Config.from_env()
+    app = FastAPI(
+        title=" & ".join(game.title for game in GAMES.values()),
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=_lifespan(config, store, proof_pool, analysis_pool),
+    )
+    app.state.config = config
+    if store is not None:  # the caller's, open already: served even before a lifespan runs
+        app.state.store = store
+    app.state.assets = Assets()
+    app.state.renderer = Renderer(app.state.assets)
+    _add_middleware(app, config)
+    error_pages.install(app)
+    logs.install(config.log_format)  # no device link's secret in any line; JSON lines
+    _include_routers(app)
+    return app
 
+
+def _lifespan(
+    config: Config,
+    store: Store | None,
+    proof_pool: concurrent.futures.Executor | None,
+    analysis_pool: concurrent.futures.Executor | None,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         """Open what this run needs and close exactly that: the configured store (a store
@@ -121,19 +145,11 @@ def create_app(
                 await app.state.store.close()
             figures.process_ended()
 
-    app = FastAPI(
-        title=" & ".join(game.title for game in GAMES.values()),
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-        lifespan=lifespan,
-    )
-    app.state.config = config
-    if store is not None:  # the caller's, open already: served even before a lifespan runs
-        app.state.store = store
-    app.state.assets = Assets()
-    app.state.renderer = Renderer(app.state.assets)
-    # Outermost last: security headers on everything, the 500 page inside them.
+    return lifespan
+
+
+def _add_middleware(app: FastAPI, config: Config) -> None:
+    """Outermost last: security headers on everything, the 500 page inside them."""
     app.add_middleware(LimitHolds)
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     pasted = max(config.max_body, replay_pages.PASTED_MAX_BODY)  # a 5,000-move game's text
@@ -143,8 +159,9 @@ def create_app(
     app.add_middleware(CrashGuard)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Observed, log_json=config.log_format == "json")  # outermost
-    error_pages.install(app)
-    logs.install(config.log_format)  # no device link's secret in any line; JSON lines
+
+
+def _include_routers(app: FastAPI) -> None:
     # the games' routers first: a tap, by far the most frequent request, is matched without
     # walking the other routers first (no two routers' paths overlap, so order is free)
     for router in games.ROUTERS:  # every game's, from the table of games
@@ -155,7 +172,6 @@ def create_app(
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)
-    return app
 
 
 _app: FastAPI | None = None

@@ -271,3 +271,26 @@ def test_the_type_check_covers_all_of_the_application():
     config = tomllib.loads((APP.parent / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
     assert config["strict"] is True and config["files"] == ["app"]
     assert ".venv/bin/mypy\n" in (APP.parent / "scripts/test").read_text("utf-8")
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def long_functions() -> dict[str, int]:
+    """Every function of ``app/`` over :data:`MAX_FUNCTION_LINES` lines, counted from its
+    ``def`` to the end of its body (its docstring and comments too), as ``file:line name``."""
+    long = {}
+    for path in sorted(APP.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert node.end_lineno is not None
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long[f"{path.relative_to(APP.parent)}:{node.lineno} {node.name}"] = lines
+    return long
+
+
+def test_no_function_of_the_application_is_over_60_lines():
+    """Issue 47: a function reads whole on a screen; a longer one is split into named steps."""
+    assert long_functions() == {}

@@ -172,7 +172,7 @@ def carry(
     replay once the game restarts. ``new_id`` draws the replay id of a game that has just
     ended without one (the web layer's :func:`app.store.replays.new_replay_id`; the store's call
     draws none). The web layer calls it when it decides a change, and the store again when it
-    writes it (:func:`app.store.counting.settle`): calling it twice changes nothing.
+    writes it (:func:`app.store.settling.settle`): calling it twice changes nothing.
 
     >>> won = StoredGame("C", {"clock": [9000, None], "moves": "ae"}, Status.WON, 520, 48,
     ...                  marks=Marks("done", replay="R" * 22))

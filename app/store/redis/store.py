@@ -43,15 +43,14 @@ and a set of the wrong type lists nothing and is rebuilt by the next change.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import weakref
 from functools import partial
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from app.clock import now_ms
-from app.store import counting
+from app.store import settling
 from app.store.base import (
     SESSION_IDLE_SECONDS,
     Change,
@@ -95,6 +94,19 @@ gives up resending after some 15 minutes)."""
 SOCKET_TIMEOUT_SECONDS: Final = 1.0
 """How long one command (or connecting) may take before the store reports Redis unreachable:
 Redis answers in well under a millisecond, so a second means it is stalled or gone."""
+
+
+class Written(NamedTuple):
+    """One attempt's write (:meth:`RedisStore._written`)."""
+
+    game: StoredGame
+    args: list[Any]
+    """The write script's arguments."""
+    writes: tuple[str, ...]
+    """The row's last writes, this one first."""
+    game_bytes: bytes
+    doc: bytes | None
+    """The player's new statistics document (``None``: unchanged)."""
 
 
 class RedisStore(PlayerKeys):
@@ -200,55 +212,27 @@ class RedisStore(PlayerKeys):
         write_id = secrets.token_hex(8)
         for attempt in range(MAX_ATTEMPTS):
             if known is None:
-                known = Known.read(code, await self._fetch(*_read_keys(player, code)))
+                known = Known.read(code, await self._fetch(*player.read_keys(code)))
             old = known.game
             new, result = change(known.session, old)
             if new is None:
                 if not fresh:  # decided on what this worker knew: true only if still so
-                    now = Known.read(code, await self._fetch(*_read_keys(player, code)))
+                    now = Known.read(code, await self._fetch(*player.read_keys(code)))
                     if not now.same(known):
                         known, fresh = now, True
                         continue
                 known_games.keep(sid, code, known)
                 return result
-            doc_digest = digest(known.raw_doc) if counting.wants_counts(old, new) else "-"
-            # the deal's figures: folded after the write, in their own slot (_fold)
-            written = counting.settle(old, new, partial(_counts, known.raw_doc))
-            new, result_of = written.game, written.result
-            filed = ["", ""]
-            if result_of is not None:
-                filed = [_result_id(sid, new), records.result_json(code, result_of)]
-            writes = (write_id, *known.writes[: WRITES_KEPT - 1])
-            game_bytes = records.game_json(new, writes).encode("utf-8")
-            doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
-            if written.replay is not None:  # in its own slot, before the game names it
-                await self._publish(written.replay, sid)
-            listed = ["", ""]
-            if written.replay is not None:
-                listed = [written.replay.id, dumps(written.replay.summary.to_data())]
-            keys = [*_player_keys(player, code), player.fence(write_id)]
-            args = [
-                known.session_digest,
-                known.game_digest,
-                doc_digest,
-                game_bytes,
-                code,
-                new.updated_ms,
-                "1" if new.state == "playing" else "0",
-                self.ttl_seconds,
-                self.bounds.games,
-                player.games,
-                doc_bytes or "",
-                *filed,
-                *listed,
-                self.bounds.replays,
-            ]
-            reply = await self._write(player, code, write_id, keys, args)
+            written = await self._written(sid, player, code, write_id, known, old, new)
+            new, writes = written.game, written.writes
+            keys = [*player.write_keys(code), player.fence(write_id)]
+            reply = await self._write(player, code, write_id, keys, written.args)
             if reply[0] == 1:
-                raw_doc = known.raw_doc if doc_bytes is None else doc_bytes
+                raw_doc = known.raw_doc if written.doc is None else written.doc
                 after = Known(
-                    known.session, known.session_digest, new, digest(game_bytes), writes, raw_doc
-                )
+                    known.session, known.session_digest, new, digest(written.game_bytes),
+                    writes, raw_doc,
+                )  # fmt: skip
                 known_games.keep(sid, code, after)
                 gone = int(reply[1]) if len(reply) > 1 else 0
                 if gone:
@@ -257,7 +241,7 @@ class RedisStore(PlayerKeys):
                     await figures.fold(self, player, records.pending_from(reply[2 + gone :]))
                 return result
             # refused: the answer holds what the keys hold now, so no read is needed
-            known = Known.read(code, _values(reply[1:4]))
+            known = Known.read(code, records.values(reply[1:4]))
             # another process wrote since: between this read and this write (a race: pause a
             # little), or since this worker's last change (no race: at once)
             await self._conflicted(attempt, pause=fresh)
@@ -266,6 +250,51 @@ class RedisStore(PlayerKeys):
             f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
             f" {MAX_ATTEMPTS} attempts"
         )
+
+    async def _written(
+        self,
+        sid: str,
+        player: Player,
+        code: str,
+        write_id: str,
+        known: Known,
+        old: StoredGame | None,
+        new: StoredGame,
+    ) -> Written:
+        """What one attempt of :meth:`_change` writes: the game as the statistics settle it,
+        the write script's arguments and the row's last writes (its replay, when it names one,
+        published first in its own slot)."""
+        doc_digest = digest(known.raw_doc) if settling.wants_counts(old, new) else "-"
+        # the deal's figures: folded after the write, in their own slot (_fold)
+        written = settling.settle(old, new, partial(_counts, known.raw_doc))
+        new, result_of = written.game, written.result
+        filed = ["", ""]
+        if result_of is not None:
+            filed = [records.result_id(sid, new), records.result_json(code, result_of)]
+        writes = (write_id, *known.writes[: WRITES_KEPT - 1])
+        game_bytes = records.game_json(new, writes).encode("utf-8")
+        doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
+        listed = ["", ""]
+        if written.replay is not None:  # in its own slot, before the game names it
+            await self._publish(written.replay, sid)
+            listed = [written.replay.id, dumps(written.replay.summary.to_data())]
+        args = [
+            known.session_digest,
+            known.game_digest,
+            doc_digest,
+            game_bytes,
+            code,
+            new.updated_ms,
+            "1" if new.state == "playing" else "0",
+            self.ttl_seconds,
+            self.bounds.games,
+            player.games,
+            doc_bytes or "",
+            *filed,
+            *listed,
+            self.bounds.replays,
+        ]
+        return Written(new, args, writes, game_bytes, doc_bytes)
 
     async def _write(
         self, player: Player, code: str, write_id: str, keys: list[str], args: list[Any]
@@ -364,36 +393,6 @@ class RedisStore(PlayerKeys):
         return 0
 
 
-def _counts(raw_doc: bytes | None) -> counting.Counts:
+def _counts(raw_doc: bytes | None) -> settling.Counts:
     """The player's statistics document as read (the deal's figures are not read here)."""
     return json_or_none(records.text(raw_doc)), None
-
-
-def _read_keys(player: Player, code: str) -> tuple[str, str, str]:
-    """What a change reads: the session, the game, the statistics."""
-    return player.session, player.game(code), player.stats
-
-
-def _values(reply: list[Any]) -> list[bytes | None]:
-    """Values a script answered as stored (``nil``: none)."""
-    return [v if isinstance(v, bytes) else None for v in reply]
-
-
-def _player_keys(player: Player, code: str) -> tuple[str, ...]:
-    """The keys :data:`WRITE_GAME` takes, in its order (the write's fence goes last)."""
-    return (
-        player.session,
-        player.game(code),
-        player.recent,
-        player.all,
-        player.stats,
-        player.pending,
-        player.replays,
-    )
-
-
-def _result_id(sid: str, game: StoredGame) -> str:
-    """A counted result's id, the same however often the change that counted it runs (a
-    player's game ends once per ``updated_ms``); hashed, so no session id leaves its slot."""
-    text = f"{sid}\0{game.code}\0{game.updated_ms}"
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]

@@ -3,15 +3,16 @@ Redo / Restart."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
+from app.engine.codes import DealCode
 from app.engine.games import AnyGame
 from app.i18n import N_, translations
-from app.store import SessionData, Store
+from app.store import SessionData, Store, StoredGame
 from app.store.life import practice_key
 from app.web.edge.dependencies import (
     PlayerDep,
@@ -29,9 +30,7 @@ from app.web.play.unfinished import first_move_notice
 from app.web.play.urlcodes import parse_code
 from app.web.play.verdicts import settle_verdict
 from app.web.players.sessions import Player, page_session, signer_of
-from app.web.rendering.board_values import (
-    fill,
-)
+from app.web.rendering.board_values import BoardFacts, fill
 from app.web.rendering.context import asked, language, may_lose_moves, page_context
 from app.web.rendering.ending import as_practice, result_or_none, with_result
 from app.web.rendering.infobar import (
@@ -95,19 +94,9 @@ async def show_page(
         key=row_key,
     )
     token, code_text = session.token, context["info"].code
-    if practice and stored is not None:  # issue 33, 43: said on the page, its way back linked
-        context["practice"] = {"start": stored.marks.start, "back": screen.url(code)}
-    elif stored is not None and stored.marks.practice:  # stored in the deal's row before 43
-        floor = stored.record.get("floor")  # its move k: where its Undo stopped
-        start = floor if isinstance(floor, int) and not isinstance(floor, bool) else 0
-        context["practice"] = {"start": max(0, start), "back": None}
-    elif not unreadable and (stored is None or stored.moves == 0) and not game.is_over():
-        # issue 43: the first move here would count an unfinished game of the kind as lost
-        context["unfinished"] = await first_move_notice(store, player, code, False)
-    facts = screen.facts(game, session, asking=asking)
-    if facts.state.is_over:
-        result = await result_or_none(store, player.sid, code_text, screen.ranks_wins_by_moves)
-        facts = with_result(facts, result)
+    fresh = not unreadable and (stored is None or stored.moves == 0) and not game.is_over()
+    await _practice_or_unfinished(context, screen, code, stored, practice, fresh, store, player)
+    facts = await _page_facts(screen, game, session, asking, store, player, code_text)
     if practice and stored is not None:
         facts = as_practice(facts, stored.marks.start)
     board = screen.board_html(facts, lang, token)
@@ -117,11 +106,65 @@ async def show_page(
     context["info_html"] = Markup(fill(info, token, code_text))
     context["status_html"] = Markup(status_html(context["message"], False, question))
     if session.hints and not practice and not facts.state.is_over:  # issue 45
-        context["hint_url"] = f"{page_url}/hint"
-        hint = shown_hint(request, screen, game, player.sid, page_url, lang)
-        if hint is not None and context["message"] is None and question is None:
-            context["status_html"] = Markup(hint_status(*hint))
+        _hint(context, request, screen, game, player, page_url, lang, question)
     return html_answer(renderer.page(screen.template, context, t))
+
+
+async def _practice_or_unfinished(
+    context: dict[str, Any],
+    screen: AnyScreen,
+    code: DealCode,
+    stored: StoredGame | None,
+    practice: bool,
+    fresh: bool,
+    store: Store,
+    player: Player,
+) -> None:
+    """A practice said on the page with its way back (issues 33, 43); or, before the first
+    move of a ``fresh`` game, that it would count an unfinished game of the kind as lost."""
+    if practice and stored is not None:
+        context["practice"] = {"start": stored.marks.start, "back": screen.url(code)}
+    elif stored is not None and stored.marks.practice:  # stored in the deal's row before 43
+        floor = stored.record.get("floor")  # its move k: where its Undo stopped
+        start = floor if isinstance(floor, int) and not isinstance(floor, bool) else 0
+        context["practice"] = {"start": max(0, start), "back": None}
+    elif fresh:  # issue 43
+        context["unfinished"] = await first_move_notice(store, player, code, False)
+
+
+async def _page_facts(
+    screen: AnyScreen,
+    game: AnyGame,
+    session: SessionData,
+    asking: str | None,
+    store: Store,
+    player: Player,
+    code_text: str,
+) -> BoardFacts:
+    """The board's facts on the game page, with the result the statistics counted once the
+    game is over."""
+    facts = screen.facts(game, session, asking=asking)
+    if facts.state.is_over:
+        result = await result_or_none(store, player.sid, code_text, screen.ranks_wins_by_moves)
+        facts = with_result(facts, result)
+    return facts
+
+
+def _hint(
+    context: dict[str, Any],
+    request: Request,
+    screen: AnyScreen,
+    game: AnyGame,
+    player: Player,
+    page_url: str,
+    lang: str,
+    question: str | None,
+) -> None:
+    """*Hints* on (issue 45): the hint button's URL, and the hint shown last on this page."""
+    context["hint_url"] = f"{page_url}/hint"
+    hint = shown_hint(request, screen, game, player.sid, page_url, lang)
+    if hint is not None and context["message"] is None and question is None:
+        context["status_html"] = Markup(hint_status(*hint))
 
 
 class TokenForm(ActionForm):
