@@ -7,8 +7,8 @@ layers or stays in its own, never up or across:
 
 The engine and the store are side by side: neither imports the other, and neither imports
 the services or the web. ``app/i18n.py`` (catalogs, card names) serves the web and reads the
-engine's cards; ``app/clock.py``, ``app/config.py``, ``app/metrics.py`` and ``app/server.py`` import nothing of
-the application.
+engine's cards; ``app/clock.py``, ``app/config.py``, ``app/lru.py``, ``app/metrics.py`` and
+``app/server.py`` import nothing of the application.
 """
 
 from __future__ import annotations
@@ -34,7 +34,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 """What each layer may import (the browser's layer, templates and scripts, is not Python)."""
 
-BASE = frozenset({"app", "app.clock", "app.config", "app.metrics", "app.server", "app.status"})
+BASE = frozenset(
+    {"app", "app.clock", "app.config", "app.lru", "app.metrics", "app.server", "app.status"}
+)
 
 
 def layer(module: str) -> str:

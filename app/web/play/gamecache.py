@@ -13,6 +13,7 @@ from fastapi import Request
 
 from app.engine.codes import DealCode
 from app.engine.games import AnyGame
+from app.lru import LRU
 from app.store import SessionData, StoredGame
 from app.web.play.verdicts import rebuild
 from app.web.rendering.screen import AnyScreen
@@ -78,38 +79,35 @@ class GameCache:
     """
 
     def __init__(self, size: int = 2048, max_moves: int = MAX_CACHED_MOVES) -> None:
-        self.size = size
-        self.max_moves = max_moves
-        self._games: dict[tuple[str, str], Kept] = {}
-        self._moves = 0
+        self._games: LRU[tuple[str, str], Kept] = LRU(size, _weight, max_moves)
+
+    @property
+    def size(self) -> int:
+        return self._games.size
+
+    @property
+    def max_moves(self) -> int:
+        return self._games.max_weight
 
     def take(self, sid: str, code: str) -> Kept | None:
-        kept = self._games.pop((sid, code), None)
-        if kept is not None:
-            self._moves -= _weight(kept)
-        return kept
+        return self._games.pop((sid, code))
 
     def peek(self, sid: str, code: str) -> Kept | None:
         """The entry, left in place: its game must not be changed (copy it)."""
-        return self._games.get((sid, code))
+        return self._games.peek((sid, code))
 
     def keep(self, sid: str, code: str, kept: Kept) -> None:
         """Keep ``kept``; past :attr:`size` entries or :attr:`max_moves` moves, the ones kept
         longest ago go."""
-        self.take(sid, code)
-        self._games[(sid, code)] = kept
-        self._moves += _weight(kept)
-        while len(self._games) > self.size or (self._moves > self.max_moves and self._games):
-            self.take(*next(iter(self._games)))
+        self._games.put((sid, code), kept)
 
     @property
     def moves(self) -> int:
         """The moves the kept games hold together."""
-        return self._moves
+        return self._games.weight
 
     def clear(self) -> None:
         self._games.clear()
-        self._moves = 0
 
     def __len__(self) -> int:
         return len(self._games)

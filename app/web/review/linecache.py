@@ -1,15 +1,14 @@
-"""Each worker's lines of recently shown replays (:mod:`app.web.review.replay_pages`): a step of a
-replay
-never replays its whole game again."""
+"""Each worker's lines of recently shown replays (:mod:`app.web.review.replay_pages`): a step
+of a replay never replays its whole game again."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 from fastapi import Request
 
 from app.engine.replay import Line
+from app.lru import LRU
 
 
 class LineCache:
@@ -19,33 +18,24 @@ class LineCache:
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
-        self._lines: OrderedDict[tuple[str, str], Line[Any, Any]] = OrderedDict()
-        self._words: OrderedDict[tuple[str, str, str], tuple[str, ...]] = OrderedDict()
+        self._lines: LRU[tuple[str, str], Line[Any, Any]] = LRU(size)
+        self._words: LRU[tuple[str, str, str], tuple[str, ...]] = LRU(size)
 
     def get(self, key: tuple[str, str]) -> Line[Any, Any] | None:
-        line = self._lines.get(key)
-        if line is not None:
-            self._lines.move_to_end(key)
-        return line
+        return self._lines.get(key)
 
     def keep(self, key: tuple[str, str], line: Line[Any, Any]) -> None:
-        self._lines[key] = line
-        self._lines.move_to_end(key)
-        while len(self._lines) > self.size:
-            self._lines.popitem(last=False)
+        self._lines.put(key, line)
 
     def __len__(self) -> int:
         return len(self._lines)
 
     def words(self, key: tuple[str, str], lang: str) -> tuple[str, ...] | None:
         """The line's moves in words in ``lang``, when this worker told them already."""
-        return self._words.get((*key, lang))
+        return self._words.peek((*key, lang))
 
     def keep_words(self, key: tuple[str, str], lang: str, words: tuple[str, ...]) -> None:
-        self._words[(*key, lang)] = words
-        self._words.move_to_end((*key, lang))
-        while len(self._words) > self.size:
-            self._words.popitem(last=False)
+        self._words.put((*key, lang), words)
 
 
 def line_cache(request: Request) -> LineCache:
