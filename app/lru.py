@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+C = TypeVar("C")
 
 
 class LRU(Generic[K, V]):
@@ -76,3 +77,12 @@ class LRU(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def kept_on(state: Any, name: str, make: Callable[[], C]) -> C:
+    """The cache ``name`` of an application's ``state`` (``app.state``), made on first use."""
+    cache: C | None = getattr(state, name, None)
+    if cache is None:
+        cache = make()
+        setattr(state, name, cache)
+    return cache

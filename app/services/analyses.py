@@ -44,18 +44,17 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import hashlib
 import logging
 import math
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from app import metrics
 from app.clock import now_ms
-from app.services.proofs import _stop, make_pool
+from app.services.proofs import PoolKeeper, _stop, make_pool
 from app.services.proofworker import analyse_line
 from app.store.base import Store
 from app.store.ratelimit import RateLimiter
@@ -120,8 +119,10 @@ class _Job:
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-class Analyst:
+class Analyst(PoolKeeper):
     """Analyses of ended games: stored ones, or made now in a pool of processes, in turn."""
+
+    kind: ClassVar = "analysis"
 
     def __init__(
         self,
@@ -316,16 +317,3 @@ class Analyst:
         for _ in range(math.ceil(used) - 1):
             if not (await self.limiter.hit("analysis", client)).allowed:
                 break  # spent to the last second: the next analysis waits for the hour
-
-    def _replace(self, broken: concurrent.futures.Executor) -> None:
-        """A pool whose process died answers nothing again: the next analysis starts a new
-        one. Said once per broken pool (every analysis it held fails with it)."""
-        if self._pool is not broken:
-            return  # replaced already, by the first analysis that met it broken
-        self.restarts_total += 1
-        metrics.POOL_RESTARTS.labels("analysis").inc()
-        log.error("the analysis pool broke (a process of it died); starting a new one")
-        self._pool = None  # the next analysis starts our own (one handed in is left to its owner)
-        if self._owns_pool:
-            with contextlib.suppress(Exception):
-                _stop(broken)

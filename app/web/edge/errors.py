@@ -122,23 +122,20 @@ class PlayerError(Exception):
     @classmethod
     def store_unavailable(cls) -> PlayerError:
         """The store failed (busy past its deadline, or down): nothing was changed."""
-        return cls.fixed(
-            503,
-            N_("Busy for a moment"),
-            N_("Your move was not made: the game could not be saved just now. Try again."),
-            headers={"Retry-After": "1"},
+        return cls._busy(
+            N_("Your move was not made: the game could not be saved just now. Try again.")
         )
 
     @classmethod
     def store_unreadable(cls) -> PlayerError:
         """The store failed while a page was read (a GET makes no move: nothing to say of
         one)."""
-        return cls.fixed(
-            503,
-            N_("Busy for a moment"),
-            N_("The game could not be read just now. Try again."),
-            headers={"Retry-After": "1"},
-        )
+        return cls._busy(N_("The game could not be read just now. Try again."))
+
+    @classmethod
+    def _busy(cls, sentence: str) -> PlayerError:
+        """503 *Busy for a moment*, to be tried again in a second."""
+        return cls.fixed(503, N_("Busy for a moment"), sentence, headers={"Retry-After": "1"})
 
     @classmethod
     def store_unconfirmed(cls, page_url: str) -> PlayerError:

@@ -203,14 +203,8 @@ async def revoke_link(request: Request, store: StoreDep, player: PlayerDep) -> R
     link may leave, :func:`leave_link`), and asking again is safe: a Revoke sent twice, or
     ten at once, or again after its answer was lost, all answer the id that holds the data
     (the store remembers where the player went). Nothing to revoke: no notice."""
-    await checked_form(request, store, player, ActionForm, "/stats")
-    if player.joined:
-        raise PlayerError.not_the_links_owner()
-    holder = await store.revoke_link(player.sid, new_sid())
-    if holder is None:
-        return RedirectResponse("/stats", 303, headers=NO_STORE)
-    request.state.player = Player(holder, fresh=False)
-    return _told(request, holder, "revoked")
+    await _owners_form(request, store, player)
+    return _now_on(request, await store.revoke_link(player.sid, new_sid()), "revoked")
 
 
 @router.post("/stats/link/return")
@@ -219,14 +213,24 @@ async def return_to_moved(request: Request, store: StoreDep, player: PlayerDep) 
     revocation emptied (issue 44: an answer that crossed the revocation put it back; since
     the cookie is sent only when it changes, none does): it takes the id the data moved to.
     A browser that held the id through the link is never given it (it may leave)."""
+    await _owners_form(request, store, player)
+    return _now_on(request, await store.moved_to(player.sid), "returned")
+
+
+async def _owners_form(request: Request, store: Store, player: Player) -> None:
+    """The form of a link's owner (a browser that joined through the link is refused)."""
     await checked_form(request, store, player, ActionForm, "/stats")
     if player.joined:
         raise PlayerError.not_the_links_owner()
-    went = await store.moved_to(player.sid)
-    if went is None:
+
+
+def _now_on(request: Request, sid: str | None, told: str) -> Response:
+    """``/stats`` on the id the player's data is on now, said (``None``: nothing moved, and
+    nothing to say)."""
+    if sid is None:
         return RedirectResponse("/stats", 303, headers=NO_STORE)
-    request.state.player = Player(went, fresh=False)
-    return _told(request, went, "returned")
+    request.state.player = Player(sid, fresh=False)
+    return _told(request, sid, told)
 
 
 @router.post("/stats/link/leave")

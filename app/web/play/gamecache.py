@@ -13,7 +13,7 @@ from fastapi import Request
 
 from app.engine.codes import DealCode
 from app.engine.games import AnyGame
-from app.lru import LRU
+from app.lru import LRU, kept_on
 from app.store import SessionData, StoredGame
 from app.web.play.verdicts import rebuild
 from app.web.rendering.screen import AnyScreen
@@ -81,14 +81,6 @@ class GameCache:
     def __init__(self, size: int = 2048, max_moves: int = MAX_CACHED_MOVES) -> None:
         self._games: LRU[tuple[str, str], Kept] = LRU(size, _weight, max_moves)
 
-    @property
-    def size(self) -> int:
-        return self._games.size
-
-    @property
-    def max_moves(self) -> int:
-        return self._games.max_weight
-
     def take(self, sid: str, code: str) -> Kept | None:
         return self._games.pop((sid, code))
 
@@ -119,11 +111,7 @@ def _weight(kept: Kept) -> int:
 
 def game_cache(request: Request) -> GameCache:
     """The application's :class:`GameCache` (made on first use)."""
-    state = request.app.state
-    cache: GameCache | None = getattr(state, "game_cache", None)
-    if cache is None:
-        cache = state.game_cache = GameCache()
-    return cache
+    return kept_on(request.app.state, "game_cache", GameCache)
 
 
 async def page_game(

@@ -250,13 +250,16 @@ async def analysis_fragment(
     return vary_on_htmx(html_answer(str(fragment_html(s, page.t))))
 
 
+NO_WIN_LINE: Final = (
+    N_("No winning line here"),
+    N_("This replay has no winning line: only a game that could have been won has one, once"
+       " its analysis has ended."),
+)  # fmt: skip
+"""The 404 of a replay without a winning line: its title and its sentence."""
+
+
 def no_win_line() -> PlayerError:
-    return PlayerError.fixed(
-        404,
-        N_("No winning line here"),
-        N_("This replay has no winning line: only a game that could have been won has one,"
-           " once its analysis has ended."),
-    )  # fmt: skip
+    return PlayerError.fixed(404, *NO_WIN_LINE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import Request
 
 from app.engine.replay import Line
-from app.lru import LRU
+from app.lru import LRU, kept_on
 
 
 class LineCache:
@@ -40,8 +40,4 @@ class LineCache:
 
 def line_cache(request: Request) -> LineCache:
     """The application's :class:`LineCache` (made on first use)."""
-    state = request.app.state
-    cache: LineCache | None = getattr(state, "replay_lines", None)
-    if cache is None:
-        cache = state.replay_lines = LineCache()
-    return cache
+    return kept_on(request.app.state, "replay_lines", LineCache)
