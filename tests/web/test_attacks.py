@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 
 import pytest
 
@@ -67,6 +69,18 @@ def use_link(client, secret: str):
     question = client.get(f"/link/{secret}")
     assert question.status_code == 200
     return client.post(f"/link/{secret}", data={"token": token_of(parse(question.text))})
+
+
+@contextlib.contextmanager
+def joined(app, client, player) -> Iterator[tuple[str, str, TestClient]]:
+    """``client`` wins a game and makes a device link; another browser uses it. Yields the
+    link's secret, the owner's id and that other browser."""
+    win(player)
+    secret = make_link(client)
+    owner = sid_of(client)
+    with browser(app) as other:
+        use_link(other, secret)
+        yield secret, owner, other
 
 
 # --- 1. a GET without a session writes nothing -------------------------------------------------
@@ -309,11 +323,7 @@ def test_a_short_secret_is_refused_at_start_up():
 
 @pytest.mark.all_stores
 def test_revoking_the_link_cuts_off_the_browsers_that_used_it(app, client, store, player):
-    win(player)
-    secret = make_link(client)
-    old = sid_of(client)
-    with browser(app) as other:
-        use_link(other, secret)
+    with joined(app, client, player) as (secret, old, other):
         assert stats_row(other)["won"] == "1"
         stats = parse(client.get("/stats").text)
         assert stats.by_id("revoke-help").text == (  # said before revoking

@@ -153,16 +153,17 @@ def test_taps_are_counted_by_outcome_and_route_template(local):
     assert CODE not in after  # labels are templates, never a deal code
 
 
+def grew(before: str, after: str, name: str, **labels: str) -> float:
+    """How much a metric's sample grew between two scrapes."""
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
 def test_an_unknown_path_counts_as_unmatched(local):
     before = scrape(local)
     assert local.get("/no/such/page-AAAAAAB").status_code == 404
     after = scrape(local)
     labels = {"route": "unmatched", "method": "GET", "status": "404"}
-    assert (
-        value(after, "solitaire_http_requests_total", **labels)
-        - value(before, "solitaire_http_requests_total", **labels)
-        == 1
-    )
+    assert grew(before, after, "solitaire_http_requests_total", **labels) == 1
     assert "/no/such" not in after
 
 
@@ -171,11 +172,7 @@ def test_head_counts_under_its_route(local):
     assert local.head(f"/half-moon/{CODE}").status_code == 200
     after = scrape(local)
     labels = {"route": "/half-moon/{code}", "method": "HEAD", "status": "200"}
-    assert (
-        value(after, "solitaire_http_requests_total", **labels)
-        - value(before, "solitaire_http_requests_total", **labels)
-        == 1
-    )
+    assert grew(before, after, "solitaire_http_requests_total", **labels) == 1
 
 
 def test_every_answer_carries_a_request_id(client):
