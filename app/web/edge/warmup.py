@@ -7,9 +7,8 @@ compiled (the page templates into the application's environment, the board's mac
 theirs), every language's catalog compiled and its dates' locale data read, the tables read,
 the modules imported late imported, the home page's pictures drawn, and the proof processes
 started and waited for. Compiled templates are kept per process
-(:data:`app.web.rendering.templates.COMPILED`), so a second application in the same process (a test
-client
-per test) loads them instead of compiling.
+(:data:`app.web.rendering.templates.COMPILED`), so a second application in the same process (a
+test client per test) loads them instead of compiling.
 """
 
 from __future__ import annotations

@@ -7,9 +7,8 @@ whose fields are already the engine's values) to the :data:`~app.web.play.decide
 the engine; registered with :func:`action_route`, the route checks the request, parses the
 deal code and the form once, and lets :func:`act` apply it. The form is read by
 :mod:`app.web.play.forms`, the saved game rebuilt and its verdict settled by
-:mod:`app.web.play.verdicts`,
-the game kept between actions by :mod:`app.web.play.gamecache`, the end box's additions by
-:mod:`app.web.rendering.ending`.
+:mod:`app.web.play.verdicts`, the game kept between actions by :mod:`app.web.play.gamecache`,
+the end box's additions by :mod:`app.web.rendering.ending`.
 """
 
 from __future__ import annotations
@@ -127,9 +126,8 @@ def action_route(
 ) -> Callable[[Callable[[FormT], Action]], Callable[[FormT], Action]]:
     """Register ``POST /{game}/{code}/{verb}`` for the decorated function, which turns the
     validated form into the :data:`~app.web.play.decide.Action` to apply. The route checks the
-    request
-    (:func:`app.web.edge.dependencies.guard_write`), parses the deal code, validates the form once
-    against that deal, and hands the action to :func:`act`."""
+    request (:func:`app.web.edge.dependencies.guard_write`), parses the deal code, validates the
+    form once against that deal, and hands the action to :func:`act`."""
 
     def register(make: Callable[[FormT], Action]) -> Callable[[FormT], Action]:
         async def endpoint(code: str, request: Request) -> Response:

@@ -1,6 +1,5 @@
-"""Step one of a game action (:func:`app.web.play.actions.act`): **decide** — what the action does
-to
-the game, the row the store is to write and what to say. The engine's call on a game object,
+"""Step one of a game action (:func:`app.web.play.actions.act`): **decide** — what the action
+does to the game, the row the store is to write and what to say. The engine's call on a game object,
 and nothing else: no I/O, so it can run on the event loop before the store's transaction (on
 the game this worker cached) or inside it (on the game rebuilt from the row the transaction
 read), and be tested alone.

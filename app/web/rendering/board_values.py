@@ -2,9 +2,8 @@
 :class:`Ending`, :class:`BoardFacts` …), frozen and hashable, with no language and no token.
 
 The markup is drawn from these values by the macros of ``templates/board/`` and each game's
-``templates/games/<slug>/board.html`` (:mod:`app.web.rendering.board_markup`), cached by value. A
-place's
-markup is a pure function of its :class:`Place`, the language and the mode:
+``templates/games/<slug>/board.html`` (:mod:`app.web.rendering.board_markup`), cached by
+value. A place's markup is a pure function of its :class:`Place`, the language and the mode:
 :data:`INTERACTIVE` (every card a form button, as on the game pages) or :data:`STATIC` (no
 forms, no buttons: diagrams on rules pages). Two things differ per player and per deal, the
 form token and the deal code; cached markup holds the placeholders :data:`TOKEN` and

@@ -1,8 +1,7 @@
 """Page context: what every page's header shows — the player's session (token, settings), the
 language and its switch, the path to come back to — built once for all pages
-(:class:`PageBase`, ``app.web.edge.dependencies.PageDep``); and a game page's own context (the
-screen,
-the info bar, the live region)."""
+(:class:`PageBase`, ``app.web.edge.dependencies.PageDep``); and a game page's own context
+(the screen, the info bar, the live region)."""
 
 from __future__ import annotations
 
