@@ -19,6 +19,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app import metrics
 from app.store.observed import store_label
 from app.web.edge.dependencies import release_held
+from app.web.edge.error_pages import render_crash, render_error
+from app.web.edge.errors import PlayerError
 from app.web.edge.logs import REQUEST_ID, REQUESTS_LOGGER, loggable_path
 from app.web.players.sessions import (
     Player,
@@ -327,9 +329,6 @@ class BodyLimit(_HttpMiddleware):
             await self._refuse(scope, receive, send, limit)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-        from app.web.edge.error_pages import render_error
-        from app.web.edge.errors import PlayerError
-
         request = Request(scope, receive)
         response = await render_error(request, PlayerError.too_large(limit))
         response.headers["Connection"] = "close"
@@ -364,7 +363,5 @@ class CrashGuard(_HttpMiddleware):
             log.exception("unhandled error", exc_info=error)
             if started:  # half an answer is out: only closing the connection can end it
                 raise
-            from app.web.edge.error_pages import render_crash
-
             response = await render_crash(Request(scope, receive))
             await response(scope, receive, send)

@@ -36,7 +36,7 @@ from app.store import SessionData, Store
 from app.web.edge.dependencies import get_page
 from app.web.edge.errors import PlayerError, invalid_field, unknown_field
 from app.web.edge.htmx import html_answer
-from app.web.halfmoon import examples
+from app.web.halfmoon import examples, replay
 from app.web.play.actions import Action, action_route
 from app.web.play.deals import asked
 from app.web.play.forms import ActionForm, CardField, parsed
@@ -120,8 +120,6 @@ class HalfMoonScreen(Screen[HalfMoon]):
         return {"hm_code": str(self.example_deal)}
 
     def hint_words(self, position: Any, move: Any, lang: str) -> str:
-        from app.web.halfmoon import replay
-
         return replay.advise(position, move, lang)
 
     def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
@@ -129,8 +127,6 @@ class HalfMoonScreen(Screen[HalfMoon]):
         return tuple(f"card-{place_name(place)}" for place in move)
 
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
-        from app.web.halfmoon import replay  # it names this module's game
-
         return replay.describe(position, move, lang)
 
     def move_ringed(self, position: Any, move: Any) -> Collection[str]:

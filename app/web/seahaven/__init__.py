@@ -39,7 +39,7 @@ from app.web.rendering.board_values import INTERACTIVE, STATIC, Ending, Place, p
 from app.web.rendering.diagrams import NOBODY, Diagram
 from app.web.rendering.screen import Screen
 from app.web.rendering.templates import Renderer
-from app.web.seahaven import actions, examples
+from app.web.seahaven import actions, examples, replay
 from app.web.seahaven.actions import NOT_HOME_KEY
 from app.web.seahaven.deals import CELLS_HELP, LEVELS, cells_query, playable_deal
 from app.web.seahaven.forms import PlaceForm
@@ -99,20 +99,14 @@ class SeahavenScreen(Screen[Seahaven]):
 
     def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
         """The card a move takes (the bottom of the run it moves): ``card-7H``."""
-        from app.engine.seahaven import COLUMNS
-
         source, count, _ = move
         card = position.columns[source][-count] if source in COLUMNS else position.top(source)
         return () if card is None else (f"card-{card}",)
 
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
-        from app.web.seahaven import replay  # its own module, as the example is
-
         return replay.describe(position, move, lang)
 
     def move_ringed(self, position: Any, move: Any) -> Collection[str]:
-        from app.web.seahaven import replay
-
         return tuple(str(card) for card in replay.moving(position, move))
 
     def daily_variant(self, request: Request) -> str:
