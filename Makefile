@@ -16,7 +16,7 @@ bench:
 	.venv/bin/python -m bench.bench_seahaven
 
 solve:
-	.venv/bin/python -m app.engine.solve $(CODE)
+	.venv/bin/python -m app.engine.solve_cli $(CODE)
 
 # Interface texts: extract from code and templates, merge into the catalogs (then translate
 # the new or fuzzy entries; tests/web/test_languages.py fails until every text is translated).

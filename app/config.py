@@ -3,7 +3,7 @@
 - ``SOLITAIRE_STORE`` (default ``var/solitaire.db``): ``memory:``, a SQLite file path or
   ``sqlite:///PATH``.
 - ``SOLITAIRE_MAX_BODY`` (default ``16384``): the largest request body accepted, in bytes
-  (``POST /replay`` takes at least :data:`app.web.replays.PASTED_MAX_BODY`).
+  (``POST /replay`` takes at least :data:`app.web.review.replay_pages.PASTED_MAX_BODY`).
 - ``SOLITAIRE_EXPIRE_DAYS`` (default ``90``): games untouched this long are deleted.
 - ``SOLITAIRE_SWEEP_SECONDS`` (default ``3600``): how often the expiry sweep runs.
 - ``SOLITAIRE_ORIGIN`` (default: none): the public origin players use, ``https://host[:port]``.
@@ -31,9 +31,9 @@
   characters, the same for every instance of a site. Unset, the store keeps one beside its
   data, made on first use (:mod:`app.services.signing`).
 - ``SOLITAIRE_METRICS_FROM`` (default ``127.0.0.0/8,::1``): the addresses (or networks) that
-  may read ``GET /metrics``; anyone else gets 404 (:mod:`app.web.metrics`).
+  may read ``GET /metrics``; anyone else gets 404 (:mod:`app.web.edge.metrics`).
 - ``SOLITAIRE_LOG_FORMAT`` (default ``text``): ``json`` writes one JSON object a line, one per
-  request (:mod:`app.web.logs`).
+  request (:mod:`app.web.edge.logs`).
 - ``SOLITAIRE_METRICS`` (default ``on``): ``off`` records no metrics (:mod:`app.metrics`).
 """
 
@@ -98,7 +98,7 @@ class Config:
     metrics_from: tuple[IPNetwork, ...] = field(default_factory=lambda: networks(""))
     """The scrapers' addresses: ``GET /metrics`` answers them only."""
     log_format: str = "text"
-    """``text`` (uvicorn's lines) or ``json`` (one object a line, :mod:`app.web.logs`)."""
+    """``text`` (uvicorn's lines) or ``json`` (one object a line, :mod:`app.web.edge.logs`)."""
 
     @classmethod
     def from_env(cls) -> Config:

@@ -10,8 +10,8 @@ import concurrent.futures
 import contextlib
 import gc
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
@@ -27,26 +27,16 @@ from app.services.signing import Signer, server_secret
 from app.store import Store, open_store
 from app.store.observed import observe
 from app.store.ratelimit import Limits
-from app.web import (
-    analysis,
-    error_pages,
-    floor,
-    games,
-    health,
-    home,
-    install,
-    logs,
-    metrics,
-    pages,
-    replays,
-    settings,
-    static,
-    stats,
-)
-from app.web.assets import Assets
-from app.web.middleware import Perimeter
-from app.web.render import Renderer
-from app.web.warmup import warm_up
+from app.web import games
+from app.web.edge import error_pages, health, logs, metrics
+from app.web.edge.middleware import Perimeter
+from app.web.edge.warmup import warm_up
+from app.web.pages import home, install, reading, static, stats
+from app.web.play import floor
+from app.web.players import settings
+from app.web.rendering.assets import Assets
+from app.web.rendering.templates import Renderer
+from app.web.review import findings, replay_pages
 
 _SETTLED = False
 
@@ -75,7 +65,36 @@ def create_app(
     """The application; ``store`` replaces the configured one (tests pass a memory store),
     ``proof_pool`` the proof processes it would start (tests share one pool)."""
     config = config or Config.from_env()
+    app = FastAPI(
+        title=" & ".join(game.title for game in GAMES.values()),
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=_lifespan(config, store, proof_pool, analysis_pool),
+        # FastAPI's native OpenTelemetry off: the site counts and logs with its own
+        # (app/metrics.py, app/web/edge/logs.py), and asking OpenTelemetry's three global
+        # providers whether any is configured cost every request 10–30 µs
+        # (docs/performance.md, *A tap in process*)
+        telemetry={"tracing": False, "metrics": False, "logs": False},
+    )
+    app.state.config = config
+    if store is not None:  # the caller's, open already: served even before a lifespan runs
+        app.state.store = store
+    app.state.assets = Assets()
+    app.state.renderer = Renderer(app.state.assets)
+    _add_middleware(app, config)
+    error_pages.install(app)
+    logs.install(config.log_format)  # no device link's secret in any line; JSON lines
+    _include_routers(app)
+    return app
 
+
+def _lifespan(
+    config: Config,
+    store: Store | None,
+    proof_pool: concurrent.futures.Executor | None,
+    analysis_pool: concurrent.futures.Executor | None,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         """Open what this run needs and close exactly that: the configured store (a store
@@ -123,47 +142,34 @@ def create_app(
                 await app.state.store.close()
             figures.process_ended()
 
-    app = FastAPI(
-        title=" & ".join(game.title for game in GAMES.values()),
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-        lifespan=lifespan,
-        # FastAPI's native OpenTelemetry off: the site counts and logs with its own
-        # (app/metrics.py, app/web/logs.py), and asking OpenTelemetry's three global
-        # providers whether any is configured cost every request 10–30 µs
-        # (docs/performance.md, *A tap in process*)
-        telemetry={"tracing": False, "metrics": False, "logs": False},
-    )
-    app.state.config = config
-    if store is not None:  # the caller's, open already: served even before a lifespan runs
-        app.state.store = store
-    app.state.assets = Assets()
-    app.state.renderer = Renderer(app.state.assets)
-    # One layer of our own around gzip (app/web/middleware.py: every layer is a cost on every
-    # request): the request's id, metrics and log line, security headers, the 500 page inside
-    # them, HEAD as GET, the session cookie, the body limit, the limit's holds given back.
+    return lifespan
+
+
+def _add_middleware(app: FastAPI, config: Config) -> None:
+    """One layer of our own around gzip (app/web/edge/middleware.py: every layer is a cost on
+    every request): the request's id, metrics and log line, security headers, the 500 page
+    inside them, HEAD as GET, the session cookie, the body limit, the limit's holds given back."""
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
-    pasted = max(config.max_body, replays.PASTED_MAX_BODY)  # a 5,000-move game's text
+    pasted = max(config.max_body, replay_pages.PASTED_MAX_BODY)  # a 5,000-move game's text
     app.add_middleware(
         Perimeter,
         limit=config.max_body,
         wider={("POST", "/replay"): pasted},
         log_json=config.log_format == "json",
     )
-    error_pages.install(app)
-    logs.install(config.log_format)  # no device link's secret in any line; JSON lines
+
+
+def _include_routers(app: FastAPI) -> None:
     # the games' routers first: a tap, by far the most frequent request, is matched without
     # walking the other routers first (no two routers' paths overlap, so order is free)
     for router in games.ROUTERS:  # every game's, from the table of games
         app.include_router(router)
     app.include_router(home.router)
     app.include_router(settings.router)
-    for module in (pages, static, health, stats, install, replays, analysis, metrics):
+    for module in (reading, static, health, stats, install, replay_pages, findings, metrics):
         app.include_router(module.router)
     if os.environ.get(floor.ENV):  # bench/bench_http.py's floor route, never deployed
         app.include_router(floor.router)
-    return app
 
 
 _app: FastAPI | None = None

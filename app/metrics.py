@@ -158,6 +158,11 @@ def _histogram(name: str, doc: str, labels: Sequence[str], buckets: Sequence[flo
 GaugeMode = Literal["livesum", "livemostrecent"]
 
 
+def _latency(name: str, doc: str, labels: Sequence[str]) -> Histogram:
+    """A histogram of durations, in :data:`LATENCY_BUCKETS`."""
+    return _histogram(name, doc, labels, LATENCY_BUCKETS)
+
+
 def _gauge(name: str, doc: str, labels: Sequence[str], mode: GaugeMode) -> Gauge:
     return Gauge(name, doc, labels, multiprocess_mode=mode) if ON else cast(Gauge, _NOTHING)
 
@@ -167,23 +172,21 @@ HTTP_REQUESTS: Final = _counter(
     "HTTP requests answered, by route template, method and status code.",
     ("route", "method", "status"),
 )
-HTTP_DURATION: Final = _histogram(
-    "solitaire_http_request_duration_seconds",
-    "Time from a request's arrival to the end of its answer, by route template and method.",
-    ("route", "method"),
-    LATENCY_BUCKETS,
-)
 ACTIONS: Final = _counter(
     "solitaire_actions",
     "Game actions (tap, move, auto, home, undo, redo, restart) by game, action, outcome"
     " (made, refused, kept, not_made) and store.",
     ("game", "action", "outcome", "store"),
 )
-STORE_DURATION: Final = _histogram(
+HTTP_DURATION: Final = _latency(
+    "solitaire_http_request_duration_seconds",
+    "Time from a request's arrival to the end of its answer, by route template and method.",
+    ("route", "method"),
+)
+STORE_DURATION: Final = _latency(
     "solitaire_store_call_duration_seconds",
     "Time one call of the store took, by store and operation.",
     ("store", "operation"),
-    LATENCY_BUCKETS,
 )
 STORE_ERRORS: Final = _counter(
     "solitaire_store_errors",

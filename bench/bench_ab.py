@@ -8,7 +8,7 @@ each round, each checkout in turn (the order swapped every round) runs a block o
 calls of each kind, one ASGI call at a time (``bench/bench_tap.py``'s client, all middleware,
 no HTTP server), so the machine's load falls on both alike: taps (a player selecting and
 deselecting a card, every answer a partial answer), the project's floor route
-(``app/web/floor.py``, answering the tap's bytes) and the minimal FastAPI app
+(``app/web/play/floor.py``, answering the tap's bytes) and the minimal FastAPI app
 (``bench/minimal_app.py``: a form POST with a cookie, the same bytes). Printed: each
 checkout's medians of the blocks' median CPU µs, the ratios that do not depend on the
 machine's load — taps ÷ minimal app (in requests a second: minimal CPU ÷ tap CPU) and taps ÷

@@ -8,7 +8,7 @@ work folder, or a directory; ``none`` to skip) and for this checkout, one uvicor
 with ``scripts/run``'s options, per configuration — SQLite ``synchronous=FULL`` with the rate
 limits on but raised out of reach (``scripts/run``'s default), the same with the limits
 ``off``, the memory store, Redis (no persistence) — plus the project's floor route
-(``POST /_bench/floor/half-moon``, ``app/web/floor.py``: the tap's form, cookie, middleware
+(``POST /_bench/floor/half-moon``, ``app/web/play/floor.py``: the tap's form, cookie, middleware
 and write limit, a static answer) and a minimal FastAPI app (``bench/minimal_app.py``: a form
 POST with a cookie answered by the same static bytes). Half Moon taps by 64 players, each on
 its own session and deal, driven by ``wrk -t1 -c32`` (the issue's measurement): a request

@@ -54,7 +54,7 @@ from app.store import StoredGame
 from app.store.marks import Marks
 from app.store.sqlite import SQLiteStore
 from app.store.sync import SyncStore
-from app.web.sessions import COOKIE
+from app.web.players.sessions import COOKIE
 from tests.system.servers import ROOT, start_server
 
 SID = "B" * 32

@@ -24,7 +24,7 @@ from app.engine.seahaven import (
     place_name,
 )
 from app.engine.seahaven.solver import SOLVE_BUDGET, is_lost, solve_code
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 
 def _timed(fn: Callable[[], object]) -> float:

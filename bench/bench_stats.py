@@ -30,7 +30,7 @@ from app.store import MemoryStore, StoredGame
 from app.store.jsondata import dumps
 from app.store.marks import Marks
 from app.store.sync import SyncStore
-from app.web.sessions import cookie_value, signer_of
+from app.web.players.sessions import cookie_value, signer_of
 
 
 def fill(store: MemoryStore, sid: str) -> None:

@@ -164,7 +164,7 @@ def whole_taps(taps: int) -> None:
         ):
             walls, cpus = asyncio.run(_taps(store, game, taps, compress))
             print(f"{game:9} {label:26} wall {_us(walls)}  CPU {_us(cpus)}")
-            if store == "memory:" and os.path.exists("app/web/floor.py"):
+            if store == "memory:" and os.path.exists("app/web/play/floor.py"):
                 _, floor = asyncio.run(_taps(store, game, taps, compress, floor=True))
                 ratio = statistics.median(floor) / statistics.median(cpus)
                 print(

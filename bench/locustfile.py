@@ -50,7 +50,7 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import apply_move, deal, legal_moves, place_name
 from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import COLUMNS, Seahaven
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 log = logging.getLogger("solitaire.locust")
 

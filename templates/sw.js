@@ -1,5 +1,5 @@
 // The service worker (issue 27), served at /sw.js so its scope is the whole site. Made by
-// app/web/install.py: VERSION names everything cached here, so a deployment that changes any
+// app/web/pages/install.py: VERSION names everything cached here, so a deployment that changes any
 // static file (or the offline page) installs a new cache and deletes the old ones.
 //  - static files (content-hashed, immutable): from the cache, else the network;
 //  - a navigation: the network, always; only when it gives no answer at all, a game's page as

@@ -7,14 +7,16 @@ layers or stays in its own, never up or across:
 
 The engine and the store are side by side: neither imports the other, and neither imports
 the services or the web. ``app/i18n.py`` (catalogs, card names) serves the web and reads the
-engine's cards; ``app/clock.py``, ``app/config.py``, ``app/metrics.py`` and ``app/server.py`` import nothing of
-the application.
+engine's cards; ``app/clock.py``, ``app/config.py``, ``app/lru.py``, ``app/metrics.py`` and
+``app/server.py`` import nothing of the application.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
+import itertools
 from pathlib import Path
 
 import pytest
@@ -32,7 +34,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 """What each layer may import (the browser's layer, templates and scripts, is not Python)."""
 
-BASE = frozenset({"app", "app.clock", "app.config", "app.metrics", "app.server", "app.status"})
+BASE = frozenset(
+    {"app", "app.clock", "app.config", "app.lru", "app.metrics", "app.server", "app.status"}
+)
 
 
 def layer(module: str) -> str:
@@ -69,14 +73,19 @@ def imports(path: Path) -> list[tuple[int, str]]:
             if node.level:
                 up = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*up, base] if base else up)
-            found.append((node.lineno, base))
-            # ``from app.web import halfmoon`` imports the module app.web.halfmoon
-            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+            # ``from app.web import halfmoon`` imports the module app.web.halfmoon;
+            # ``from app.store import Store``, a name of the package app.store
+            known = modules()
+            found += [
+                (node.lineno, f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base)
+                for alias in node.names
+            ]
     return [(line, name) for line, name in found if name == "app" or name.startswith("app.")]
 
 
-def modules() -> set[str]:
-    return {module_name(path) for path in APP.rglob("*.py")}
+@functools.cache
+def modules() -> frozenset[str]:
+    return frozenset(module_name(path) for path in APP.rglob("*.py"))
 
 
 def arrows() -> list[str]:
@@ -96,6 +105,78 @@ def arrows() -> list[str]:
     return wrong
 
 
+def import_graph() -> dict[str, dict[str, int]]:
+    """Each module of the application → the modules it imports (anywhere in it: at the top,
+    in a function, under ``TYPE_CHECKING``) → the line of the first such import."""
+    known = modules()
+    graph: dict[str, dict[str, int]] = {}
+    for path in sorted(APP.rglob("*.py")):
+        source = module_name(path)
+        edges = graph.setdefault(source, {})
+        for line, target in imports(path):
+            if target in known and target != source:
+                edges.setdefault(target, line)
+    return graph
+
+
+def circles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The import circles of ``graph``: one for each group of modules that reach each other
+    (Tarjan's strongly connected components), as the path of one circle through it, each
+    module named with the line of its import of the next."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in graph[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = set()
+            while (popped := stack.pop()) != module:
+                group.add(popped)
+            group.add(module)
+            if len(group) > 1:
+                groups.append(group)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    found = []
+    for group in groups:
+        start = min(group)
+        path, seen = [start], {start}
+        while True:  # walk inside the group until a module comes round again
+            here = path[-1]
+            step = min(t for t in graph[here] if t in group)
+            if step in seen:
+                path = [*path[path.index(step) :], step]
+                break
+            path.append(step)
+            seen.add(step)
+        found.append([*(f"{a}:{graph[a][b]}" for a, b in itertools.pairwise(path)), path[-1]])
+    return found
+
+
+def test_no_import_circles_in_the_application():
+    """Issue 47: no module of ``app/`` reaches itself through its imports — counting the
+    imports inside functions and under ``TYPE_CHECKING``, so no deferred import hides one.
+    Each circle is named as ``module:line`` of each import round it."""
+    assert circles(import_graph()) == []
+
+
+def test_a_circle_is_found_and_named():
+    graph = {"a": {"b": 3}, "b": {"c": 5}, "c": {"a": 7, "d": 1}, "d": {}}
+    assert circles(graph) == [["a:3", "b:5", "c:7", "a"]]
+    assert circles({"a": {"b": 1}, "b": {}}) == []
+
+
 def test_every_module_is_in_a_layer():
     for module in modules():
         assert layer(module) in MAY_IMPORT
@@ -108,13 +189,13 @@ def test_no_import_runs_against_the_layers():
 @pytest.mark.parametrize(
     ("source", "target", "allowed"),
     [
-        ("app.web.actions", "app.services.proofs", True),
-        ("app.services.daily", "app.web.board", False),
+        ("app.web.play.actions", "app.services.proofs", True),
+        ("app.services.daily", "app.web.rendering.board_values", False),
         ("app.engine.game", "app.store.base", False),
         ("app.store.counting", "app.engine.codes", False),
         ("app.engine.codes", "app.services.daily", False),
-        ("app.web.home", "app.main", False),
-        ("app.i18n", "app.web.board", False),
+        ("app.web.pages.home", "app.main", False),
+        ("app.i18n", "app.web.rendering.board_values", False),
     ],
 )
 def test_the_rule_itself(source, target, allowed):
@@ -168,8 +249,8 @@ def test_a_package_that_is_no_game_is_refused_by_name():
 
     with pytest.raises(ImportError, match=r"app\.engine\.cards has no GAME"):
         games._game_of("cards")
-    with pytest.raises(ImportError, match=r"app\.web\.board needs SCREEN"):
-        web_games._router_of("board")
+    with pytest.raises(ImportError, match=r"app\.web\.rendering needs SCREEN"):
+        web_games._router_of("rendering")
 
 
 @pytest.mark.parametrize("layer", ["web", "store"])
@@ -192,3 +273,26 @@ def test_the_type_check_covers_all_of_the_application():
     config = tomllib.loads((APP.parent / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
     assert config["strict"] is True and config["files"] == ["app"]
     assert ".venv/bin/mypy\n" in (APP.parent / "scripts/test").read_text("utf-8")
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def long_functions() -> dict[str, int]:
+    """Every function of ``app/`` over :data:`MAX_FUNCTION_LINES` lines, counted from its
+    ``def`` to the end of its body (its docstring and comments too), as ``file:line name``."""
+    long = {}
+    for path in sorted(APP.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert node.end_lineno is not None
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long[f"{path.relative_to(APP.parent)}:{node.lineno} {node.name}"] = lines
+    return long
+
+
+def test_no_function_of_the_application_is_over_60_lines():
+    """Issue 47: a function reads whole on a screen; a longer one is split into named steps."""
+    assert long_functions() == {}

@@ -30,10 +30,14 @@ def named_paths(text: str) -> list[str]:
 
 def test_named_paths_are_read_from_backticks_and_skip_patterns() -> None:
     text = (
-        "`app/web/board.py`, `tests/test_docs.py::test_x`, `app/clock.py:now_ms`, not `app/engine/<name>/`, "
-        "`templates/prose/{en,tr,bg}/*.html`, `/half-moon` or `app.web.board`"
+        "`app/web/rendering/board_values.py`, `tests/test_docs.py::test_x`, `app/clock.py:now_ms`, not `app/engine/<name>/`, "
+        "`templates/prose/{en,tr,bg}/*.html`, `/half-moon` or `app.web.rendering.board_values`"
     )
-    assert named_paths(text) == ["app/web/board.py", "tests/test_docs.py", "app/clock.py"]
+    assert named_paths(text) == [
+        "app/web/rendering/board_values.py",
+        "tests/test_docs.py",
+        "app/clock.py",
+    ]
 
 
 def test_decisions_stay_a_reference_of_at_most_550_lines() -> None:

@@ -31,7 +31,7 @@ from enum import Enum
 from typing import Any, Final, Generic, TypeVar
 
 from app.engine.game import Game
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 P = TypeVar("P")
 M = TypeVar("M")

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast
 from app.clock import now_ms
 from app.engine.cards import Card
 from app.engine.codes import DealCode, DealCodeError, GameId, Variant
-from app.engine.solving import Solution, SolveResult
+from app.engine.solutions import Solution, SolveResult
 from app.engine.texts import ENGLISH, Translator
 from app.status import Status as Status  # re-exported: the engine's word for a game's state
 
@@ -473,7 +473,7 @@ class Game(ABC, Generic[P, M]):
     @classmethod
     def solve(cls, code: DealCode, budget: int | None = None) -> Solution:
         """The solver's verdict on a deal and its winning line as a player reads it (a tool:
-        ``python -m app.engine.solve``; the game screens never offer it)."""
+        ``python -m app.engine.solve_cli``; the game screens never offer it)."""
         raise NotImplementedError(f"{cls.title} has no solver")
 
     @classmethod

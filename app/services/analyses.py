@@ -63,11 +63,11 @@ import secrets
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from app import metrics
 from app.clock import now_ms
-from app.services.proofs import _stop, make_pool
+from app.services.proofs import PoolKeeper, _stop, make_pool
 from app.services.proofworker import analyse_line
 from app.store.base import Store, StoreError
 from app.store.ratelimit import RateLimiter
@@ -160,8 +160,10 @@ class _Job:
     """While its leases are asked for: set once they are taken or refused."""
 
 
-class Analyst:
+class Analyst(PoolKeeper):
     """Analyses of ended games: stored ones, or made now in a pool of processes, in turn."""
+
+    kind: ClassVar = "analysis"
 
     def __init__(
         self,
@@ -478,16 +480,3 @@ class Analyst:
         for _ in range(math.ceil(used) - 1):
             if not (await self.limiter.hit("analysis", client)).allowed:
                 break  # spent to the last second: the next analysis waits for the hour
-
-    def _replace(self, broken: concurrent.futures.Executor) -> None:
-        """A pool whose process died answers nothing again: the next analysis starts a new
-        one. Said once per broken pool (every analysis it held fails with it)."""
-        if self._pool is not broken:
-            return  # replaced already, by the first analysis that met it broken
-        self.restarts_total += 1
-        metrics.POOL_RESTARTS.labels("analysis").inc()
-        log.error("the analysis pool broke (a process of it died); starting a new one")
-        self._pool = None  # the next analysis starts our own (one handed in is left to its owner)
-        if self._owns_pool:
-            with contextlib.suppress(Exception):
-                _stop(broken)

@@ -35,7 +35,7 @@ import multiprocessing
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Final
+from typing import ClassVar, Final
 
 from app import metrics
 from app.engine.games import game_for_position
@@ -77,12 +77,38 @@ class _Job:
     submitted: concurrent.futures.Future[tuple[bool | None, bool]] | None = None
 
 
-class Prover:
+class PoolKeeper:
+    """What a service with a process pool (:class:`Prover`, the analysis's
+    :class:`~app.services.analyses.Analyst`) does when a process of its pool died: the pool
+    answers nothing again, so it is dropped, once, and the next call starts a new one."""
+
+    kind: ClassVar[str]
+    """The pool's name in the logs and ``solitaire_pool_restarts``."""
+    _pool: concurrent.futures.Executor | None
+    _owns_pool: bool
+    restarts_total: int
+
+    def _replace(self, broken: concurrent.futures.Executor) -> None:
+        """Said once per broken pool (every call it held fails with it)."""
+        if self._pool is not broken:
+            return  # replaced already, by the first call that met it broken
+        self.restarts_total += 1
+        metrics.POOL_RESTARTS.labels(self.kind).inc()
+        log.error("the %s pool broke (a process of it died); starting a new one", self.kind)
+        self._pool = None  # the next call starts our own (one handed in is left to its owner)
+        if self._owns_pool:
+            with contextlib.suppress(Exception):
+                _stop(broken)
+
+
+class Prover(PoolKeeper):
     """Lost verdicts on positions: remembered, or proved in the process pool.
 
     ``pool`` shares an existing pool (tests share one between apps); otherwise the prover
     starts its own on first use (or :meth:`start`) and shuts it down in :meth:`close`.
     """
+
+    kind: ClassVar = "proof"
 
     def __init__(
         self,
@@ -227,13 +253,13 @@ class Prover:
             job.submitted = pool.submit(prove_lost, position, self._budget, self._seconds)
             metrics.track_pool("proof", self._workers, job.submitted)
         except (BrokenProcessPool, RuntimeError):
-            self._restart(pool)
+            self._replace(pool)
             return None
         self.proofs += 1
         try:
             verdict, timed_out = await asyncio.wrap_future(job.submitted)
         except BrokenProcessPool:
-            self._restart(pool)
+            self._replace(pool)
             return None
         except Exception:  # a proof that fails says nothing: the game goes on as playable
             log.exception("a lost proof failed")
@@ -242,18 +268,6 @@ class Prover:
             log.warning("a lost proof ran out of its %s s", self._seconds)
             return None
         return verdict is True
-
-    def _restart(self, broken: concurrent.futures.Executor) -> None:
-        """Replace a pool whose process died, once (said once: every proof it held fails)."""
-        if self._pool is not broken:
-            return  # replaced already, by the first proof that met it broken
-        self.restarts_total += 1
-        metrics.POOL_RESTARTS.labels("proof").inc()
-        log.error("the proof pool broke (a process of it died); starting a new one")
-        self._pool = None  # the next proof starts our own (one handed in is left to its owner)
-        if self._owns_pool:
-            with contextlib.suppress(Exception):
-                _stop(broken)
 
 
 def _key(position: Position) -> str:

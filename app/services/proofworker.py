@@ -71,7 +71,7 @@ def find_hint(position: object, budget: int | None, seconds: float) -> tuple[str
     the solver found, in the game's notation —, ``("lost", "")`` when no move keeps the deal
     winnable (the search ran to its end), ``("late", "")`` when ``budget`` positions or
     ``seconds`` ran out first."""
-    from app.engine.solving import Verdict
+    from app.engine.solutions import Verdict
 
     game = game_for_position(position)
     try:

@@ -182,7 +182,7 @@ class Store(ABC):
         Concurrent changes of one game are applied one at a time, each seeing the previous
         one's result; when ``change`` raises or returns no game, nothing is written and the
         exception propagates as it is. The game is written with what
-        :func:`app.store.counting.settle` decides (its marks carried, the statistics counted,
+        :func:`app.store.settling.settle` decides (its marks carried, the statistics counted,
         room made under :attr:`bounds`).
 
         :raises StoreError: the store failed; :func:`outcome_of` says whether the change was

@@ -34,12 +34,10 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from app.store import histogram
-from app.store.base import ENDED, StoredGame, carry
+from app.store.base import ENDED, StoredGame
 from app.store.bounds import MAX_GAMES_PER_SESSION
 from app.store.fingerprints import (
     rank,
@@ -51,7 +49,7 @@ from app.store.fingerprints import (
 from app.store.jsondata import int_or_zero, json_dict
 from app.store.life import entry_marks, in_deal_figures, in_records, life_of
 from app.store.marks import RESULT_COUNTED, Counted
-from app.store.replays import StoredReplay, replay_id, replay_of
+from app.store.replays import replay_id
 
 RECENT: Final = 20
 """Games listed on ``/stats``."""
@@ -183,7 +181,7 @@ def count(
         return new, None, None
     data = normal(doc)
     counts = data["k"].setdefault(kind, empty_kind())
-    code, now = new.code, new.updated_ms
+    code = new.code
     mark: Counted = new.marks.counted
     again = mark == "new"  # an ended game restarted: a new game of a deal counted before
     deal: DealResult | None = None
@@ -197,76 +195,101 @@ def count(
     if not mark and data["open"].get(kind) == code:
         mark = "open"  # played before and still open: its row went, the game goes on
     if not mark or again:  # the first move: played (and another open game of its kind abandoned)
-        other = data["open"].get(kind)
-        if other is not None and other != code:
-            _lose(data, kind)
-            data["gone"] = [*(c for c in data["gone"] if c != other), other][-GONE:]
-            entry = _entry(data, other)
-            if entry is not None:
-                entry["r"] = "abandoned"
-        data["open"][kind] = code
-        counts["played"] += 1
-        if not again:
-            remember(data, code)
-        data["recent"] = [
-            {"code": code, "r": "playing", "ms": 0, "moves": new.moves, "score": 0, "at": now}
-            | entry_marks(life_of(new)),
-            *(e for e in data["recent"] if e.get("code") != code),
-        ][:RECENT]
-        mark = "again" if again else "open"
+        mark = _started(data, counts, kind, new, again)
     result = new.marks.result
     if new.state in ENDED:
-        first, mark = mark == "open", "done"
-        if code in data["gone"]:  # abandoned before: already counted as lost
-            data["gone"] = [c for c in data["gone"] if c != code]
-            result = "abandoned"
-        else:
-            if data["open"].get(kind) != code:  # open before the statistics were reset
-                counts["played"] += 1
-            else:
-                del data["open"][kind]
-            won = new.state == "won"
-            result = "won" if won else "lost"
-            ms = clock_ms(new)
-            bests = in_records(life_of(new))  # an assisted game sets no personal best
-            if won:
-                counts["won"] += 1
-                counts["streak"] += 1
-                counts["best_streak"] = max(counts["best_streak"], counts["streak"])
-                if bests:
-                    counts["best_ms"] = min(counts["best_ms"] or ms, ms)
-                    counts["fewest"] = min(counts["fewest"] or new.moves, new.moves)
-            else:
-                _lose(data, kind)
-            if bests:
-                counts["best_score"] = max(counts["best_score"], new.score)
-            entry = {
-                "code": code,
-                "r": "won" if won else "lost",
-                "ms": ms,
-                "moves": new.moves,
-                "score": new.score,
-                "at": now,
-            } | entry_marks(life_of(new))
-            replay = replay_id(new)
-            if replay is not None:  # the replay of the result that counted (/stats links it)
-                entry["replay"] = replay
-            data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
-            before = normal(doc)
-            day = new.marks.daily
-            if won and day:
-                _daily_win(data["daily"], day)
-            data["set"] = {"code": code, "keys": records(before, data, kind, won and bests)}
-            # the deal's figures take each player's first result, a win only when humanly
-            # possible and while the client may rank (issue 34)
-            if first and (not won or new.ranks) and in_deal_figures(life_of(new)):
-                deal = DealResult(won, ms, new.moves)
-                if won:
-                    rank(data, code, new.moves, ms)
-            else:
-                mark = "aside"
+        mark, result, deal = _ended(doc, data, counts, kind, new, first=mark == "open")
     written = new.with_marks(new.marks._replace(counted=mark, result=result))
     return written, data, deal
+
+
+def _started(
+    data: dict[str, Any], counts: dict[str, Any], kind: str, new: StoredGame, again: bool
+) -> Counted:
+    """The first move of a game: played (and another open game of its kind abandoned)."""
+    code = new.code
+    other = data["open"].get(kind)
+    if other is not None and other != code:
+        _lose(data, kind)
+        data["gone"] = [*(c for c in data["gone"] if c != other), other][-GONE:]
+        entry = _entry(data, other)
+        if entry is not None:
+            entry["r"] = "abandoned"
+    data["open"][kind] = code
+    counts["played"] += 1
+    if not again:
+        remember(data, code)
+    data["recent"] = [
+        {
+            "code": code,
+            "r": "playing",
+            "ms": 0,
+            "moves": new.moves,
+            "score": 0,
+            "at": new.updated_ms,
+        }
+        | entry_marks(life_of(new)),
+        *(e for e in data["recent"] if e.get("code") != code),
+    ][:RECENT]
+    return "again" if again else "open"
+
+
+def _ended(
+    doc: Any,
+    data: dict[str, Any],
+    counts: dict[str, Any],
+    kind: str,
+    new: StoredGame,
+    first: bool,
+) -> tuple[Counted, str, DealResult | None]:
+    """A game's ending counted: its mark, its result, and what it adds to the deal's figures
+    (``first``: the player's first result of the deal)."""
+    code = new.code
+    if code in data["gone"]:  # abandoned before: already counted as lost
+        data["gone"] = [c for c in data["gone"] if c != code]
+        return "done", "abandoned", None
+    if data["open"].get(kind) != code:  # open before the statistics were reset
+        counts["played"] += 1
+    else:
+        del data["open"][kind]
+    won = new.state == "won"
+    ms = clock_ms(new)
+    bests = in_records(life_of(new))  # an assisted game sets no personal best
+    if won:
+        counts["won"] += 1
+        counts["streak"] += 1
+        counts["best_streak"] = max(counts["best_streak"], counts["streak"])
+        if bests:
+            counts["best_ms"] = min(counts["best_ms"] or ms, ms)
+            counts["fewest"] = min(counts["fewest"] or new.moves, new.moves)
+    else:
+        _lose(data, kind)
+    if bests:
+        counts["best_score"] = max(counts["best_score"], new.score)
+    entry = {
+        "code": code,
+        "r": "won" if won else "lost",
+        "ms": ms,
+        "moves": new.moves,
+        "score": new.score,
+        "at": new.updated_ms,
+    } | entry_marks(life_of(new))
+    replay = replay_id(new)
+    if replay is not None:  # the replay of the result that counted (/stats links it)
+        entry["replay"] = replay
+    data["recent"] = [entry, *(e for e in data["recent"] if e.get("code") != code)][:RECENT]
+    before = normal(doc)
+    day = new.marks.daily
+    if won and day:
+        _daily_win(data["daily"], day)
+    data["set"] = {"code": code, "keys": records(before, data, kind, won and bests)}
+    # the deal's figures take each player's first result, a win only when humanly
+    # possible and while the client may rank (issue 34)
+    if first and (not won or new.ranks) and in_deal_figures(life_of(new)):
+        if won:
+            rank(data, code, new.moves, ms)
+        return "done", "won" if won else "lost", DealResult(won, ms, new.moves)
+    return "aside", "won" if won else "lost", None
 
 
 RECORDS: Final = (
@@ -325,75 +348,3 @@ def _next_day(day: str) -> str:
         return (datetime.date.fromisoformat(day) + datetime.timedelta(days=1)).isoformat()
     except ValueError:
         return ""
-
-
-Counts = tuple[Any, Any]
-"""The player's statistics document and the deal's figures, as the store holds them (``None``
-for either when there is none): what :func:`settle` reads only when a change counts."""
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    """Everything one game change writes, decided by :func:`settle` in the store's transaction."""
-
-    game: StoredGame
-    """The game row to write (its marks carried and counted)."""
-    stats: dict[str, Any] | None
-    """The player's new statistics document; ``None``: leave it as it is."""
-    deal: dict[str, Any] | None
-    """The deal's new figures for everyone; ``None``: leave them as they are."""
-    created: bool
-    """No game of this code yet: make room first (:func:`app.store.bounds.past_cap`)."""
-    result: DealResult | None = None
-    """The result :attr:`deal` folds in: a store whose deal figures live apart from the
-    player's keys (a Redis Cluster slot of their own) folds it after the game's write."""
-    replay: StoredReplay | None = None
-    """The replay of the game that has just ended (:func:`app.store.replays.replay_of`), to
-    write with the game; ``None``: no replay to write."""
-
-
-def wants_counts(old: StoredGame | None, new: StoredGame) -> bool:
-    """Whether :func:`settle` will read the counts (Redis fetches them before deciding)."""
-    return wants(carry(old, new))
-
-
-def settle(old: StoredGame | None, new: StoredGame, counts: Callable[[], Counts]) -> Written:
-    """The one sequence every store runs inside the transaction that writes a game change:
-    carry the marks of ``old`` onto ``new``, count the change (calling ``counts`` only when
-    it changes statistics), fold the result into the deal's figures, and say whether room
-    must be made for a new game. Plain data in, plain data out: each store reads and writes
-    the rows its own way.
-
-    >>> settle(None, StoredGame("C", {}), lambda: (None, None)).created
-    True
-    """
-    new = carry(old, new)
-    replay = replay_of(old, new)
-    if not wants(new):
-        return Written(new, None, None, old is None, replay=replay)
-    doc, held = counts()
-    game, stats, result = count(doc, old, new)
-    deal = None if result is None else fold_deal(held, result)
-    return Written(game, stats, deal, old is None, result, replay)
-
-
-def fold_deal(figures: Any, result: DealResult) -> dict[str, Any]:
-    """A deal's figures for everyone (players who finished it, wins, best time and fewest
-    moves of the wins, and the wins' cells of moves and time: :mod:`app.store.histogram`)
-    with one more player's result."""
-    data = json_dict(figures)
-    players, wins = int_or_zero(data.get("players")), int_or_zero(data.get("wins"))
-    best_ms, fewest = int_or_zero(data.get("best_ms")), int_or_zero(data.get("fewest"))
-    folded = histogram.valid(data.get("cells"))
-    if result.won:
-        wins += 1
-        best_ms = min(best_ms or result.ms, result.ms)
-        fewest = min(fewest or result.moves, result.moves)
-        folded = histogram.add(folded, result.moves, result.ms)
-    return {
-        "players": players + 1,
-        "wins": wins,
-        "best_ms": best_ms,
-        "fewest": fewest,
-        "cells": folded,
-    }

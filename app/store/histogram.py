@@ -1,6 +1,6 @@
 """A deal's wins for everyone as a bounded histogram of moves and times (issue 26).
 
-Each deal's figures (:func:`app.store.counting.fold_deal`) count its wins in *cells*: a cell is
+Each deal's figures (:func:`app.store.settling.fold_deal`) count its wins in *cells*: a cell is
 a moves bucket and a time bucket, written ``"m.t"`` (JSON keys), holding how many wins fell in
 it. The buckets are fixed (:data:`MOVES_BUCKETS`, :data:`TIME_BUCKETS`), so two stores, workers
 or instances that fold the same results hold the same cells; a deal holds at most

@@ -13,7 +13,7 @@ What a game is (:class:`Nature`):
 - ``practice``: *Try from move k* — a row of its own beside the player's game
   (:func:`practice_key`), counted nowhere, never replayed, never ranked;
 - ``assisted``: a game played with hints (a hint was shown in it: issue 45,
-  :mod:`app.web.hints`): counted as played, won or lost and in the streak, but in no personal
+  :mod:`app.web.play.hints`): counted as played, won or lost and in the streak, but in no personal
   best, deal figure or standing, and replayed like any other.
 
 Where it stands (:class:`Stand`) and the ending counted: ``playing``, ``won``, ``lost``
@@ -27,13 +27,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from app.status import Status
 from app.store.marks import RESULT_COUNTED, Marks
-
-if TYPE_CHECKING:
-    from app.store.values import GameSummary, StoredGame
 
 PRACTICE: Final = "practice"
 """The last part of a practice game's key and URL: ``/half-moon/CODE/practice``."""
@@ -103,7 +100,19 @@ class Life:
     started again after it ended counts for the player alone, issue 34)."""
 
 
-def life_of(row: StoredGame | GameSummary | None) -> Life:
+class Row(Protocol):
+    """What a life is read from: a saved game (:class:`~app.store.values.StoredGame`) or its
+    line in a list (:class:`~app.store.values.GameSummary`)."""
+
+    @property
+    def state(self) -> Status: ...
+    @property
+    def moves(self) -> int: ...
+    @property
+    def marks(self) -> Marks: ...
+
+
+def life_of(row: Row | None) -> Life:
     """The life a stored row holds (``None``: a deal only opened)."""
     if row is None:
         return Life()

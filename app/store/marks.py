@@ -2,7 +2,7 @@
 
 Each mark is owned by one concern — the statistics (:mod:`app.store.counting`), the daily
 deals, replays (:mod:`app.store.replays`; the id drawn by :func:`app.store.base.carry`), a
-retried action (:mod:`app.web.retries`), a game's screen — and :class:`Marks` is the one place
+retried action (:mod:`app.web.play.retries`), a game's screen — and :class:`Marks` is the one place
 that says what a row may carry. Nothing outside the store reads the stored form.
 
 **Stored form** (``docs/decisions.md``): a JSON object of the marks that are set, the row's
@@ -66,7 +66,7 @@ class Marks(NamedTuple):
     """The verdict on the saved position ("no move can help any more") is not proved yet:
     set by the game's screen on each change, never carried."""
     retry: str | None = None
-    """What identifies the action that wrote the row (:mod:`app.web.retries`): the same
+    """What identifies the action that wrote the row (:mod:`app.web.play.retries`): the same
     action sent again from the same board is answered, not applied twice. Set by each
     change, never carried."""
     replay: str | None = None

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.clock import now_ms
 from app.status import Status
-from app.store import counting
+from app.store import counting, settling
 from app.store.base import (
     Change,
     GameSummary,
@@ -107,7 +107,7 @@ class MemoryStore(Store):
             new, result = change(self._sessions.get(sid), old)
             if new is not None:
                 held_stats, held_deal = self._stats.get(sid), self._deals.get(code)
-                written = counting.settle(
+                written = settling.settle(
                     old, new, lambda: (held_stats and held_stats[0], held_deal and held_deal[0])
                 )
                 now = written.game.updated_ms

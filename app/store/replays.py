@@ -3,7 +3,7 @@
 A game row names its replay in its marks (:attr:`app.store.marks.Marks.replay`: the id the web
 layer drew, 128 random bits). When a change writes a row that has *just ended* (won, stuck, lost,
 from a row that had not) and names a replay, the store writes the replay in the same
-transaction as the game (:func:`replay_of`, called by :func:`app.store.counting.settle`): the
+transaction as the game (:func:`replay_of`, called by :func:`app.store.settling.settle`): the
 deal code, the line as the record holds it (the record's ``moves``), the result, time, moves
 and score, and when it ended. A replay is changed only by being written again whole with the
 same id: the same game ending again after an Undo (as it ended this time). So replays grow no
@@ -24,8 +24,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from app.store.base import ENDED, StoredGame, clock_elapsed
+from app.status import ENDED
 from app.store.marks import REPLAY_ID
+from app.store.values import StoredGame, clock_elapsed
 
 ID_PATTERN: Final = REPLAY_ID
 """A replay id: 16 random bytes, URL-safe base64 without padding (128 bits)."""

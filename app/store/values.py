@@ -172,7 +172,7 @@ def carry(
     replay once the game restarts. ``new_id`` draws the replay id of a game that has just
     ended without one (the web layer's :func:`app.store.replays.new_replay_id`; the store's call
     draws none). The web layer calls it when it decides a change, and the store again when it
-    writes it (:func:`app.store.counting.settle`): calling it twice changes nothing.
+    writes it (:func:`app.store.settling.settle`): calling it twice changes nothing.
 
     >>> won = StoredGame("C", {"clock": [9000, None], "moves": "ae"}, Status.WON, 520, 48,
     ...                  marks=Marks("done", replay="R" * 22))
@@ -189,35 +189,10 @@ assisted=False, start=0, result='')
     # before is the player's game again once restarted
     practice = fresh.practice or (kept.practice and not restarted)
     life = Life(Nature.PRACTICE) if practice else None
-    won = fresh.won or kept.won
-    if (
-        fresh.won is None
-        and old is not None
-        and old.state == Status.WON
-        and new.state != Status.WON
-    ):
-        won = Win(clock_elapsed(old.record), old.moves, old.score, kept.replay)
-    replay = fresh.replay
-    if replay is None:
-        record = new.record
-        if record.get("moves") or record.get("redo"):  # not restarted: the same game goes on
-            replay = kept.replay
-        if (
-            new_id is not None
-            and kept.replay is None
-            and new.state in ENDED
-            and new.moves > 0
-            and not practice
-        ):
-            replay = new_id()
-    if (
-        old is not None
-        and old.state in ENDED
-        and counted in RESULT_COUNTED
-        and new.moves == 0
-        and not new.record.get("moves")
-        and not new.record.get("redo")
-    ):
+    won = _kept_win(old, new, fresh, kept)
+    replay = _kept_replay(new, fresh, kept, new_id, practice)
+    ended = old is not None and old.state in ENDED and counted in RESULT_COUNTED
+    if ended and restarted and new.moves == 0:
         counted = "new"  # an ended game restarted is a new game (issue 34)
     daily = fresh.daily or kept.daily
     start = fresh.start or kept.start
@@ -309,3 +284,31 @@ and a result for the caller. Raising aborts the change and writes nothing.
 A store may call it more than once for one change (Redis does when another writer changed the
 game between the read and the write): it must be a function of its arguments, without effects
 outside its result, and only the last call's result is written and returned."""
+
+
+def _kept_win(old: StoredGame | None, new: StoredGame, fresh: Marks, kept: Marks) -> Win | None:
+    """The earlier win ``new`` keeps: its own, the old row's, or the old game's own win when a
+    won game is played again."""
+    if fresh.won is None and old is not None and old.state == Status.WON != new.state:
+        return Win(clock_elapsed(old.record), old.moves, old.score, kept.replay)
+    return fresh.won or kept.won
+
+
+def _kept_replay(
+    new: StoredGame,
+    fresh: Marks,
+    kept: Marks,
+    new_id: Callable[[], str] | None,
+    practice: bool,
+) -> str | None:
+    """The replay's id ``new`` names: its own; the old one while the same game goes on; a new
+    one (``new_id``) for a game that has just ended without one."""
+    if fresh.replay is not None:
+        return fresh.replay
+    replay = None
+    if new.record.get("moves") or new.record.get("redo"):  # not restarted: the game goes on
+        replay = kept.replay
+    just_ended = kept.replay is None and new.state in ENDED and new.moves > 0
+    if new_id is not None and just_ended and not practice:
+        replay = new_id()
+    return replay

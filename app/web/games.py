@@ -1,6 +1,6 @@
 """Every game's web package (``app/web/<name>/``, for each name of the engine's table of games,
 :data:`app.engine.games.PACKAGES`): importing it registers its screen (``SCREEN``, in
-:data:`~app.web.screen.SCREENS`) and gives its routes (``router``), which the application
+:data:`~app.web.rendering.screen.SCREENS`) and gives its routes (``router``), which the application
 includes (:mod:`app.main`); and the site's sentences that name every game (a new game
 rewrites them: they are prose, not tables)."""
 
@@ -13,7 +13,7 @@ from fastapi import APIRouter
 
 from app.engine.games import PACKAGES
 from app.i18n import N_
-from app.web.screen import SCREENS, AnyScreen, Screen
+from app.web.rendering.screen import SCREENS, AnyScreen, Screen
 
 
 def _router_of(package: str) -> APIRouter:
@@ -25,7 +25,7 @@ def _router_of(package: str) -> APIRouter:
 
 
 def _plays_first(router: APIRouter) -> APIRouter:
-    """The game's own actions (tap, …: added after :func:`~app.web.game_routes.game_router`'s
+    """The game's own actions (tap, …: added after :func:`~app.web.play.game_routes.game_router`'s
     pages, Undo, Redo and Restart) matched first: a tap, by far the most frequent request, then
     walks one route, not eight. No two of a game's paths overlap, so the order is free."""
     common = {"", "/{code}", "/{code}/undo", "/{code}/redo", "/{code}/restart"}

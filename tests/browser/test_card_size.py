@@ -68,16 +68,23 @@ def test_seahaven_at_the_deal_uses_the_screen(new_context, size):
     the cards are as tall as the cells' and foundations' four rows allow; nothing is off
     screen, nothing to scroll sideways, no caption over a card."""
     page = new_context(**SIZES[size]).new_page()
-    page.goto(f"/seahaven/{SH}")
-    expect(board(page)).to_have_attribute("data-moves", "0")
-    screenshot(page, f"issue45-cards-seahaven-{size}")
-    d = drawn(page)
     least = SEAHAVEN_LEAST[size]
-    assert d["width"] >= least["width"], d
-    assert d["height"] >= least["height"], d
+    d = cards_at_least(page, f"/seahaven/{SH}", f"issue45-cards-seahaven-{size}", least)
     assert d["bottom"] >= least["reach"] * d["screen"], d
     assert_fits(page)
     assert_labels_clear_of_cards(page)
+
+
+def cards_at_least(page, url: str, shot: str, least: dict[str, float]) -> dict:
+    """The deal at ``url`` drawn (and shot): its cards at least ``least``'s width and
+    height; what :func:`drawn` measured."""
+    page.goto(url)
+    expect(board(page)).to_have_attribute("data-moves", "0")
+    screenshot(page, shot)
+    d = drawn(page)
+    assert d["width"] >= least["width"], d
+    assert d["height"] >= least["height"], d
+    return d
 
 
 HALF_MOON_LEAST = {
@@ -95,13 +102,9 @@ def test_half_moon_cards_are_as_large_as_the_screen_allows(new_context, size):
     keep their size. No two cards overlap, no caption runs into a card or another caption,
     nothing is off screen."""
     page = new_context(**SIZES[size]).new_page()
-    page.goto(f"/half-moon/{HM}")
-    expect(board(page)).to_have_attribute("data-moves", "0")
-    screenshot(page, f"issue45-cards-half-moon-{size}")
-    d = drawn(page)
-    least = HALF_MOON_LEAST[size]
-    assert d["width"] >= least["width"], d
-    assert d["height"] >= least["height"], d
+    cards_at_least(
+        page, f"/half-moon/{HM}", f"issue45-cards-half-moon-{size}", HALF_MOON_LEAST[size]
+    )
     assert_fits(page)
     assert_apart(page, "#board .card")
     assert_labels_clear_of_cards(page)

@@ -36,18 +36,24 @@ def end_actions(page: Page) -> list[dict[str, Any]]:
     return page.evaluate(END_ACTIONS)
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_half_moons_end_box_restarts_at_once_like_seahavens(new_context, size):
-    page = new_context(**SIZES[size]).new_page()
-    end_stuck_half_moon(page)
+def assert_end_row(page) -> list[dict]:
+    """The end box's actions in one row, the dialog's link under them or ending their row
+    where it has room (issue 45), none past the screen's edge; the actions."""
     shown = end_actions(page)
     assert [a["id"] for a in shown] == ACTIONS
     *buttons, other = shown
     width = page.viewport_size["width"] if page.viewport_size else 0
     assert len({a["top"] for a in buttons}) == 1, shown  # one row
-    # issue 45: the dialog's link under them, or ending their row where it has room
     assert other["top"] >= buttons[0]["top"] and other["right"] <= width, shown
     assert max(a["right"] for a in shown) <= width
+    return shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_half_moons_end_box_restarts_at_once_like_seahavens(new_context, size):
+    page = new_context(**SIZES[size]).new_page()
+    end_stuck_half_moon(page)
+    assert_end_row(page)
     # the live region's last line ("Removed … 10 points.") is not drawn under the box's words
     # (at 1440 x 900 it showed through them)
     box, status = page.locator("#board .ending").bounding_box(), page.locator("#status")
@@ -87,14 +93,7 @@ def test_seahavens_lost_box_is_half_moons_box(new_context, lang, size):
     )
     page.reload()
     expect(board(page)).to_have_attribute("data-state", "lost")
-    shown = end_actions(page)
-    assert [a["id"] for a in shown] == ACTIONS
-    *buttons, other = shown
-    width = page.viewport_size["width"] if page.viewport_size else 0
-    assert len({a["top"] for a in buttons}) == 1, shown  # one row
-    # issue 45: the dialog's link under them, or ending their row where it has room
-    assert other["top"] >= buttons[0]["top"] and other["right"] <= width, shown
-    assert max(a["right"] for a in shown) <= width
+    assert_end_row(page)
     screenshot(page, f"issue35-sh-lost-end-box-{size}-{lang}")
     assert_accessible(page, f"Seahaven's lost box in {lang}, {size}")
 

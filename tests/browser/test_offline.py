@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from app.web.middleware import SECURITY_HEADERS
+from app.web.edge.middleware import SECURITY_HEADERS
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.play import HM, board, hm_line, hm_remove, token
 

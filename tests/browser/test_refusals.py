@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.seahaven import Seahaven
-from app.web.errors import PlayerError
+from app.web.edge.errors import PlayerError
 from tests.browser.conftest import DESKTOP, knows_the_games
 from tests.browser.play import HM, SH, board, three_hearts_spot
 from tests.browser.test_instant import SLOW, click, pressed, waiting

@@ -8,7 +8,7 @@ from app.engine.analysis import Analysis, Finding, analyse, analyse_linearly, li
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Removal
 from app.engine.seahaven import Seahaven
-from app.engine.solving import SolveResult, Verdict
+from app.engine.solutions import SolveResult, Verdict
 
 from .ended_games import ended_games
 from .test_halfmoon_rules import table

@@ -11,7 +11,7 @@ from app.engine.analysis import line_positions
 from app.engine.codes import DealCode, encode_number
 from app.engine.halfmoon import HalfMoon, deal, solver
 from app.engine.halfmoon.proof import SAT_SOLVER, _Formula, prove
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 from .test_halfmoon_rules import table
 from .test_solvers_exhaustive import small_half_moon_positions, winnable

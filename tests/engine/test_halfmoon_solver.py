@@ -10,7 +10,7 @@ from app.engine.analysis import line_positions
 from app.engine.codes import DealCode
 from app.engine.halfmoon import WON_MOVES, WON_SCORE, HalfMoon, Outcome, deal, place_name, solver
 from app.engine.halfmoon.solver import solve
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 from .test_halfmoon_rules import table
 from .test_solvers_exhaustive import small_half_moon, small_half_moon_positions, winnable
@@ -56,7 +56,7 @@ def test_identical_reserve_cards_are_one_choice():
 
 def test_the_command_line_prints_the_verdict_and_the_line():
     out = subprocess.run(
-        [sys.executable, "-m", "app.engine.solve", "hm1-n-aaaaaab"],
+        [sys.executable, "-m", "app.engine.solve_cli", "hm1-n-aaaaaab"],
         capture_output=True,
         text=True,
         check=True,

@@ -124,11 +124,17 @@ def test_a_card_goes_onto_the_same_suit_one_rank_higher():
     assert board(moved)[7:9] == ["10C 6H 7D 6D", "JC 7H"]
 
 
+def assert_refused(reason: Reason, sentence: str, *moves: Move) -> None:
+    """Each of ``moves`` on the example board is refused for ``reason``, which says
+    ``sentence``."""
+    for move in moves:
+        assert check_move(EXAMPLE, move) == Refusal(reason), move
+    assert str(Refusal(reason)) == sentence
+
+
 def test_a_card_of_another_suit_or_rank_is_refused():
-    assert check_move(EXAMPLE, Move(col(10), 1, col(9))) == Refusal(Reason.SAME_SUIT_ONE_LOWER)
-    assert check_move(EXAMPLE, Move(col(10), 1, col(3))) == Refusal(Reason.SAME_SUIT_ONE_LOWER)
-    assert check_move(EXAMPLE, Move(cell(1), 1, col(8))) == Refusal(Reason.SAME_SUIT_ONE_LOWER)
-    assert str(Refusal(Reason.SAME_SUIT_ONE_LOWER)) == "Same suit, one rank lower."
+    moves = (Move(col(10), 1, col(9)), Move(col(10), 1, col(3)), Move(cell(1), 1, col(8)))
+    assert_refused(Reason.SAME_SUIT_ONE_LOWER, "Same suit, one rank lower.", *moves)
 
 
 def test_a_card_in_a_cell_moves_onto_a_column():
@@ -149,9 +155,8 @@ def test_only_the_top_card_or_the_run_above_a_card_can_move():
 
 
 def test_empty_column_takes_only_a_king():
-    assert check_move(EXAMPLE, Move(col(10), 1, col(5))) == Refusal(Reason.KING_ONLY)
-    assert check_move(EXAMPLE, Move(col(2), 8, col(5))) == Refusal(Reason.KING_ONLY)
-    assert str(Refusal(Reason.KING_ONLY)) == "Only a king can go to an empty column."
+    moves = (Move(col(10), 1, col(5)), Move(col(2), 8, col(5)))
+    assert_refused(Reason.KING_ONLY, "Only a king can go to an empty column.", *moves)
 
 
 def test_a_king_from_a_cell_goes_to_an_empty_column():

@@ -33,7 +33,7 @@ from app.engine.seahaven.solver import (
     solve,
     solve_code,
 )
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 
 @pytest.mark.parametrize("code", ["SH1-C4-AAAAAJ2", "SH1-C4-AAAAAAB", "SH1-C2-AAAAAAD"])

@@ -21,7 +21,7 @@ from app.engine.halfmoon import Position as HalfMoonPosition
 from app.engine.seahaven import Seahaven
 from app.engine.seahaven.rules import FOUNDATIONS
 from app.engine.seahaven.rules import Position as SeahavenPosition
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 
 CLASSES = ((1, 10), (2, 9), (3, 8), (4, 7), (5, 6), (11, 12, 13))
 

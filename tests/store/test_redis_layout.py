@@ -16,7 +16,7 @@ from app.store import GameSummary, SessionData, StoredGame, StoreError
 from app.store.marks import Marks
 from app.store.redis import RedisStore
 from app.store.redis import figures as deal_figures
-from app.store.redis.store import _result_id
+from app.store.redis.records import result_id
 from app.store.sync import SyncStore, portal
 from tests.store.helpers import put
 
@@ -167,11 +167,11 @@ def test_a_result_folded_twice_counts_once(store: RedisStore, redis_client: Any)
     put(store, "p", _won())
     figures = {"players": 1, "wins": 1, "best_ms": 7000, "fewest": 48, "cells": {"48.1": 1}}
     assert store.deal_stats(HM) == figures
-    result_id = _result_id("p", _won())
-    assert redis_client.smembers(f"sol:d:{{{HM}}}:seen") == {result_id}
+    counted = result_id("p", _won())
+    assert redis_client.smembers(f"sol:d:{{{HM}}}:seen") == {counted}
     # a retry of the fold (the first one's answer lost) finds the id and adds nothing
     entry = json.dumps({"code": HM, "won": True, "ms": 7000, "moves": 48})
-    portal().call(deal_figures.fold, store.store, store.layout.player("p"), [(result_id, entry)])
+    portal().call(deal_figures.fold, store.store, store.layout.player("p"), [(counted, entry)])
     assert store.deal_stats(HM) == figures
     assert not redis_client.exists("sol:{p}:q")
 
@@ -192,8 +192,8 @@ def test_a_fold_that_failed_is_done_by_the_players_next_change(
     assert store.load("p", HM)[1] is not None and store.load("p", HM)[1].state == "won"
     assert store.deal_stats(HM) is None
     waiting = redis_client.hgetall("sol:{p}:q")
-    assert list(waiting) == [_result_id("p", _won())]
-    assert json.loads(waiting[_result_id("p", _won())]) == {
+    assert list(waiting) == [result_id("p", _won())]
+    assert json.loads(waiting[result_id("p", _won())]) == {
         "code": HM,
         "won": True,
         "ms": 7000,

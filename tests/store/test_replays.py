@@ -13,11 +13,12 @@ from app.engine.codes import DealCode
 from app.engine.games import kind_of
 from app.store import Store, StoredGame
 from app.store.bounds import MAX_REPLAYS_PER_SESSION
-from app.store.counting import DealResult, fold_deal
+from app.store.counting import DealResult
 from app.store.histogram import MAX_CELLS, add, cell, cells_of, standing
 from app.store.marks import Marks
 from app.store.redis import DEFAULT_TTL_SECONDS, RedisStore
 from app.store.replays import StoredReplay
+from app.store.settling import fold_deal
 from tests.store.helpers import footprint
 
 HM = "HM1-N-AAAAAAB"

@@ -17,9 +17,10 @@ from app.clock import now_ms
 from app.engine.codes import encode_number
 from app.store import MemoryStore, SessionData, Store, StoredGame, counting
 from app.store.bounds import Bounds
-from app.store.counting import Written, count, empty_kind, normal, settle
+from app.store.counting import count, empty_kind, normal
 from app.store.marks import Marks
 from app.store.redis import RedisStore
+from app.store.settling import Written, settle
 from app.store.sqlite import SQLiteStore
 from app.store.sync import SyncStore
 

@@ -19,7 +19,7 @@ from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import COLUMNS, Move, Seahaven
 from app.engine.seahaven import place_name as sh_place
 from app.engine.seahaven.solver import solve_code
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 from app.store.sqlite import SQLiteStore
 from app.store.sync import SyncStore
 from tests.system.conftest import HTMX, board_of, status_of, token_of

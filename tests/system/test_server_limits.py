@@ -184,7 +184,7 @@ def test_a_large_body_sent_with_its_headers_gets_413_not_431(server):
 
 def test_a_long_games_text_is_taken_by_post_replay_only(server):
     """A 5,000-move game's text as a browser sends it (CR LF line breaks: 40 kB) is read by the
-    real server's POST /replay (its own body limit, app.web.replays.PASTED_MAX_BODY); the same
+    real server's POST /replay (its own body limit, app.web.review.replay_pages.PASTED_MAX_BODY); the same
     body elsewhere is the general limit's 413."""
     text = "SH1-C4-AAAAAJ2\r\n" + "km\r\nmk\r\n" * (MAX_RECORD_MOVES // 2)
     with httpx.Client(base_url=f"http://{server[0]}:{server[1]}", timeout=30) as client:

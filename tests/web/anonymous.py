@@ -21,7 +21,7 @@ from fastapi import routing
 
 from app.engine.codes import DealCode
 from app.i18n import LANGUAGES
-from app.web.assets import Assets
+from app.web.rendering.assets import Assets
 
 
 def get_routes(app: Any) -> list[str]:

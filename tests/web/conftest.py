@@ -75,7 +75,7 @@ def plant(client: TestClient, value: str, name: str = "sid") -> None:
 def cookie_for(app, sid: str, name: str = "sid", joined: bool = False) -> str:
     """The cookie value this app would give the session id ``sid`` (signed; ``joined``: to a
     browser that holds it through a device link), sent today."""
-    from app.web.sessions import cookie_value, signer_of, today
+    from app.web.players.sessions import cookie_value, signer_of, today
 
     return cookie_value(signer_of(app), name, sid, joined, today())
 
@@ -197,7 +197,7 @@ def deal_as(monkeypatch, game: type, code: str, position: object, app=None) -> N
 
 
 def forget_cached_games(app) -> None:
-    """Empty the worker's game cache (``app.web.gamecache.GameCache``): for tests that make one
+    """Empty the worker's game cache (``app.web.play.gamecache.GameCache``): for tests that make one
     deal code deal other cards, which never happens outside tests."""
     cache = getattr(app.state, "game_cache", None)
     if cache is not None:

@@ -19,9 +19,9 @@ from app.store import MemoryStore, StoredGame
 from app.store.redis import RedisStore
 from app.store.sqlite import SQLiteStore
 from app.store.sync import SyncStore
-from app.web import sessions
-from app.web.middleware import CSP
-from app.web.sessions import form_token
+from app.web.edge.middleware import CSP
+from app.web.players import sessions
+from app.web.players.sessions import form_token
 from tests.store.helpers import footprint
 from tests.web.conftest import HTMX, plant, sid_of, token_of
 from tests.web.html import parse

@@ -1,4 +1,4 @@
-"""The three steps of a game action, each alone (``app.web.actions.act`` runs them in turn):
+"""The three steps of a game action, each alone (``app.web.play.actions.act`` runs them in turn):
 decide — the engine's call, no I/O; commit — the store's one transaction; answer — the htmx
 fragment or the 303."""
 
@@ -17,13 +17,13 @@ from app.status import Status
 from app.store import MemoryStore, SessionData, StoredGame
 from app.store.ratelimit import ALLOWED, Verdict
 from app.store.sync import SyncStore
-from app.web.answers import answer
-from app.web.commit import commit
-from app.web.decide import Acted, Turn, decide
-from app.web.errors import PlayerError
+from app.web.edge.errors import PlayerError
 from app.web.halfmoon import SCREEN, said_for
-from app.web.notices import Said
-from app.web.sessions import Player, form_token
+from app.web.play.answers import answer
+from app.web.play.commit import commit
+from app.web.play.decide import Acted, Turn, decide
+from app.web.players.sessions import Player, form_token
+from app.web.rendering.notices import Said
 from tests.web.conftest import TestClient
 from tests.web.html import parse
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import threading
 import time
 import warnings
+from collections.abc import Iterator
 
 import pytest
 
@@ -67,6 +69,18 @@ def use_link(client, secret: str):
     question = client.get(f"/link/{secret}")
     assert question.status_code == 200
     return client.post(f"/link/{secret}", data={"token": token_of(parse(question.text))})
+
+
+@contextlib.contextmanager
+def joined(app, client, player) -> Iterator[tuple[str, str, TestClient]]:
+    """``client`` wins a game and makes a device link; another browser uses it. Yields the
+    link's secret, the owner's id and that other browser."""
+    win(player)
+    secret = make_link(client)
+    owner = sid_of(client)
+    with browser(app) as other:
+        use_link(other, secret)
+        yield secret, owner, other
 
 
 # --- 1. a GET without a session writes nothing -------------------------------------------------
@@ -309,11 +323,7 @@ def test_a_short_secret_is_refused_at_start_up():
 
 @pytest.mark.all_stores
 def test_revoking_the_link_cuts_off_the_browsers_that_used_it(app, client, store, player):
-    win(player)
-    secret = make_link(client)
-    old = sid_of(client)
-    with browser(app) as other:
-        use_link(other, secret)
+    with joined(app, client, player) as (secret, old, other):
         assert stats_row(other)["won"] == "1"
         stats = parse(client.get("/stats").text)
         assert stats.by_id("revoke-help").text == (  # said before revoking
@@ -384,8 +394,8 @@ def test_a_crafted_cleared_notice_says_nothing(client):
 
 
 def test_a_notice_for_another_session_says_nothing(app, client):
-    from app.web.notices import notice_tag
-    from app.web.sessions import signer_of
+    from app.web.players.sessions import signer_of
+    from app.web.rendering.notices import notice_tag
 
     tag = notice_tag(signer_of(app), "X" * 43, "/stats", "linked")
     page = parse(client.get("/stats", params={"n": "linked", "t": tag}).text)
@@ -485,7 +495,7 @@ def test_a_client_that_goes_away_mid_body_costs_one_log_line(app, caplog):
 
 
 def test_the_access_log_never_shows_a_link_secret():
-    from app.web.logs import MaskSecrets
+    from app.web.edge.logs import MaskSecrets
 
     record = logging.LogRecord(
         "uvicorn.access",
@@ -541,7 +551,7 @@ def test_a_long_game_is_replayed_once_off_the_loop_then_shown_from_the_cache(
 
 
 def test_the_workers_games_are_bounded_by_their_moves():
-    from app.web.gamecache import GameCache, Kept
+    from app.web.play.gamecache import GameCache, Kept
 
     cache = GameCache(size=100, max_moves=12_000)
     for n in range(4):

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.i18n import translations
 from app.store.counting import empty_kind, normal
-from app.web.statistics import bests_set
+from app.web.players.figures import bests_set
 
 EN = translations("en")
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.engine.games import GAMES
-from app.web.screen import SCREENS
+from app.web.rendering.screen import SCREENS
 from tests.web.html import parse
 
 ROOT = Path(__file__).parents[2]

@@ -1,4 +1,4 @@
-"""The worker's cache of game objects (``app.web.gamecache.GameCache``): a tap on the game this
+"""The worker's cache of game objects (``app.web.play.gamecache.GameCache``): a tap on the game this
 worker last wrote applies one engine action instead of replaying the record, and the cache
 never answers from a game the store no longer holds — another worker moved on, or the
 transaction failed after the action was applied."""

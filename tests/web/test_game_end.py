@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import app.web.actions
+import app.web.play.actions
 from app.engine.game import AWAY_MS, SHORTEST_HIDDEN_GAP_MS
 from app.engine.halfmoon import position_from_data
 from tests.web.conftest import HTMX, board_version, sid_of
@@ -113,7 +113,7 @@ START = 1_700_000_000_000
 def at(monkeypatch):
     """The server's clock, set by hand (milliseconds after :data:`START`)."""
     now = [START]
-    monkeypatch.setattr(app.web.actions, "now_ms", lambda: now[0])
+    monkeypatch.setattr(app.web.play.actions, "now_ms", lambda: now[0])
 
     def set_to(ms: int) -> None:
         now[0] = START + ms
@@ -174,7 +174,7 @@ def test_time_the_page_was_hidden_is_not_counted_within_bounds(
 
 
 def test_hidden_time_shows_in_the_clock_the_answer_draws(client, player, dealt, at, monkeypatch):  # noqa: F811
-    monkeypatch.setattr(app.web.context, "now_ms", lambda: START + 60_000)
+    monkeypatch.setattr(app.web.rendering.context, "now_ms", lambda: START + 60_000)
     dealt(position_from_data(STUCK))
     p = player()
     at(0)

@@ -8,7 +8,7 @@ import pytest
 from app.engine.cards import Card
 from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Position, Removal, parse_place, place_name
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 from app.store.life import Nature, life_of
 from tests.web.conftest import HTMX, deal_as, sid_of
 from tests.web.html import parse

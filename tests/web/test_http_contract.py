@@ -16,7 +16,7 @@ from app.config import Config
 from app.engine.games import FORMAT_HELP
 from app.main import create_app
 from app.store import MemoryStore, StoredGame, StoreError
-from app.web.middleware import CSP
+from app.web.edge.middleware import CSP
 from tests.web.conftest import HTMX, cookie_for, sid_of, token_of, varies
 from tests.web.html import parse
 

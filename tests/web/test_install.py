@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from app.web.assets import Assets
-from app.web.install import THEME_COLOUR
-from app.web.middleware import CSP, SECURITY_HEADERS
-from app.web.render import THEME_COLOURS
+from app.web.edge.middleware import CSP, SECURITY_HEADERS
+from app.web.pages.install import THEME_COLOUR
+from app.web.rendering.assets import Assets
+from app.web.rendering.templates import THEME_COLOURS
 from tests.web.html import parse
 from tests.web.png import read_png
 
@@ -169,7 +169,7 @@ def test_the_offline_page_the_worker_makes_carries_every_security_header_of_a_pa
 
 def test_the_service_worker_version_follows_the_security_headers(app, monkeypatch):
     """A deployment that changes the CSP installs a new worker, whose offline page has it."""
-    from app.web import install
+    from app.web.pages import install
 
     before = install._worker.__wrapped__(Assets(), app.state.renderer)
     stricter = [(b"content-security-policy", CSP.encode() + b"; upgrade-insecure-requests")]
@@ -182,7 +182,7 @@ def test_the_service_worker_version_follows_the_security_headers(app, monkeypatc
 
 def test_the_service_worker_version_follows_the_static_files(app, tmp_path):
     """Another set of static files is another version, so another cache (the old one goes)."""
-    from app.web import install
+    from app.web.pages import install
 
     (tmp_path / "a.css").write_text("a{}")
     one = install._worker(Assets(tmp_path), app.state.renderer)

@@ -11,8 +11,8 @@ from fastapi.routing import APIRoute
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Route
 
+from app.web.edge.middleware import Perimeter
 from app.web.games import ROUTERS
-from app.web.middleware import Perimeter
 
 VERBS = {"tap", "auto", "home", "move", "undo", "redo", "restart"}
 

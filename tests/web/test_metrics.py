@@ -14,7 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app.config import Config, networks
 from app.main import create_app
-from app.web.logs import REQUESTS_LOGGER, JsonLines
+from app.web.edge.logs import REQUESTS_LOGGER, JsonLines
 from tests.web.conftest import HTMX, Player, board_version
 
 with warnings.catch_warnings():
@@ -153,16 +153,17 @@ def test_taps_are_counted_by_outcome_and_route_template(local):
     assert CODE not in after  # labels are templates, never a deal code
 
 
+def grew(before: str, after: str, name: str, **labels: str) -> float:
+    """How much a metric's sample grew between two scrapes."""
+    return value(after, name, **labels) - value(before, name, **labels)
+
+
 def test_an_unknown_path_counts_as_unmatched(local):
     before = scrape(local)
     assert local.get("/no/such/page-AAAAAAB").status_code == 404
     after = scrape(local)
     labels = {"route": "unmatched", "method": "GET", "status": "404"}
-    assert (
-        value(after, "solitaire_http_requests_total", **labels)
-        - value(before, "solitaire_http_requests_total", **labels)
-        == 1
-    )
+    assert grew(before, after, "solitaire_http_requests_total", **labels) == 1
     assert "/no/such" not in after
 
 
@@ -171,11 +172,7 @@ def test_head_counts_under_its_route(local):
     assert local.head(f"/half-moon/{CODE}").status_code == 200
     after = scrape(local)
     labels = {"route": "/half-moon/{code}", "method": "HEAD", "status": "200"}
-    assert (
-        value(after, "solitaire_http_requests_total", **labels)
-        - value(before, "solitaire_http_requests_total", **labels)
-        == 1
-    )
+    assert grew(before, after, "solitaire_http_requests_total", **labels) == 1
 
 
 def test_every_answer_carries_a_request_id(client):
@@ -239,7 +236,7 @@ def test_json_log_lines_parse_and_hold_no_secret(store, proof_pool, caplog, logg
 
 
 def test_a_json_error_line_carries_its_traceback_and_request_id():
-    from app.web.logs import REQUEST_ID
+    from app.web.edge.logs import REQUEST_ID
 
     try:
         raise RuntimeError("the store fell over")

@@ -35,9 +35,9 @@ def dealt_page(client, href: str, prefix: str, old: str):
 
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "no-js"])
 def test_a_won_half_moon_games_new_game_deals_at_once(player, htmx, monkeypatch):
-    import app.web.actions
+    import app.web.play.actions
 
-    monkeypatch.setattr(app.web.actions, "now_ms", lambda: 1_700_000_000_000)
+    monkeypatch.setattr(app.web.play.actions, "now_ms", lambda: 1_700_000_000_000)
     p = player(HM, htmx=htmx)
     _win_half_moon(p, lambda: None)
     assert p.board.attrs["data-state"] == "won"

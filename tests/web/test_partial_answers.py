@@ -27,8 +27,8 @@ from app.engine.seahaven import COLUMNS, Move, Seahaven, place_name
 from app.engine.seahaven.solver import solve_code
 from app.main import create_app
 from app.store.memory import MemoryStore
-from app.web.board import STATIC, Place
 from app.web.halfmoon import place_html as hm_place_html
+from app.web.rendering.board_values import STATIC, Place
 from app.web.seahaven import column_html
 from tests.web.conftest import HTMX, Player, apply_oob, board_version
 from tests.web.html import VOID, Element, parse
@@ -174,7 +174,7 @@ def test_partial_answers_applied_to_the_page_equal_a_full_render(
 
 def _shown(board: str) -> str:
     """A board's markup without the history the page's rules replay (not part of the board
-    version: :meth:`app.web.screen.Screen.board_version`)."""
+    version: :meth:`app.web.rendering.screen.Screen.board_version`)."""
     return re.sub(r' data-(line|redo|floor)="[^"]*"', "", board)
 
 

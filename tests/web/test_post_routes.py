@@ -1,5 +1,5 @@
 """Every POST route of the app's route table is held to the origin check and the write limit
-(``app.web.dependencies.guard_write``): a cross-site POST with a valid form token is refused
+(``app.web.edge.dependencies.guard_write``): a cross-site POST with a valid form token is refused
 (403) and writes nothing; past the client's write limit, every POST is refused (429). Built
 from FastAPI's own table, as ``tests/web/anonymous.py`` does for GETs: a route added tomorrow
 is checked tomorrow, and one whose sample path is missing fails."""

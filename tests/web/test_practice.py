@@ -9,8 +9,6 @@ from __future__ import annotations
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -18,6 +16,7 @@ with warnings.catch_warnings():
 from app.config import Config
 from app.engine.halfmoon import HalfMoon, position_from_data
 from app.main import create_app
+from tests.web import test_analysis_pages as analysis_pages
 from tests.web.conftest import Player, deal_as, sid_of
 from tests.web.html import parse
 from tests.web.test_analysis_pages import CODE, SLIPS, fragment, play, stuck, try_from
@@ -28,15 +27,8 @@ WIN_FROM_1 = (("pile-1", "pile-2"), ("pile-1", "pile-3"))
 WHOLE_WIN = (("pile-4", "pile-5"), *WIN_FROM_1)
 
 
-@pytest.fixture
-def app(store, proof_pool):
-    with ThreadPoolExecutor(1) as pool:
-        yield create_app(store=store.store, proof_pool=proof_pool, analysis_pool=pool)
-
-
-@pytest.fixture
-def slips(monkeypatch, app):
-    deal_as(monkeypatch, HalfMoon, CODE, position_from_data(SLIPS), app)
+app = analysis_pages.app  # the application with the analyses in a thread
+slips = analysis_pages.slips  # the deal whose win slips at move 2
 
 
 def totals(client: TestClient) -> tuple[str, ...]:

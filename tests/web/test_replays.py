@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-import app.web.actions
+import app.web.play.actions
 from app.clock import now_ms
 from app.config import Config
 from app.engine.codes import DealCode
@@ -34,9 +34,9 @@ from app.store import StoredGame
 from app.store.marks import Marks
 from app.store.sync import SyncStore
 from app.web.halfmoon.replay import REMOVED
-from app.web.replays import PASTED_MAX_BODY
+from app.web.players.sessions import form_token
+from app.web.review.replay_pages import PASTED_MAX_BODY
 from app.web.seahaven import SCREEN
-from app.web.sessions import form_token
 from tests.store.test_replays import housekeep
 from tests.web.conftest import HTMX, Player, deal_as, forget_cached_games, sid_of, token_of
 from tests.web.html import parse
@@ -61,7 +61,7 @@ def clock(monkeypatch):
     """The server's clock, moved on by hand from now (the sweep of each app start deletes
     what is older than the games' expiry)."""
     now = [now_ms()]
-    monkeypatch.setattr(app.web.actions, "now_ms", lambda: now[0])
+    monkeypatch.setattr(app.web.play.actions, "now_ms", lambda: now[0])
 
     def tick(ms: int = 3_000) -> None:
         now[0] += ms
@@ -945,7 +945,7 @@ def test_nothing_of_a_pasted_page_is_made_on_the_event_loop(client, monkeypatch)
     the event loop that answers everyone else."""
     import asyncio
 
-    import app.web.replays as replays
+    import app.web.review.replay_pages as replays
 
     on_loop = []
 

@@ -14,7 +14,7 @@ import pytest
 
 from tests.web.conftest import plant, sid_of, token_of
 from tests.web.html import parse
-from tests.web.test_attacks import browser, make_link, use_link
+from tests.web.test_attacks import browser, joined, make_link, use_link
 from tests.web.test_stats import stats_row, win
 
 pytestmark = pytest.mark.all_stores
@@ -88,11 +88,7 @@ def test_ten_revokes_at_once_all_end_on_the_id_that_holds_the_data(app, client, 
 def test_a_browser_that_joined_through_the_link_cannot_revoke_it(app, client, player, store):
     """Before: whoever held a leaked link could revoke first, take the owner's games to an id
     only that browser got, and leave the owner with nothing for good."""
-    win(player)
-    secret = make_link(client)
-    owner = sid_of(client)
-    with browser(app) as thief:
-        use_link(thief, secret)
+    with joined(app, client, player) as (_, owner, thief):
         assert sid_of(thief) == owner and stats_row(thief)["won"] == "1"
         page = parse(thief.get("/stats").text)
         assert page.find_all(id="revoke-link") == page.find_all(id="make-link") == []
@@ -110,11 +106,7 @@ def test_a_browser_that_joined_through_the_link_cannot_revoke_it(app, client, pl
 
 
 def test_a_browser_that_joined_through_the_link_may_leave(app, client, player, store):
-    win(player)
-    secret = make_link(client)
-    owner = sid_of(client)
-    with browser(app) as guest:
-        use_link(guest, secret)
+    with joined(app, client, player) as (_, owner, guest):
         left = guest.post(
             "/stats/link/leave", data={"token": token_of(parse(guest.get("/stats").text))}
         )

@@ -318,7 +318,7 @@ def test_the_losing_move_is_announced_and_offers_undo_and_restart(sh, store, cli
         )
     stored = store.load(sid_of(client), "SH1-C1-AAAAAAC")[1]
     assert (stored.state, stored.moves) == ("lost", 1)
-    # the verdict's write keeps the losing move's retry key (app.web.retries) and the ended
+    # the verdict's write keeps the losing move's retry key (app.web.play.retries) and the ended
     # game's replay (app.store.replays)
     assert (stored.marks.retry is not None) == htmx
     assert stored.marks.replay is not None

@@ -188,7 +188,7 @@ def test_only_a_winning_action_holds_a_ranked_win(store, monkeypatch, clock):  #
     a game this worker has not cached, which it cannot foresee: of four taps, the first and the
     winning one (before: every tap held one and gave it back — limiter work, two Redis round
     trips, on every tap for the rare winning one)."""
-    import app.web.commit as commit_step
+    import app.web.play.commit as commit_step
 
     app = create_app(Config(rate_ranked="2/day"), store=store.store)
     deal_as(monkeypatch, HalfMoon, CODE, position_from_data(TINY))

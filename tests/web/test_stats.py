@@ -11,8 +11,8 @@ from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
 from app.engine.halfmoon.solver import solve
 from app.services import daily
-from app.web.screen import SCREENS
-from app.web.stats import digest_of
+from app.web.pages.stats import digest_of
+from app.web.rendering.screen import SCREENS
 from tests.web.conftest import HTMX, sid_of, token_of
 from tests.web.html import parse
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from app.i18n import translations
 from app.main import create_app
 from app.store import MemoryStore
-from app.web.markup import ENV as MARKUP_ENV
-from app.web.warmup import compile_everything
+from app.web.edge.warmup import compile_everything
+from app.web.rendering.board_markup import ENV as MARKUP_ENV
 from tests.web.conftest import TestClient
 
 

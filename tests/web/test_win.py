@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import app.web.actions
+import app.web.play.actions
 from app.engine.codes import DealCode
 from app.engine.halfmoon import deal, place_name
 from app.engine.halfmoon.solver import solve
@@ -15,10 +15,10 @@ from app.engine.seahaven.solver import solve_code
 from app.store import SessionData
 from app.store.marks import Win
 from app.store.sync import SyncStore
-from app.web.board import GameResult, fill
-from app.web.ending import with_result
-from app.web.screen import SCREENS
-from app.web.views import clock_text
+from app.web.rendering.board_values import GameResult, fill
+from app.web.rendering.ending import with_result
+from app.web.rendering.infobar import clock_text
+from app.web.rendering.screen import SCREENS
 from tests.browser.play import moving_card
 from tests.web.conftest import sid_of
 from tests.web.html import parse
@@ -34,7 +34,7 @@ STEP_MS = 3_000
 def clock(monkeypatch):
     """The server's clock, moved on by hand: the summary's time is then exact."""
     now = [1_700_000_000_000]
-    monkeypatch.setattr(app.web.actions, "now_ms", lambda: now[0])
+    monkeypatch.setattr(app.web.play.actions, "now_ms", lambda: now[0])
 
     def tick() -> None:
         now[0] += STEP_MS

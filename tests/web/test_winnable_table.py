@@ -13,7 +13,7 @@ import pytest
 from app.engine.analysis import line_positions
 from app.engine.codes import MAX_NUMBER, DealCode
 from app.engine.games import game_by_id
-from app.engine.solving import Verdict
+from app.engine.solutions import Verdict
 from app.services import winnable
 from app.services.daily import DAILY_VARIANTS, candidate
 from app.services.winnable import DAILY_FROM

@@ -35,8 +35,8 @@ from typing import Final
 from pysat.solvers import Solver  # type: ignore[import-untyped]
 
 from app.engine.cards import JACK, KING, QUEEN
-from app.engine.halfmoon import PILES, Position, Removal, apply_move
-from app.engine.solving import SolveResult, Verdict
+from app.engine.halfmoon.rules import PILES, Position, Removal, apply_move
+from app.engine.solutions import SolveResult, Verdict
 
 SAT_SOLVER: Final = "glucose4"
 """python-sat's name of the solver: the fastest of six tried on deals and analysis positions."""

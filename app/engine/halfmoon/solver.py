@@ -29,9 +29,9 @@ from itertools import combinations
 from typing import Final
 
 from app.engine.cards import JACK, KING, QUEEN
-from app.engine.halfmoon import PILES, PLACES, Position, Removal, apply_move
 from app.engine.halfmoon.proof import prove
-from app.engine.solving import SolveResult, Verdict
+from app.engine.halfmoon.rules import PILES, PLACES, Position, Removal, apply_move
+from app.engine.solutions import SolveResult, Verdict
 
 DEFAULT_BUDGET: Final = 200_000
 """Positions expanded before the search answers *undecided* (or, ``exact``, hands over)."""

@@ -66,7 +66,7 @@ from app.engine.seahaven.solver import (
     solve,
     solve_code,
 )
-from app.engine.solving import Solution, SolveResult
+from app.engine.solutions import Solution, SolveResult
 from app.engine.texts import N_
 
 __all__ = [

@@ -40,7 +40,7 @@ from app.engine.seahaven.rules import (
     format_move,
     group_limit,
 )
-from app.engine.solving import SolveResult, Verdict
+from app.engine.solutions import SolveResult, Verdict
 
 LOST_BUDGET: Final = 20_000
 """Nodes the game's own lost detection may visit before it gives up (and announces nothing)."""

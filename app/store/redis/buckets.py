@@ -13,17 +13,15 @@ written once) and writes each back unless another worker wrote it meanwhile
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from app.clock import now_ms
 from app.store.base import StoreError
 from app.store.ratelimit import Bucket, BucketShare, Shared, Spend, full_at, merged
 from app.store.redis import records
+from app.store.redis.connection import Connection
 from app.store.redis.keys import key_part
 from app.store.redis.scripts import CHECKED_SET, digest
-
-if TYPE_CHECKING:
-    from app.store.redis.store import RedisStore
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +49,7 @@ def bucket_text(bucket: Bucket) -> str:
 class RedisBuckets(BucketShare):
     """The buckets of one Redis store (or cluster)."""
 
-    def __init__(self, store: RedisStore) -> None:
+    def __init__(self, store: Connection) -> None:
         self._store = store
 
     def _key(self, key: str) -> str:

@@ -27,6 +27,7 @@ from app.store.redis.clients import (
     pipelined,
     without_password,
 )
+from app.store.redis.keys import Layout
 from app.store.redis.scripts import Script
 from app.store.sync import portal
 
@@ -61,6 +62,11 @@ def is_full(info: Any) -> bool:
 class Connection(Store):
     """What every operation of the Redis store goes through (the store is abstract until
     :class:`~app.store.redis.store.RedisStore` says what is stored where)."""
+
+    layout: Layout
+    """Where each thing is kept (set by the store)."""
+    prefix: str
+    ttl_seconds: int
 
     def __init__(self, url: str, timeout: float) -> None:
         self._where = without_password(url)

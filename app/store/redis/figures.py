@@ -18,7 +18,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Final
 
-from app.store import counting
+from app.store import counting, settling
 from app.store.base import StoreError
 from app.store.jsondata import dumps, json_or_none
 from app.store.redis import records
@@ -64,7 +64,7 @@ async def _fold_one(
     async with store._on_loop().turn(f"d\0{code}"):
         for attempt in range(MAX_ATTEMPTS):
             (raw,) = await store._fetch(deal.figures)
-            folded = dumps(counting.fold_deal(json_or_none(records.text(raw)), result))
+            folded = dumps(settling.fold_deal(json_or_none(records.text(raw)), result))
             args = [digest(raw), result_id, folded, store.ttl_seconds]
             with store._errors():
                 if await FOLD_DEAL.run(store._client(), [deal.figures, deal.seen], args):

@@ -94,6 +94,23 @@ class Player:
     def game(self, code: str) -> str:
         return f"{self.base}g:{code}"
 
+    def read_keys(self, code: str) -> tuple[str, str, str]:
+        """What a change reads: the session, the game, the statistics."""
+        return self.session, self.game(code), self.stats
+
+    def write_keys(self, code: str) -> tuple[str, ...]:
+        """The keys the game's write script takes, in its order (the write's fence goes
+        last)."""
+        return (
+            self.session,
+            self.game(code),
+            self.recent,
+            self.all,
+            self.stats,
+            self.pending,
+            self.replays,
+        )
+
     @property
     def games(self) -> str:
         """What a game's key starts with (a script adds the code)."""

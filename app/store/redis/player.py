@@ -16,7 +16,6 @@ from app.store.bounds import MOVED_HOPS
 from app.store.jsondata import dict_from_json, dumps, json_or_none
 from app.store.redis import records, revoke
 from app.store.redis.connection import MAX_ATTEMPTS, Connection
-from app.store.redis.keys import Layout
 from app.store.redis.scripts import REPLACE_IF, digest
 from app.store.replays import ReplaySummary, StoredReplay
 
@@ -25,10 +24,6 @@ log = logging.getLogger(__name__)
 
 class PlayerKeys(Connection):
     """A player's keys other than their games (abstract: :class:`RedisStore` is the store)."""
-
-    layout: Layout
-    prefix: str
-    ttl_seconds: int
 
     # --- replays (issue 26): each in its own slot, listed under the player's ----------------
 

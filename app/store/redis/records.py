@@ -4,6 +4,7 @@ session; a game with ``record == {}``), as in the SQLite store."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from app.store.counting import DealResult
@@ -116,3 +117,15 @@ def pending_from(reply: list[Any]) -> list[tuple[str, str | None]]:
     """The (id, JSON) pairs a flat ``HGETALL`` answer lists."""
     flat = texts(reply)
     return [(i, flat[n + 1]) for n, i in enumerate(flat[:-1]) if n % 2 == 0 and i is not None]
+
+
+def values(reply: list[Any]) -> list[bytes | None]:
+    """Values a script answered as stored (``nil``: none)."""
+    return [v if isinstance(v, bytes) else None for v in reply]
+
+
+def result_id(sid: str, game: StoredGame) -> str:
+    """A counted result's id, the same however often the change that counted it runs (a
+    player's game ends once per ``updated_ms``); hashed, so no session id leaves its slot."""
+    text = f"{sid}\0{game.code}\0{game.updated_ms}"
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]

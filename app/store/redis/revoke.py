@@ -15,14 +15,12 @@ written).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from app.store.bounds import MOVED_HOPS
 from app.store.redis import records
+from app.store.redis.connection import Connection
 from app.store.redis.scripts import HELPERS, Script
-
-if TYPE_CHECKING:
-    from app.store.redis.player import PlayerKeys
 
 CLAIM: Final = Script(
     "claim_move",
@@ -101,7 +99,7 @@ return 1
 """Delete a moved player's keys under their old id, and mark the move done."""
 
 
-async def revoke_link(store: PlayerKeys, old: str, new: str) -> str | None:
+async def revoke_link(store: Connection, old: str, new: str) -> str | None:
     """:meth:`app.store.base.Store.revoke_link` (the module's steps)."""
     was = store.layout.player(old)
     with store._errors(writing=True):
@@ -136,7 +134,7 @@ def _move(raw: object) -> tuple[str, bool]:
     return target, state == "1"
 
 
-async def _finish(store: PlayerKeys, old: str, new: str) -> None:
+async def _finish(store: Connection, old: str, new: str) -> None:
     """Copy ``old``'s keys to ``new`` and delete them under ``old`` (safe to run again)."""
     was, now = store.layout.player(old), store.layout.player(new)
     keys = [was.session, was.recent, was.all, was.stats, was.pending, was.link, was.replays]

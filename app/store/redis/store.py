@@ -14,44 +14,31 @@ other processes ever conflict. When the connection breaks during the write its o
 unknown: that is a :class:`StoreError`, never a silent second attempt (a tap must not be
 applied twice).
 
-**A deal's figures for everyone** live in the deal's own slot: the script that writes the
-game that ended files its result under the player's keys, and it is folded into the figures
-after the write (:mod:`app.store.redis.figures`: once per result, retried in the background
-when it fails, never the reason a change that was made fails).
+**A deal's figures** live in the deal's own slot, folded in after the write that ended a game
+(:mod:`app.store.redis.figures`; retried in the background, never failing the change).
+**Replays** (issue 26) each live in their own slot (``sol:Y:{id}``), written just before the
+game's script, which keeps the player's list of them (cap, deletion) in the player's slot.
+**Never on the loop's time**: everything is ``redis.asyncio``; the synchronous methods run the
+same coroutines on the store's own loop (:class:`Portal`). **Expiry**: every write sets a time
+to live of ``ttl_seconds`` (90 days by default) on each key it writes; a change of a game renews
+its session and sets; a session without a game lives :data:`SESSION_IDLE_SECONDS`; Redis
+deletes the rest itself (:meth:`RedisStore.sweep` has nothing to do).
 
-**Replays** (issue 26) are found by their id alone, so each lives in its own slot
-(``sol:Y:{id}``), written just before the script that writes the game that ended; the
-player's list of them (``sol:{sid}:y``, their cap and deletion) is written by that script,
-in the player's slot, and it answers the ids past the cap for the store to delete.
-
-**Never on the loop's time.** Everything is ``redis.asyncio``; the synchronous methods
-(tests, tools) run the same coroutines on the store's own loop (:class:`Portal`).
-
-**Expiry.** Every write sets a time to live of ``ttl_seconds`` (default 90 days, the cookie's
-lifetime) on each key it writes (a set's is renewed once it has run down a hundredth, at most
-a day); a change of a game also renews its session's key and the game sets, so a session
-lives as long as its newest game. A session saved without a game
-lives :data:`SESSION_IDLE_SECONDS` (a day) unless a game already keeps it longer. Redis
-deletes the rest itself, which is why :meth:`RedisStore.sweep` has nothing to do.
-
-**Damaged data** never raises from reads or changes: a session key that is not a session's
-JSON (or not a string at all) loads as no session, a game key that is not a game's JSON
-loads with ``record == {}`` (the engine refuses it and the web layer offers a fresh start),
-and a set of the wrong type lists nothing and is rebuilt by the next change.
+**Damaged data** never raises: a bad session key loads as no session, a bad game key with
+``record == {}`` (the web layer offers a fresh start), a set of the wrong type lists nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import weakref
 from functools import partial
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from app.clock import now_ms
-from app.store import counting
+from app.store import settling
 from app.store.base import (
     SESSION_IDLE_SECONDS,
     Change,
@@ -97,6 +84,19 @@ gives up resending after some 15 minutes)."""
 SOCKET_TIMEOUT_SECONDS: Final = 1.0
 """How long one command (or connecting) may take before the store reports Redis unreachable:
 Redis answers in well under a millisecond, so a second means it is stalled or gone."""
+
+
+class Written(NamedTuple):
+    """One attempt's write (:meth:`RedisStore._written`)."""
+
+    game: StoredGame
+    args: list[Any]
+    """The write script's arguments."""
+    writes: tuple[str, ...]
+    """The row's last writes, this one first."""
+    game_bytes: bytes
+    doc: bytes | None
+    """The player's new statistics document (``None``: unchanged)."""
 
 
 class RedisStore(PlayerKeys):
@@ -202,55 +202,27 @@ class RedisStore(PlayerKeys):
         write_id = secrets.token_hex(8)
         for attempt in range(MAX_ATTEMPTS):
             if known is None:
-                known = Known.read(code, await self._fetch(*_read_keys(player, code)))
+                known = Known.read(code, await self._fetch(*player.read_keys(code)))
             old = known.game
             new, result = change(known.session, old)
             if new is None:
                 if not fresh:  # decided on what this worker knew: true only if still so
-                    now = Known.read(code, await self._fetch(*_read_keys(player, code)))
+                    now = Known.read(code, await self._fetch(*player.read_keys(code)))
                     if not now.same(known):
                         known, fresh = now, True
                         continue
                 known_games.keep(sid, code, known)
                 return result
-            doc_digest = digest(known.raw_doc) if counting.wants_counts(old, new) else "-"
-            # the deal's figures: folded after the write, in their own slot (_fold)
-            written = counting.settle(old, new, partial(_counts, known.raw_doc))
-            new, result_of = written.game, written.result
-            filed = ["", ""]
-            if result_of is not None:
-                filed = [_result_id(sid, new), records.result_json(code, result_of)]
-            writes = (write_id, *known.writes[: WRITES_KEPT - 1])
-            game_bytes = records.game_json(new, writes).encode("utf-8")
-            doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
-            if written.replay is not None:  # in its own slot, before the game names it
-                await self._publish(written.replay, sid)
-            listed = ["", ""]
-            if written.replay is not None:
-                listed = [written.replay.id, dumps(written.replay.summary.to_data())]
-            keys = [*_player_keys(player, code), player.fence(write_id)]
-            args = [
-                known.session_digest,
-                known.game_digest,
-                doc_digest,
-                game_bytes,
-                code,
-                new.updated_ms,
-                "1" if new.state == "playing" else "0",
-                self.ttl_seconds,
-                self.bounds.games,
-                player.games,
-                doc_bytes or "",
-                *filed,
-                *listed,
-                self.bounds.replays,
-            ]
-            reply = await self._write(player, code, write_id, keys, args)
+            written = await self._written(sid, player, code, write_id, known, old, new)
+            new, writes = written.game, written.writes
+            keys = [*player.write_keys(code), player.fence(write_id)]
+            reply = await self._write(player, code, write_id, keys, written.args)
             if reply[0] == 1:
-                raw_doc = known.raw_doc if doc_bytes is None else doc_bytes
+                raw_doc = known.raw_doc if written.doc is None else written.doc
                 after = Known(
-                    known.session, known.session_digest, new, digest(game_bytes), writes, raw_doc
-                )
+                    known.session, known.session_digest, new, digest(written.game_bytes),
+                    writes, raw_doc,
+                )  # fmt: skip
                 known_games.keep(sid, code, after)
                 gone = int(reply[1]) if len(reply) > 1 else 0
                 if gone:
@@ -259,7 +231,7 @@ class RedisStore(PlayerKeys):
                     await figures.fold(self, player, records.pending_from(reply[2 + gone :]))
                 return result
             # refused: the answer holds what the keys hold now, so no read is needed
-            known = Known.read(code, _values(reply[1:4]))
+            known = Known.read(code, records.values(reply[1:4]))
             # another process wrote since: between this read and this write (a race: pause a
             # little), or since this worker's last change (no race: at once)
             await self._conflicted(attempt, pause=fresh)
@@ -268,6 +240,51 @@ class RedisStore(PlayerKeys):
             f"Redis store {self._where!r}: game {code!r} kept changing, gave up after"
             f" {MAX_ATTEMPTS} attempts"
         )
+
+    async def _written(
+        self,
+        sid: str,
+        player: Player,
+        code: str,
+        write_id: str,
+        known: Known,
+        old: StoredGame | None,
+        new: StoredGame,
+    ) -> Written:
+        """What one attempt of :meth:`_change` writes: the game as the statistics settle it,
+        the write script's arguments and the row's last writes (its replay, when it names one,
+        published first in its own slot)."""
+        doc_digest = digest(known.raw_doc) if settling.wants_counts(old, new) else "-"
+        # the deal's figures: folded after the write, in their own slot (_fold)
+        written = settling.settle(old, new, partial(_counts, known.raw_doc))
+        new, result_of = written.game, written.result
+        filed = ["", ""]
+        if result_of is not None:
+            filed = [records.result_id(sid, new), records.result_json(code, result_of)]
+        writes = (write_id, *known.writes[: WRITES_KEPT - 1])
+        game_bytes = records.game_json(new, writes).encode("utf-8")
+        doc_bytes = None if written.stats is None else dumps(written.stats).encode("utf-8")
+        listed = ["", ""]
+        if written.replay is not None:  # in its own slot, before the game names it
+            await self._publish(written.replay, sid)
+            listed = [written.replay.id, dumps(written.replay.summary.to_data())]
+        args = [
+            known.session_digest,
+            known.game_digest,
+            doc_digest,
+            game_bytes,
+            code,
+            new.updated_ms,
+            "1" if new.state == "playing" else "0",
+            self.ttl_seconds,
+            self.bounds.games,
+            player.games,
+            doc_bytes or "",
+            *filed,
+            *listed,
+            self.bounds.replays,
+        ]
+        return Written(new, args, writes, game_bytes, doc_bytes)
 
     async def _write(
         self, player: Player, code: str, write_id: str, keys: list[str], args: list[Any]
@@ -354,8 +371,7 @@ class RedisStore(PlayerKeys):
         return records.listed(reply, limit)
 
     async def take_lease(self, name: str, holder: str, ttl_ms: int) -> bool:
-        """One script (:data:`TAKE_LEASE`): ``SET … PX`` unless another holder holds it;
-        Redis deletes it when its time runs out."""
+        """``SET … PX`` unless another holds it (:data:`TAKE_LEASE`); Redis expires it."""
         with self._errors(writing=True):
             taken = await TAKE_LEASE.run(
                 self._client(), [self.layout.lease(name)], [holder, max(1, ttl_ms)]
@@ -371,9 +387,7 @@ class RedisStore(PlayerKeys):
     async def sweep(
         self, cutoff_ms: int, batch: int = 500, *, idle_cutoff_ms: int | None = None
     ) -> int:
-        """Nothing to do: every key expires ``ttl_seconds`` after its last write, so Redis
-        deletes abandoned games and sessions itself (and recent-set entries whose game is
-        gone are dropped when the list is read). Returns 0."""
+        """Nothing to do (every key expires ``ttl_seconds`` after its last write): 0."""
         if batch < 1:
             raise ValueError(f"batch must be at least 1, not {batch}")
         if self._closed:
@@ -381,36 +395,6 @@ class RedisStore(PlayerKeys):
         return 0
 
 
-def _counts(raw_doc: bytes | None) -> counting.Counts:
+def _counts(raw_doc: bytes | None) -> settling.Counts:
     """The player's statistics document as read (the deal's figures are not read here)."""
     return json_or_none(records.text(raw_doc)), None
-
-
-def _read_keys(player: Player, code: str) -> tuple[str, str, str]:
-    """What a change reads: the session, the game, the statistics."""
-    return player.session, player.game(code), player.stats
-
-
-def _values(reply: list[Any]) -> list[bytes | None]:
-    """Values a script answered as stored (``nil``: none)."""
-    return [v if isinstance(v, bytes) else None for v in reply]
-
-
-def _player_keys(player: Player, code: str) -> tuple[str, ...]:
-    """The keys :data:`WRITE_GAME` takes, in its order (the write's fence goes last)."""
-    return (
-        player.session,
-        player.game(code),
-        player.recent,
-        player.all,
-        player.stats,
-        player.pending,
-        player.replays,
-    )
-
-
-def _result_id(sid: str, game: StoredGame) -> str:
-    """A counted result's id, the same however often the change that counted it runs (a
-    player's game ends once per ``updated_ms``); hashed, so no session id leaves its slot."""
-    text = f"{sid}\0{game.code}\0{game.updated_ms}"
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]

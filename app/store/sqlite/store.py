@@ -12,7 +12,7 @@ from typing import Any, Final, TypeVar
 import anyio.to_thread
 
 from app.clock import now_ms
-from app.store import counting
+from app.store import counting, settling
 from app.store.base import (
     Change,
     GameSummary,
@@ -138,7 +138,7 @@ class SQLiteStore(Store):
         if new is None:
             return result
 
-        def counts() -> counting.Counts:
+        def counts() -> settling.Counts:
             row = conn.execute(sql.STATS, (sid,)).fetchone()
             figures = conn.execute(sql.DEAL, (code,)).fetchone()
             return (
@@ -146,7 +146,7 @@ class SQLiteStore(Store):
                 None if figures is None else sql.deal(figures),
             )
 
-        written = counting.settle(game, new, counts)
+        written = settling.settle(game, new, counts)
         new, now = written.game, written.game.updated_ms
         if written.stats is not None:
             conn.execute(sql.UPSERT_STATS, (sid, dumps(written.stats), now))

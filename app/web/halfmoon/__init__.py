@@ -9,9 +9,9 @@ from typing import Annotated, Any, ClassVar, Final
 
 from fastapi import Request
 from fastapi.responses import Response
+from markupsafe import Markup
 
 from app.engine.cards import Card
-from app.engine.codes import DealCode
 from app.engine.game import ActionResult
 from app.engine.halfmoon import (
     PILES,
@@ -32,20 +32,21 @@ from app.i18n import (
     translations,
 )
 from app.store import SessionData, Store
-from app.web.actions import Action, action_route
-from app.web.board import INTERACTIVE, Place
-from app.web.deals import asked
-from app.web.dependencies import get_page
-from app.web.diagrams import Diagram
-from app.web.errors import PlayerError, invalid_field, unknown_field
-from app.web.forms import ActionForm, CardField, parsed
-from app.web.game_routes import game_router
-from app.web.htmx import html_answer
-from app.web.markup import draw, words
-from app.web.notices import STALE, Said, notice, refused
-from app.web.render import Renderer
-from app.web.screen import Screen
-from app.web.sessions import Player
+from app.web.edge.dependencies import get_page
+from app.web.edge.errors import PlayerError, invalid_field, unknown_field
+from app.web.edge.htmx import html_answer
+from app.web.halfmoon import examples, replay
+from app.web.play.actions import Action, action_route
+from app.web.play.deals import asked
+from app.web.play.forms import ActionForm, CardField, parsed
+from app.web.play.game_routes import game_router
+from app.web.players.sessions import Player
+from app.web.rendering.board_markup import draw, words
+from app.web.rendering.board_values import INTERACTIVE, STATIC, Place, selected_from
+from app.web.rendering.diagrams import NOBODY, Diagram
+from app.web.rendering.notices import STALE, Said, notice, refused
+from app.web.rendering.screen import Screen
+from app.web.rendering.templates import Renderer
 
 CLEARED = notice("cleared", N_("Selection cleared."))
 """A refusal with *Move errors* off: nothing was removed and the selection is gone."""
@@ -82,7 +83,7 @@ class HalfMoonScreen(Screen[HalfMoon]):
         "How to play Half Moon: the arc of twelve piles and the reserve, pairs that sum to "
         "11, jack–queen–king triples, taps, score and the end of the game."
     )
-    example_deal: ClassVar = DealCode.parse("HM1-N-AAAAAAI")
+    example_deal: ClassVar = examples.HALF_MOON_DEAL
     """Half Moon deal 8: its first move is a pair between two piles that uncovers a jack, which
     the second move takes with a queen and a king — like the documents' own worked example."""
     diagram_deals: ClassVar = (example_deal,)
@@ -103,20 +104,14 @@ class HalfMoonScreen(Screen[HalfMoon]):
         return place_html(lang, place)
 
     def diagram(self, game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
-        from app.web.halfmoon import examples  # it draws with this module's places
-
-        return examples.diagram(game, lang, ringed)
+        return diagram(game, lang, ringed)
 
     def example_steps(self) -> int:
-        from app.web.halfmoon import examples
-
         return len(examples.half_moon_steps()) - 1
 
     def example_view(self, number: int, lang: str) -> dict[str, Any]:
-        from app.web.halfmoon import examples
-
         return {
-            "view": examples.half_moon_step_view(number, lang),
+            "view": examples.half_moon_step_view(number, lang, diagram),
             "opening": examples.opening(lang),
         }
 
@@ -124,8 +119,6 @@ class HalfMoonScreen(Screen[HalfMoon]):
         return {"hm_code": str(self.example_deal)}
 
     def hint_words(self, position: Any, move: Any, lang: str) -> str:
-        from app.web.halfmoon import replay
-
         return replay.advise(position, move, lang)
 
     def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
@@ -133,8 +126,6 @@ class HalfMoonScreen(Screen[HalfMoon]):
         return tuple(f"card-{place_name(place)}" for place in move)
 
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
-        from app.web.halfmoon import replay  # it names this module's game
-
         return replay.describe(position, move, lang)
 
     def move_ringed(self, position: Any, move: Any) -> Collection[str]:
@@ -149,13 +140,14 @@ class HalfMoonScreen(Screen[HalfMoon]):
 
     async def new_deal(
         self, request: Request, renderer: Renderer, store: Store, player: Player
-    ) -> Response:
-        """``GET /half-moon``: 303 to a fresh deal (:meth:`Screen.new_deal`); ``?new=1``: the
-        New game dialog, its *Winnable deals only* preset from the player's choice (issue 33,
-        item 5). The dialog's query has no other field than ``winnable`` (422 otherwise)."""
+    ) -> Response | None:
+        """``GET /half-moon``: a fresh deal (``None``: :func:`app.web.play.deals.fresh_deal`);
+        ``?new=1``: the New game dialog, its *Winnable deals only* preset from the player's
+        choice (issue 33, item 5). The dialog's query has no other field than ``winnable``
+        (422 otherwise)."""
         query = request.query_params
         if "new" not in query:
-            return await super().new_deal(request, renderer, store, player)
+            return None
         problems = [unknown_field(name) for name in query if name not in ("new", "winnable")]
         if query.getlist("new") != ["1"]:
             problems.append(invalid_field("new", NEW_HELP))
@@ -195,6 +187,16 @@ def place_html(lang: str, place: Place, interactive: bool = INTERACTIVE) -> str:
         rank="" if card is None else rank_letter(card, t),
     )
     return draw(BOARD, "place", place, texts, interactive)
+
+
+def diagram(game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
+    """Half Moon's arc and reserve; ``ringed`` names places (``pile-2``) whose card is ringed."""
+    facts = SCREEN.facts(game, NOBODY)
+    parts = [
+        place_html(lang, selected_from(p, 0 if p.name in ringed else None), STATIC)
+        for p in facts.places
+    ]
+    return Diagram(SCREEN.slug, str(game.code), 0, Markup(SCREEN.layout(parts, interactive=False)))
 
 
 SCREEN = HalfMoonScreen()

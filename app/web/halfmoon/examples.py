@@ -1,28 +1,31 @@
 """Half Moon's example on the Examples page: a won deal of ours replayed tap by tap, and each
 step's view (its board drawn as a diagram, the removal told in words).
 
-Deal and line are fixed here (:mod:`app.web.examples`: every step a real engine position).
+Deal and line are fixed here (:mod:`app.web.pages.examples`: every step a real engine position).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Final
 
 from babel.support import NullTranslations
-from markupsafe import Markup
 
 from app.engine.cards import Card
+from app.engine.codes import DealCode
 from app.engine.halfmoon import HalfMoon, Outcome, Position, Removal, parse_place, place_name
 from app.i18n import card_letters, translations
-from app.web.board import STATIC, selected_from
-from app.web.diagrams import NOBODY, Diagram
-from app.web.examples import ExampleError, copy_game
-from app.web.halfmoon import SCREEN, place_html
+from app.web.pages.examples import ExampleError, copy_game
+from app.web.rendering.diagrams import Diagram
 
-HALF_MOON_DEAL: Final = SCREEN.example_deal
+HALF_MOON_DEAL: Final = DealCode.parse("HM1-N-AAAAAAI")
+"""The deal of the example (and the rules page's diagram)."""
+
+Drawing = Callable[[HalfMoon, str, Collection[str]], Diagram]
+"""How a step's board is drawn: the screen's diagram (the game, the language, the ringed
+places)."""
 
 HALF_MOON_LINE: Final = (
     "pile-2 pile-11",
@@ -137,18 +140,10 @@ def _top(position: Position, place: int) -> Card:
     return card
 
 
-def diagram(game: HalfMoon, lang: str, ringed: Collection[str] = ()) -> Diagram:
-    """Half Moon's arc and reserve; ``ringed`` names places (``pile-2``) whose card is ringed."""
-    facts = SCREEN.facts(game, NOBODY)
-    parts = [
-        place_html(lang, selected_from(p, 0 if p.name in ringed else None), STATIC)
-        for p in facts.places
-    ]
-    return Diagram(SCREEN.slug, str(game.code), 0, Markup(SCREEN.layout(parts, interactive=False)))
-
-
 @functools.cache
-def half_moon_step_view(number: int, lang: str) -> dict[str, Any]:
+def half_moon_step_view(number: int, lang: str, diagram: Drawing) -> dict[str, Any]:
+    """Step ``number`` of the example in ``lang``, its board drawn by ``diagram`` (the
+    screen's: :func:`app.web.halfmoon.diagram`)."""
     t = translations(lang)
     step = half_moon_steps()[number]
     return {

@@ -7,7 +7,7 @@ from babel.support import NullTranslations
 
 from app.engine.halfmoon import PILES, Position, Removal
 from app.i18n import N_, card_name, place_title, translations
-from app.web.notices import sentence
+from app.web.rendering.notices import sentence
 
 REMOVED = N_("%(cards)s removed.")
 FROM = N_("%(card)s from %(place)s")

@@ -26,17 +26,27 @@ from app.engine.seahaven import (
 from app.i18n import N_, card_count, card_name, rank_letter, translations
 from app.status import Status
 from app.store import Store, StoredGame
-from app.web.board import INTERACTIVE, Ending, Place, place_of
-from app.web.deals import asked, new_code
-from app.web.dependencies import get_page
-from app.web.diagrams import Diagram
-from app.web.errors import Text
-from app.web.game_routes import game_router
-from app.web.htmx import NO_STORE, html_answer
-from app.web.markup import draw, words
-from app.web.notices import notice
-from app.web.render import Renderer
-from app.web.screen import Screen
+from app.web.edge.dependencies import get_page
+from app.web.edge.errors import Text
+from app.web.edge.htmx import NO_STORE, html_answer
+from app.web.play.deals import asked, new_code
+from app.web.play.game_routes import game_router
+from app.web.play.unfinished import START, ask_first
+from app.web.players.sessions import Player
+from app.web.rendering.board_markup import draw, words
+from app.web.rendering.board_values import (
+    INTERACTIVE,
+    STATIC,
+    Ending,
+    Place,
+    place_of,
+    selected_from,
+)
+from app.web.rendering.diagrams import NOBODY, Diagram
+from app.web.rendering.screen import Screen
+from app.web.rendering.templates import Renderer
+from app.web.seahaven import actions, examples, replay
+from app.web.seahaven.actions import NOT_HOME_KEY
 from app.web.seahaven.deals import CELLS_HELP, LEVELS, cells_query, playable_deal
 from app.web.seahaven.forms import PlaceForm
 from app.web.seahaven.places import (
@@ -47,17 +57,6 @@ from app.web.seahaven.places import (
     place_names,
     place_text,
 )
-from app.web.sessions import Player
-from app.web.unfinished import START, ask_first
-
-REFUSED = notice("refused", N_("Not allowed: nothing moved."))
-"""A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
-NOT_HOME_KEY: Final = "not-home"
-NOT_HOME = notice(
-    NOT_HOME_KEY,
-    N_("Not every card can go home by moves to the foundations now: nothing moved."),
-)
-"""*Send all home* asked for while other moves than to the foundations are left."""
 
 
 def fan_class(count: int) -> str:
@@ -88,46 +87,32 @@ class SeahavenScreen(Screen[Seahaven]):
     )
     diagram_deals: ClassVar = tuple(DealCode("SH", 1, v.code, 0) for v in Seahaven.variants)
     """Deal 0 with each number of cells."""
-    example_deal: ClassVar = DealCode.parse("SH1-C4-AAAAAAA")
+    example_deal: ClassVar = examples.SEAHAVEN_DEAL
 
     def diagram(self, game: Seahaven, lang: str, ringed: Collection[str] = ()) -> Diagram:
-        from app.web.seahaven import examples  # it draws with this module's places
-
-        return examples.diagram(game, lang, ringed)
+        return diagram(game, lang, ringed)
 
     def example_steps(self) -> int:
-        from app.web.seahaven import examples
-
         return len(examples.seahaven_steps()[0]) - 1
 
     def example_view(self, number: int, lang: str) -> dict[str, Any]:
-        from app.web.seahaven import examples
-
-        return {"view": examples.seahaven_step_view(number, lang)}
+        return {"view": examples.seahaven_step_view(number, lang, diagram)}
 
     def examples_index(self) -> dict[str, Any]:
-        from app.web.seahaven import examples
-
         return {"sh_code": str(self.example_deal), "case_step": examples.seahaven_steps()[1].step}
 
     ranks_wins_by_moves: ClassVar = True
 
     def hint_marks(self, position: Any, move: Any) -> tuple[str, ...]:
         """The card a move takes (the bottom of the run it moves): ``card-7H``."""
-        from app.engine.seahaven import COLUMNS
-
         source, count, _ = move
         card = position.columns[source][-count] if source in COLUMNS else position.top(source)
         return () if card is None else (f"card-{card}",)
 
     def describe_move(self, position: Any, move: Any, lang: str) -> str:
-        from app.web.seahaven import replay  # its own module, as the example is
-
         return replay.describe(position, move, lang)
 
     def move_ringed(self, position: Any, move: Any) -> Collection[str]:
-        from app.web.seahaven import replay
-
         return tuple(str(card) for card in replay.moving(position, move))
 
     def daily_variant(self, request: Request) -> str:
@@ -377,7 +362,24 @@ def column_html(lang: str, column: Place, interactive: bool = INTERACTIVE) -> st
     return draw(BOARD, "column", column, texts, fan_class(column.count), interactive)
 
 
+def diagram(game: Seahaven, lang: str, ringed: Collection[str] = ()) -> Diagram:
+    """Seahaven's cells, foundations and columns; ``ringed`` names cards (``KH``) whose place
+    shows them ringed — in a column, the card and everything above it."""
+    facts = SCREEN.facts(game, NOBODY, state=Status.PLAYING)
+    parts = []
+    for place in facts.places:
+        marked = [depth for depth, card in enumerate(place.cards) if str(card) in ringed]
+        ring = selected_from(place, min(marked, default=None))
+        if place.kind == "column":
+            parts.append(column_html(lang, ring, interactive=STATIC))
+        else:
+            parts.append(slot_html(lang, ring, interactive=STATIC))
+    cells = len(game.position.cells)
+    return Diagram(
+        SCREEN.slug, str(game.code), cells, Markup(SCREEN.layout(parts, interactive=False))
+    )
+
+
 SCREEN = SeahavenScreen()
 router = game_router(SCREEN)
-
-from app.web.seahaven import actions as actions  # noqa: E402  (its routes need the screen above)
+actions.routes(router, SCREEN)

@@ -4,17 +4,28 @@ action on the form's values, and the sentence each one says (SPEC §3)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from babel.support import NullTranslations
+from fastapi import APIRouter
 
 from app.engine.seahaven import COLUMNS, FOUNDATIONS, ActionResult, Move, Outcome, Seahaven
 from app.i18n import N_, card_name
 from app.store import SessionData
-from app.web.actions import Action, action_route
-from app.web.notices import STALE, Said, refused
-from app.web.seahaven import NOT_HOME, NOT_HOME_KEY, REFUSED, SCREEN, router
+from app.web.play.actions import Action, action_route
+from app.web.rendering.notices import STALE, Said, notice, refused
+from app.web.rendering.screen import AnyScreen
 from app.web.seahaven.forms import AutoForm, HomeForm, MoveForm, PlaceForm
 from app.web.seahaven.places import place_text
+
+REFUSED = notice("refused", N_("Not allowed: nothing moved."))
+"""A refusal with *Move errors* off: it shows that nothing happened, without the reason."""
+NOT_HOME_KEY: Final = "not-home"
+NOT_HOME = notice(
+    NOT_HOME_KEY,
+    N_("Not every card can go home by moves to the foundations now: nothing moved."),
+)
+"""*Send all home* asked for while other moves than to the foundations are left."""
 
 
 def said_for(game: Seahaven, result: ActionResult[Move], session: SessionData) -> Said:
@@ -64,13 +75,11 @@ def _played(play: Callable[[Seahaven, int], ActionResult[Move]]) -> Action:
     return lambda game, session, now: said_for(game, play(game, now), session)
 
 
-@action_route(router, SCREEN, "tap", PlaceForm)
 def tap(form: PlaceForm) -> Action:
     """A single tap: to the foundation when allowed, else select / move here."""
     return _played(lambda game, now: game.tap(form.place, form.card, now))
 
 
-@action_route(router, SCREEN, "auto", AutoForm)
 def auto(form: AutoForm) -> Action:
     """A double tap: the documents' destination order, never also a single tap. With
     ``double=1`` the page already sent its first click as a tap: the engine finishes the double
@@ -79,7 +88,6 @@ def auto(form: AutoForm) -> Action:
     return _played(lambda game, now: double(game, form.place, form.card, now))
 
 
-@action_route(router, SCREEN, "home", HomeForm)
 def home(form: HomeForm) -> Action:
     """*Send all home* (issue 27): every card left goes to its foundation, one after
     another, as one action; refused (nothing moves) unless only foundation moves are left."""
@@ -100,7 +108,15 @@ def home(form: HomeForm) -> Action:
     return action
 
 
-@action_route(router, SCREEN, "move", MoveForm)
 def move(form: MoveForm) -> Action:
     """A drag and drop: ``card`` (with the run above it) from ``from`` to ``to``."""
     return _played(lambda game, now: game.move(form.source, form.card, form.to, now))
+
+
+def routes(router: APIRouter, screen: AnyScreen) -> None:
+    """Each action's ``POST /seahaven/{code}/{verb}`` on the game's router (the package
+    registers them with its screen)."""
+    action_route(router, screen, "tap", PlaceForm)(tap)
+    action_route(router, screen, "auto", AutoForm)(auto)
+    action_route(router, screen, "home", HomeForm)(home)
+    action_route(router, screen, "move", MoveForm)(move)

@@ -12,7 +12,7 @@ from app.engine.codes import DealCode
 from app.engine.seahaven import Seahaven, deal_position
 from app.i18n import N_
 from app.services.proofs import Prover
-from app.web.errors import PlayerError, invalid_field, unknown_field
+from app.web.edge.errors import PlayerError, invalid_field, unknown_field
 
 LEVELS: Final = (("4", N_("Easy")), ("2", N_("Medium")), ("1", N_("Hard")))
 """The New game dialog's choices: cells and their names (SPEC §3)."""

@@ -2,19 +2,18 @@
 ours — a deal replayed to the position that holds it, the refused and the allowed group — and
 each step's view (its board drawn as a diagram, the move told in words).
 
-Deal and line are fixed here (:mod:`app.web.examples`: every step a real engine position).
+Deal and line are fixed here (:mod:`app.web.pages.examples`: every step a real engine position).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from markupsafe import Markup
-
 from app.engine.cards import Card
+from app.engine.codes import DealCode
 from app.engine.seahaven import (
     ActionResult,
     Move,
@@ -25,14 +24,16 @@ from app.engine.seahaven import (
     parse_place,
 )
 from app.i18n import card_letters, translations
-from app.status import Status
-from app.web.board import STATIC, selected_from
-from app.web.diagrams import NOBODY, Diagram
-from app.web.examples import ExampleError, copy_game
-from app.web.seahaven import SCREEN, column_html, slot_html
+from app.web.pages.examples import ExampleError, copy_game
+from app.web.rendering.diagrams import Diagram
 from app.web.seahaven.places import place_text
 
-SEAHAVEN_DEAL: Final = SCREEN.example_deal
+SEAHAVEN_DEAL: Final = DealCode.parse("SH1-C4-AAAAAAA")
+"""The deal of the example."""
+
+Drawing = Callable[[Seahaven, str, Collection[str]], Diagram]
+"""How a step's board is drawn: the screen's diagram (the game, the language, the ringed
+cards)."""
 SEAHAVEN_LINE: Final = [
     "jH",
     "gh",
@@ -157,26 +158,10 @@ def moved_cards(step: SeahavenStep) -> Sequence[Card]:
     return (top,) if top is not None else ()
 
 
-def diagram(game: Seahaven, lang: str, ringed: Collection[str] = ()) -> Diagram:
-    """Seahaven's cells, foundations and columns; ``ringed`` names cards (``KH``) whose place
-    shows them ringed — in a column, the card and everything above it."""
-    facts = SCREEN.facts(game, NOBODY, state=Status.PLAYING)
-    parts = []
-    for place in facts.places:
-        marked = [depth for depth, card in enumerate(place.cards) if str(card) in ringed]
-        ring = selected_from(place, min(marked, default=None))
-        if place.kind == "column":
-            parts.append(column_html(lang, ring, interactive=STATIC))
-        else:
-            parts.append(slot_html(lang, ring, interactive=STATIC))
-    cells = len(game.position.cells)
-    return Diagram(
-        SCREEN.slug, str(game.code), cells, Markup(SCREEN.layout(parts, interactive=False))
-    )
-
-
 @functools.cache
-def seahaven_step_view(number: int, lang: str) -> dict[str, Any]:
+def seahaven_step_view(number: int, lang: str, diagram: Drawing) -> dict[str, Any]:
+    """Step ``number`` of the example in ``lang``, its board drawn by ``diagram`` (the
+    screen's: :func:`app.web.seahaven.diagram`)."""
     t = translations(lang)
     steps, case = seahaven_steps()
     step = steps[number]

@@ -9,7 +9,7 @@ from pydantic import ConfigDict, Field
 from app.engine.codes import DealCode
 from app.engine.seahaven import MAX_CELLS, cells_of, parse_place
 from app.i18n import N_
-from app.web.forms import ActionForm, CardField, parsed
+from app.web.play.forms import ActionForm, CardField, parsed
 
 PLACE_HELP: Final = N_(
     "A Seahaven place is column-1 … column-10, cell-1 … cell-4 (as many as the deal has) "

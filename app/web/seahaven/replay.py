@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.engine.cards import Card
 from app.engine.seahaven import COLUMNS, Move, Position
 from app.i18n import N_, card_name, translations
-from app.web.notices import sentence
+from app.web.rendering.notices import sentence
 from app.web.seahaven.places import place_text
 
 MOVED = N_("%(card)s from %(source)s to %(place)s.")

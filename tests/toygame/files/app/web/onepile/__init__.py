@@ -14,14 +14,14 @@ from app.engine.codes import DealCode
 from app.engine.onepile import OnePile, Outcome
 from app.i18n import N_, card_name, place_label, rank_letter, translations
 from app.store import SessionData
-from app.web.actions import Action, action_route
-from app.web.board import INTERACTIVE, STATIC, Place
-from app.web.diagrams import Diagram
-from app.web.forms import ActionForm, CardField, parsed
-from app.web.game_routes import game_router
-from app.web.markup import draw, words
-from app.web.notices import STALE, Said, sentence
-from app.web.screen import Screen
+from app.web.play.actions import Action, action_route
+from app.web.rendering.board_values import INTERACTIVE, STATIC, Place
+from app.web.rendering.diagrams import Diagram
+from app.web.play.forms import ActionForm, CardField, parsed
+from app.web.play.game_routes import game_router
+from app.web.rendering.board_markup import draw, words
+from app.web.rendering.notices import STALE, Said, sentence
+from app.web.rendering.screen import Screen
 
 BOARD = "games/one-pile/board.html"
 
