@@ -521,6 +521,7 @@ def walk(start: Position, moves: Sequence[Move], every: int) -> Walk[Position]:
     left = every
     first_cell, first_foundation, bases = CELLS.start, FOUNDATIONS.start, _FOUNDATION_BASE
     for index, move in enumerate(moves):
+        done = False
         if move in settled:
             source, count, target = move
             src, dst = stacks[source], stacks[target]
@@ -528,39 +529,31 @@ def walk(start: Position, moves: Sequence[Move], every: int) -> Walk[Position]:
                 if src:
                     card = src[-1]
                     if target < first_cell:  # a column: one rank higher, same suit; a king
-                        allowed = dst[-1] == card + 1 if dst else card & 15 == KING
+                        done = dst[-1] == card + 1 if dst else card & 15 == KING
                     elif target < first_foundation:  # a free cell
-                        allowed = not dst
+                        done = not dst
                     else:  # the next card of its suit
-                        allowed = card == bases[target - first_foundation] + len(dst) + 1
-                    if allowed:
+                        done = card == bases[target - first_foundation] + len(dst) + 1
+                    if done:
                         dst.append(src.pop())
-                        left -= 1
-                        if not left:
-                            kept.append((cell_count, tuple(map(tuple, stacks))))
-                            left = every
-                        continue
             elif len(src) >= count and all(src[-k] + 1 == src[-k - 1] for k in range(1, count)):
                 card = src[-count]  # a run from column to column, its bottom card onto dst
-                allowed = dst[-1] == card + 1 if dst else card & 15 == KING
+                done = dst[-1] == card + 1 if dst else card & 15 == KING
                 free = sum(1 for cell in cells if not cell)
                 empty = sum(1 for column in columns if not column)
-                if allowed and count <= group_limit(free, empty, not dst):
+                if done and count <= group_limit(free, empty, not dst):
                     dst.extend(src[-count:])
                     del src[-count:]
-                    left -= 1
-                    if not left:
-                        kept.append((cell_count, tuple(map(tuple, stacks))))
-                        left = every
-                    continue
-        # not settled here: the rules themselves, on the position reached
-        position = _unpack((cell_count, tuple(map(tuple, stacks))))
-        refusal = check_move(position, move)
-        if refusal is not None:
-            return Walk(tuple(kept), _unpack, index, refusal)
-        stacks[:] = _stacks(move_result(position, move))
-        cells = stacks[CELLS.start : CELLS.start + cell_count]
-        columns = stacks[: COLUMNS.stop]
+                else:
+                    done = False
+        if not done:  # not settled here: the rules themselves, on the position reached
+            position = _unpack((cell_count, tuple(map(tuple, stacks))))
+            refusal = check_move(position, move)
+            if refusal is not None:
+                return Walk(tuple(kept), _unpack, index, refusal)
+            stacks[:] = _stacks(move_result(position, move))
+            cells = stacks[CELLS.start : CELLS.start + cell_count]
+            columns = stacks[: COLUMNS.stop]
         left -= 1
         if not left:
             kept.append((cell_count, tuple(map(tuple, stacks))))

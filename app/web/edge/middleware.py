@@ -196,13 +196,16 @@ class Perimeter:
             if head and "route" in inner:  # the route that answered, for the metrics
                 scope["route"] = inner["route"]
             REQUEST_ID.reset(reset)
-            seconds = time.perf_counter() - began
-            route = getattr(scope.get("route"), "path", None) or UNMATCHED
-            method = scope["method"] if scope["method"] in METHODS else "other"
-            if metrics.ON:
-                self._count(route, method, status, seconds)
-            if self.log_json:
-                self._log(scope, request_id, route, method, status, seconds)
+            self._ended(scope, request_id, status, time.perf_counter() - began)
+
+    def _ended(self, scope: Scope, request_id: str, status: int, seconds: float) -> None:
+        """The request's metrics and its log line, by the route that answered."""
+        route = getattr(scope.get("route"), "path", None) or UNMATCHED
+        method = scope["method"] if scope["method"] in METHODS else "other"
+        if metrics.ON:
+            self._count(route, method, status, seconds)
+        if self.log_json:
+            self._log(scope, request_id, route, method, status, seconds)
 
     async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The session's vouching, the body limit, the application, the holds given back."""
