@@ -58,7 +58,7 @@ _apt_install() {  # _apt_install PACKAGE...  (as root, or through sudo when it n
 
 ensure_system_tools() {  # Chromium for tests/browser; fc-solve; redis-server and redis-cli (the Redis store
   # tests start single servers and a three-primary cluster: redis-cli --cluster create);
-  # prometheus and promtool
+  # prometheus and promtool; node
   local missing=()
   if [ -z "${SOLITAIRE_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
     missing+=(chromium fonts-dejavu-core)
@@ -72,6 +72,9 @@ ensure_system_tools() {  # Chromium for tests/browser; fc-solve; redis-server an
   if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then
     missing+=(prometheus)
   fi
+  # node (Debian's nodejs): tests/static/test_client_state.py runs the page client's pure
+  # steps under Node's own test runner (node --test)
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
   if [ ${#missing[@]} -gt 0 ]; then
     _apt_install "${missing[@]}"
   fi

@@ -8,7 +8,7 @@
 // - the header's menu and the other panels close on Esc and on a press outside them.
 // What acts on the game's board and its forms (the board version an action sends, a queued
 // answer's target, a form htmx has not taken yet, a press on a redrawn card, the win's
-// celebration) lives with the board's state: static/js/instant.js and static/js/board/.
+// celebration) lives with the board's state: static/js/client/ (static/js/instant.js) and static/js/board/.
 (function () {
   "use strict";
 

@@ -1,4 +1,4 @@
-// A press on a card an answer redrew meanwhile (imported by ../instant.js, which listens).
+// A press on a card an answer redrew meanwhile (its listeners: ../client/dispatch.js).
 // An answer redraws the places it changes (hx-swap-oob: new elements, same ids). A press that
 // began on a card and is released after an answer redrew that card began on a button that is
 // gone: the browser fires its click on an ancestor that is still there, not on a button, and the

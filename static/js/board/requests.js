@@ -1,5 +1,5 @@
-// The board's game forms and their htmx requests and answers (imported by ../instant.js, which
-// calls these from its own listeners).
+// The board's game forms and their htmx requests and answers (their listeners: ../client/dispatch.js,
+// which calls these from its own).
 
 /** The board shown now. */
 function board() {

@@ -1,5 +1,5 @@
 // Seahaven Towers: double tap and drag and drop on top of the plain forms (an ES module: the
-// board's script, static/js/instant.js, calls listenForGestures() on a Seahaven board only).
+// board's dispatcher, static/js/client/dispatch.js, calls listenForGestures() on a Seahaven board only).
 // Without JavaScript every card is a form button: a tap selects or sends to the foundation,
 // a second tap on a destination moves the selection there. With it, the script only decides
 // *when* a form is submitted; URLs, fields and the token come from the forms in the page, and
