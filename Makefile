@@ -4,7 +4,7 @@
 test:
 	bash scripts/test
 
-# The fast loop: all but the browser, system and slow tests, in under a minute (README).
+# The fast loop: all but the browser, system and slow tests (README: how long it takes).
 fast:
 	bash scripts/fast
 

@@ -22,11 +22,28 @@ FOLDER_MARKERS = {"browser": "browser", "system": "system"}
 """Every test in these folders carries the marker: ``-m "not browser and not system"``."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+LONG_FOLDERS = ("browser", "system")
+"""Folders whose files take long (each test seconds): sent to xdist's workers first."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         folder = item.path.parent.name
         if folder in FOLDER_MARKERS and item.path.parent.parent.name == "tests":
             item.add_marker(FOLDER_MARKERS[folder])
+    if hasattr(config, "workerinput"):
+        # scripts/test runs one pytest-xdist worker per core with ``--dist loadfile
+        # --no-loadscope-reorder``: each file goes to one worker whole (its tests in their
+        # order, its module fixtures set up once), the files in this order. The long ones go
+        # first — the browser and system files, and any file with a test marked slow — so
+        # that one of them left for last does not keep one worker busy while the other idles.
+        # (Sorted on every worker alike, as xdist requires; the sort keeps a file's order.)
+        long = {
+            item.path
+            for item in items
+            if item.path.parent.name in LONG_FOLDERS or item.get_closest_marker("slow")
+        }
+        items.sort(key=lambda item: item.path not in long)
 
 
 @pytest.fixture(autouse=True)

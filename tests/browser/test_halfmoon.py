@@ -3,8 +3,6 @@ link."""
 
 from __future__ import annotations
 
-import time
-
 from playwright.sync_api import Page, expect
 
 from app.engine.codes import DealCode
@@ -16,6 +14,7 @@ from tests.browser.play import HM, board, hm_card, hm_line, hm_remove, places
 
 
 def test_a_whole_game_is_won_by_clicking_the_cards(page: Page):
+    page.clock.install()  # Playwright's: after the win, time is moved on rather than waited for
     page.goto(f"/half-moon/{HM}")
     expect(board(page)).to_have_attribute("data-state", "playing")
     position = deal(DealCode.parse(HM))
@@ -44,7 +43,7 @@ def test_a_whole_game_is_won_by_clicking_the_cards(page: Page):
     clock = page.locator("#clock")
     expect(clock).to_have_attribute("data-running", "false")
     shown = clock.text_content()
-    time.sleep(1.5)
+    page.clock.run_for(1_500)  # every timer the page set runs: a clock still going would tick
     assert clock.text_content() == shown
     assert page.locator("#summary-time").text_content() == shown
     screenshot(page, "half-moon-desktop-won")

@@ -95,6 +95,15 @@ def settled(page: Page) -> None:
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
+def summary_coming_in(page: Page) -> None:
+    """Until the win's summary has begun to come in (its CSS animation past its delay, or over),
+    the cards falling around it: the moment the celebration's screenshots catch."""
+    page.wait_for_function(
+        """() => window.__motion.seen.includes('summary-in') && !document.getAnimations().some(
+          (a) => a.animationName === 'summary-in' && a.currentTime < a.effect.getTiming().delay)"""
+    )
+
+
 def answered(page: Page) -> None:
     """Until every game form sent has its answer drawn (static/js/instant.js: the board carries
     data-pending while a move drawn at once waits for the server)."""
@@ -350,10 +359,9 @@ def test_a_win_cascades_then_shows_the_summary_with_the_focus_on_its_heading(wat
     _win_half_moon(page)
     expect(board(page)).to_have_attribute("data-state", "won")
     expect(board(page)).to_have_class("board half-moon celebrating")
-    page.wait_for_timeout(700)
+    summary_coming_in(page)
+    assert "fall" in motion(page)["seen"], motion(page)["seen"]
     screenshot(page, f"half-moon-{size}-win-celebrating")
-    seen = motion(page)
-    assert "fall" in seen["seen"] and "summary-in" in seen["seen"], seen["seen"]
     expect(page.locator("#summary-title")).to_be_focused()
     expect(page.locator("#status")).to_contain_text("You won! 520 points in ")
     expect(page.locator("#summary-moves")).to_have_text("48")
@@ -378,7 +386,7 @@ def test_the_win_and_the_stats_page_in_each_language_fit_and_are_accessible(watc
     _win_half_moon(page)
     expect(board(page)).to_have_attribute("data-state", "won")
     expect(page.locator("html")).to_have_attribute("lang", lang)
-    page.wait_for_timeout(700)
+    summary_coming_in(page)
     still(page, f"win-{lang}-{size}-celebrating")
     expect(board(page)).to_have_class("board half-moon", timeout=6000)
     expect(page.locator("#summary-title")).to_have_text(SUMMARY_TITLES[lang])

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import PHONE, assert_accessible, screenshot
-from tests.browser.geometry import assert_apart
+from tests.browser.geometry import assert_apart, assert_labels_clear_of_cards
 from tests.browser.play import HM, SH, board, hm_reach, hm_stuck_line, strip_position, token
 
 LANDSCAPE = {"width": 844, "height": 390}
@@ -275,12 +275,22 @@ def test_seahaven_labels_stay_apart_on_a_phone_in_landscape(new_context, locale)
 
 
 @pytest.mark.parametrize("locale", ["en-US", "tr-TR", "bg-BG"])
-def test_screenshots_in_every_language_and_size(new_context, locale):
+def test_both_games_in_every_language_and_size_fit_the_width_with_every_label_clear(
+    new_context, locale
+):
+    """The screenshots a person looked at for issue 13 (both games, three sizes, three
+    languages), and what that person checked in them: the page is in the player's language, no
+    wider than the screen, and no label of the board runs into another label or a card
+    (Seahaven's labels ran together in landscape)."""
     sizes = {"phone": PHONE, "desktop": {"width": 1440, "height": 900}, "landscape": LANDSCAPE}
     page = new_context(locale=locale).new_page()
     for game in (f"half-moon/{HM}", f"seahaven/{SH}"):
         page.goto(f"/{game}")
+        expect(page.locator("html")).to_have_attribute("lang", locale[:2])
         for name, size in sizes.items():
             page.set_viewport_size(size)
             slug = game.split("/")[0]
             screenshot(page, f"details-{slug}-{name}-{locale[:2]}")
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= size["width"], (slug, name, width)
+            assert_labels_clear_of_cards(page)
