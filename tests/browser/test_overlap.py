@@ -86,6 +86,15 @@ class Posts:
         )
 
 
+def opened(context: BrowserContext, page: Page, url: str, delay: int) -> Posts:
+    """``url`` opened, its posts counted from now, ``delay`` ms of latency, the page ready."""
+    page.goto(url)
+    posts = Posts(page)
+    latency(context, page, delay)
+    ready(page)
+    return posts
+
+
 def latency(context: BrowserContext, page: Page, ms: int) -> None:
     """Add ``ms`` of round-trip latency to every request of the page (Chromium's DevTools)."""
     if not ms:
@@ -159,10 +168,7 @@ def hm_pair_ids() -> tuple[tuple[int, ...], tuple[int, ...]]:
 def test_half_moon_pair_tapped_in_a_burst_is_removed_and_drawn(
     context: BrowserContext, page: Page, delay: int, gap: int
 ):
-    page.goto(f"/half-moon/{HM}")
-    posts = Posts(page)
-    latency(context, page, delay)
-    ready(page)
+    posts = opened(context, page, f"/half-moon/{HM}", delay)
     burst(page, [f"#card-{PAIR[0]}", f"#card-{PAIR[1]}"], gap)
     posts.wait(page, 2)
     shown = assert_same_after_reload(page)
@@ -179,10 +185,7 @@ def test_half_moon_pair_tapped_in_a_burst_is_removed_and_drawn(
 def test_half_moon_double_click_selects_then_deselects(
     context: BrowserContext, page: Page, delay: int
 ):
-    page.goto(f"/half-moon/{HM}")
-    posts = Posts(page)
-    latency(context, page, delay)
-    ready(page)
+    posts = opened(context, page, f"/half-moon/{HM}", delay)
     card = page.locator(f"#card-{PAIR[0]}").get_attribute("data-card")
     page.locator(f"#card-{PAIR[0]}").dblclick()
     posts.wait(page, 2)
@@ -274,10 +277,7 @@ def test_half_moon_undo_and_taps_from_the_info_bar_and_board_keep_their_order(
 def test_half_moon_touch_taps_in_a_burst(new_context: Callable[..., BrowserContext]):
     context = new_context(has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto(f"/half-moon/{HM}")
-    posts = Posts(page)
-    latency(context, page, 300)
-    ready(page)
+    posts = opened(context, page, f"/half-moon/{HM}", 300)
     for name in PAIR:
         page.locator(f"#card-{name}").tap()
     posts.wait(page, 2)
@@ -286,10 +286,7 @@ def test_half_moon_touch_taps_in_a_burst(new_context: Callable[..., BrowserConte
 
 
 def test_half_moon_keyboard_taps_in_a_burst(context: BrowserContext, page: Page):
-    page.goto(f"/half-moon/{HM}")
-    posts = Posts(page)
-    latency(context, page, 300)
-    ready(page)
+    posts = opened(context, page, f"/half-moon/{HM}", 300)
     page.locator(f"#card-{PAIR[0]}").focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # deselect
@@ -310,10 +307,7 @@ def test_half_moon_keyboard_taps_in_a_burst(context: BrowserContext, page: Page)
 def test_seahaven_two_foundation_taps_in_a_burst_are_both_drawn(
     context: BrowserContext, page: Page, delay: int, gap: int
 ):
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    posts = Posts(page)
-    latency(context, page, delay)
-    ready(page)
+    posts = opened(context, page, f"/seahaven/{SH_TWO_ACES}", delay)
     burst(page, ["#card-AC", "#card-AD"], gap)
     posts.wait(page, 2)
     shown = assert_same_after_reload(page)
@@ -327,10 +321,7 @@ def test_seahaven_two_foundation_taps_in_a_burst_are_both_drawn(
 def test_seahaven_taps_keyboard_and_a_drop_in_a_burst_keep_their_order(
     context: BrowserContext, page: Page, delay: int
 ):
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    posts = Posts(page)
-    latency(context, page, delay)
-    ready(page)
+    posts = opened(context, page, f"/seahaven/{SH_TWO_ACES}", delay)
     # where the drag starts and ends, taken before the burst (an answer may redraw the board
     # while a locator is being measured)
     x, y = centre(page, "#card-AD")
@@ -353,10 +344,7 @@ def test_seahaven_taps_keyboard_and_a_drop_in_a_burst_keep_their_order(
 def test_seahaven_touch_taps_in_a_burst(new_context: Callable[..., BrowserContext]):
     context = new_context(has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto(f"/seahaven/{SH_TWO_ACES}")
-    posts = Posts(page)
-    latency(context, page, 300)
-    ready(page)
+    posts = opened(context, page, f"/seahaven/{SH_TWO_ACES}", 300)
     page.locator("#card-AC").tap()
     page.locator("#card-AD").tap()
     posts.wait(page, 2)
@@ -382,10 +370,7 @@ def test_seahaven_double_click_ends_as_the_double_tap_alone(
     place, text = DOUBLES[outcome]
     alone = Seahaven(DealCode.parse(SH))
     result = alone.auto(place, Card.parse(text), now=0)
-    page.goto(f"/seahaven/{SH}")
-    posts = Posts(page)
-    latency(context, page, delay)
-    ready(page)
+    posts = opened(context, page, f"/seahaven/{SH}", delay)
     button = page.locator(f"#card-{text}")
     box = button.bounding_box()
     assert box is not None
