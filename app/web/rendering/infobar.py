@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Final
+from typing import Any, Final
 
 from markupsafe import Markup
 
@@ -141,19 +141,7 @@ def _bar(
     controls = [
         (verb, Markup(_control(lang, verb, on))) for verb, on in zip(CONTROLS, enabled, strict=True)
     ]
-    elapsed, away, clock, score, moves = (Markup(mark) for mark in NUMBERS)
-    info = words(
-        elapsed_ms=elapsed,
-        away_left_ms=away,
-        clock=clock,
-        score=score,
-        moves=moves,
-        running=running,
-        zen=zen,
-        code=code,
-        url=url,
-        deal=deal_of(code)[0],
-    )
+    info = _marked(running, zen, code=code, url=url, deal=deal_of(code)[0])
     return draw(INFO, "bar", _texts(lang), screen, info, controls, Markup(shortcuts))
 
 
@@ -172,6 +160,13 @@ NUMBERS: Final = tuple(f"\x00{name}\x00" for name in ("elapsed", "away", "clock"
 stands for the token: filled in per answer."""
 
 
+def _marked(running: bool, zen: bool, **more: Any) -> SimpleNamespace:
+    """The info bar's words with :data:`NUMBERS`' marks where its numbers go."""
+    elapsed, away, clock, score, moves = (Markup(mark) for mark in NUMBERS)
+    numbers = {"elapsed_ms": elapsed, "away_left_ms": away, "clock": clock, "score": score}
+    return words(**numbers, moves=moves, running=running, zen=zen, **more)
+
+
 def _numbers(info: InfoView) -> tuple[str, ...]:
     return (
         str(info.elapsed_ms),
@@ -187,16 +182,7 @@ def _stats(lang: str, code: str, url: str, running: bool, zen: bool) -> str:
     """``#stats`` out of band (``templates/board/info.html``'s ``stats``), drawn once per
     language, deal and mode with :data:`NUMBERS` where its numbers go."""
     deal = Markup(_deal(lang, code, url))
-    elapsed, away, clock, score, moves = (Markup(mark) for mark in NUMBERS)
-    numbers = words(
-        elapsed_ms=elapsed,
-        away_left_ms=away,
-        clock=clock,
-        score=score,
-        moves=moves,
-        running=running,
-        zen=zen,
-    )
+    numbers = _marked(running, zen)
     return draw(INFO, "stats", _texts(lang), numbers, deal, True)
 
 
