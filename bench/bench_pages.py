@@ -38,13 +38,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 from bench.bench_http import RAISED, RUN_ARGS, checkout
+from bench.bench_replay import timed
 from tests.system.servers import ROOT, Server, start_server
 
 SID = "B" * 32
@@ -114,14 +114,6 @@ def pages(steps: dict[str, int], draw: random.Random) -> dict[str, Callable[[], 
         "replay step, Half Moon": step("Half Moon", "hm"),
         "replay step, Seahaven": step("Seahaven", "sh"),
     }
-
-
-def timed(client: httpx.Client, path: str) -> float:
-    started = time.perf_counter()
-    response = client.get(path)
-    took = (time.perf_counter() - started) * 1000
-    assert response.status_code == 200, (path, response.status_code, response.text[:300])
-    return took
 
 
 def cpu_ns(pid: int) -> int:

@@ -26,22 +26,14 @@ from typing import Any
 
 import httpx
 
-from bench.bench_fairness import TOKEN, halfmoon_player, percentile
-from bench.bench_replay import pasted_texts
+from bench.bench_fairness import TOKEN, every, halfmoon_player, percentile
+from bench.bench_replay import checkouts, pasted_texts
 from tests.system.servers import ROOT, Server, start_server
 
 
 def taps(server: Server, stop: Any, out: Any) -> None:
     """Tap every 20 ms until ``stop``; the latencies (in a process of its own)."""
-    tap = halfmoon_player(server)
-    found: list[float] = []
-    while not stop.is_set():
-        start = time.perf_counter()
-        tap()
-        took = time.perf_counter() - start
-        found.append(took)
-        stop.wait(max(0.0, 0.02 - took))
-    out.put(found)
+    out.put(every(0.02, stop, halfmoon_player(server)))
 
 
 def flood(server: Server, texts: list[str], stop: threading.Event, out: list[float]) -> None:
@@ -110,10 +102,7 @@ def main() -> None:
     parser.add_argument("--flooders", type=int, default=2)
     parser.add_argument("--baseline", help="another checkout to measure after this one")
     args = parser.parse_args()
-    roots: list[tuple[str, Path | None]] = [("this code", None)]
-    if args.baseline:
-        roots.append(("baseline", Path(args.baseline).resolve()))
-    for name, root in roots:
+    for name, root in checkouts(args.baseline):
         print(f"\n== {name}")
         measure(root, args.seconds, args.flooders)
 

@@ -51,6 +51,7 @@ from app.engine.halfmoon import HalfMoon, deal
 from app.engine.halfmoon.solver import solve
 from app.engine.seahaven import Seahaven
 from app.engine.seahaven.solver import solve_code
+from app.status import Status
 from app.store import StoredGame
 from app.store.marks import Marks
 from app.store.sqlite import SQLiteStore
@@ -65,13 +66,13 @@ LONG = DealCode.parse("SH1-C4-AAAAAJ2")
 IDS = {"hm": "H" * 22, "sh": "S" * 22, "long": "L" * 22}
 
 
-def _won(game: Game[Any, Any], moves: list[Any], ident: str, sid: str, store: SQLiteStore) -> int:
+def _won(game: Game[Any, Any], moves: list[Any], ident: str, sid: str, store: SyncStore) -> int:
     for i, move in enumerate(moves):
         game.play(move, now=1_000 + i)
     assert game.is_won(), "the line must win"
     record = game.to_record()
     row = StoredGame(
-        str(game.code), record, "won", game.score, game.move_count, now_ms(),
+        str(game.code), record, Status.WON, game.score, game.move_count, now_ms(),
         Marks(replay=ident),
     )  # fmt: skip
     store.change_game(sid, str(game.code), lambda _s, _g: (row, None))
@@ -126,12 +127,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--baseline", help="another checkout to measure after this one")
     args = parser.parse_args()
-    roots: list[tuple[str, Path | None]] = [("this code", None)]
-    if args.baseline:
-        roots.append(("baseline", Path(args.baseline).resolve()))
-    for name, root in roots:
+    for name, root in checkouts(args.baseline):
         print(f"\n== {name}")
         measure(args.rounds, root)
+
+
+def checkouts(baseline: str | None) -> list[tuple[str, Path | None]]:
+    """This code (``None``: the running checkout), then ``baseline`` when given."""
+    found: list[tuple[str, Path | None]] = [("this code", None)]
+    if baseline:
+        found.append(("baseline", Path(baseline).resolve()))
+    return found
 
 
 def measure(rounds: int, root: Path | None) -> None:
