@@ -328,3 +328,29 @@ def test_the_keys_hint_is_hidden_on_a_touch_only_phone(new_context: Callable[...
     assert phone.evaluate("() => document.getElementById('replay-keys').hidden") is False
     expect(phone.locator("#replay-keys")).to_be_hidden()
     expect(phone.locator("#step-count")).to_have_text("Step 1 of 48")
+
+
+@pytest.mark.parametrize("game", ["half-moon", "seahaven"])
+def test_a_replay_at_1440_keeps_its_board_clear_of_the_move_list(page: Page, game: str):
+    """At 1440 x 900 the move list stands beside the board: every card and place of the board
+    ends before the list begins (Seahaven's fourth foundation was under the list, cards sized
+    by the screen's height, not by the board's column)."""
+    if game == "half-moon":
+        url = won_replay(page)
+    else:
+        sh_reach(page, SH, sh_line(SH))
+        expect(board(page)).to_have_attribute("data-state", "won")
+        url = page.locator("#ending-replay").get_attribute("href") or ""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{url}?step=20")
+    rights = page.evaluate(
+        """() => [...document.querySelectorAll('#board .card, #board [data-place]')]
+          .map((e) => e.getBoundingClientRect().right)"""
+    )
+    listed = page.locator(".move-list-box").bounding_box()
+    assert listed is not None and len(rights) > 20
+    assert max(rights) <= listed["x"], (
+        f"the board reaches {max(rights) - listed['x']:.0f} px under the list"
+    )
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 1440
